@@ -1,0 +1,24 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const r = (p: string) => resolve(import.meta.dirname, p);
+
+export default defineConfig({
+  main: { build: { outDir: 'out/main', rollupOptions: { input: { main: r('electron/main.ts') } } } },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload can only require('electron'): bundle everything else into one CommonJS file.
+      externalizeDeps: false,
+      rollupOptions: { input: { preload: r('electron/preload.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    base: './',
+    plugins: [react()],
+    build: { outDir: 'out/renderer', rollupOptions: { input: r('renderer/index.html') } },
+    worker: { format: 'es' },
+  },
+});

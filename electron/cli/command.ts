@@ -1,0 +1,40 @@
+/**
+ * One CLI command per file in electron/cli/commands/, registered in electron/cli/commands/index.ts.
+ * Exit status: 0 success, 1 failure (one-line reason on stderr), 2 bad usage (throw UsageError).
+ */
+import type { ArborService } from '../service/service-types';
+
+export interface CliIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly stdin: NodeJS.ReadableStream;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** True when stderr is a terminal: progress lines are printed only then. */
+  readonly interactive: boolean;
+}
+
+export interface CliContext {
+  readonly io: CliIO;
+  /** Opens the store on first use (commands like merge-file never touch it). */
+  service(): Promise<ArborService>;
+  readonly signal: AbortSignal;
+}
+
+export interface CliCommand {
+  readonly name: string;
+  /** One line for `arbor --help`. */
+  readonly summary: string;
+  /** Full `arbor <name> --help` text. */
+  readonly usage: string;
+  /** `args` excludes the command name and the global options (--data-dir). */
+  run(args: readonly string[], context: CliContext): Promise<number>;
+}
+
+/** Bad usage: the CLI prints the message and the command's usage, and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The boundary between a format's parser (electron/importers/<format>/) and the store (electron/db/).
+ * A parser streams a transcript file and emits ParsedNode / ParsedRecord / ImportProblem; the store
+ * dedupes nodes by sourceId, groups files into sessions, pairs tool calls with results and indexes text.
+ */
+import type { ImportProblem, NodeKind, SourceFormat, TokenUsage } from '../../shared/model';
+
+/** A transcript file found on disk, with what its location says about it. */
+export interface TranscriptFile {
+  readonly format: SourceFormat;
+  readonly path: string; // absolute
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** 'subagent' for agent-*.jsonl files (any of the three layouts, FORMATS.md §1.8). */
+  readonly role: 'main' | 'subagent';
+  /** The session this file belongs to as its location says (file name, or the parent folder for subagents). */
+  readonly sessionHint: string | null;
+  /** The agent id from the file name (agent-<id>.jsonl), for subagent files. */
+  readonly agentId: string | null;
+}
+
+/** One transcript line that has a uuid: exactly one node. */
+export interface ParsedNode {
+  readonly sourceId: string;
+  readonly parentSourceId: string | null;
+  /** compact_boundary's logicalParentUuid. */
+  readonly logicalParentSourceId: string | null;
+  /** The line's own `sessionId` field. */
+  readonly sessionSourceId: string | null;
+  readonly kind: NodeKind;
+  readonly timestamp: string | null;
+  /** One line for the graph, ≤ 120 chars. */
+  readonly label: string;
+  /** Searchable text (prompt, assistant text, tool names and inputs, result text), bounded to 32 KiB. */
+  readonly text: string;
+  /** tool_use blocks on this line. */
+  readonly toolUses: readonly { readonly id: string; readonly name: string }[];
+  /** tool_result blocks on this line. */
+  readonly toolResults: readonly { readonly toolUseId: string; readonly isError: boolean }[];
+  /** On a Task/Agent result line: toolUseResult.agentId, the join key to the subagent's transcript. */
+  readonly spawnedAgentId: string | null;
+  /** On the root line of an inline (1.0.x) sidechain: the Task/Agent call it most likely belongs to. */
+  readonly spawnedByToolUseId: string | null;
+  readonly sidechain: boolean;
+  readonly agentId: string | null;
+  readonly model: string | null;
+  readonly cwd: string | null;
+  readonly gitBranch: string | null;
+  readonly version: string | null;
+  readonly usage: TokenUsage | null;
+  /** 1-based line number and byte offset of the line's start in its file. */
+  readonly line: number;
+  readonly offset: number;
+  /** The line's bytes, cut at RAW_LIMIT bytes; rawBytes is the full length. */
+  readonly raw: Buffer;
+  readonly rawBytes: number;
+}
+
+/** A line without a uuid (summary, file-history-snapshot, queue-operation, …), kept beside what it references. */
+export interface ParsedRecord {
+  readonly type: string;
+  /** The node it references (summary.leafUuid, file-history-snapshot.messageId), or null. */
+  readonly refSourceId: string | null;
+  /** For a `summary` record: the title text. */
+  readonly summary: string | null;
+  readonly sessionSourceId: string | null;
+  readonly line: number;
+  readonly offset: number;
+  readonly raw: Buffer;
+  readonly rawBytes: number;
+}
+
+export interface ParseSink {
+  node(node: ParsedNode): void;
+  record(record: ParsedRecord): void;
+  problem(problem: ImportProblem): void;
+}
+
+export interface ParseOptions {
+  /** Resume point: byte offset of the first unread line and its 1-based line number. */
+  readonly startOffset: number;
+  readonly startLine: number;
+  readonly signal?: AbortSignal;
+  /** Called with bytes read so far in this file, at most every chunk. */
+  readonly onBytes?: (bytesRead: number) => void;
+}
+
+export interface ParseResult {
+  /** Offset just after the last complete line (a trailing partial line is left for the next import). */
+  readonly endOffset: number;
+  /** Line number the next line will have. */
+  readonly endLine: number;
+}
+
+/** Lines longer than this keep only their first RAW_LIMIT bytes in the store. */
+export const RAW_LIMIT = 4 * 1024 * 1024;

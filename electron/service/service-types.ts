@@ -1,0 +1,22 @@
+/** How hosts (Electron main, `arbor serve`, the CLI) build and hold the service. */
+import type { ArborApi, EventSource } from '../../shared/contract';
+
+export interface ArborServiceOptions {
+  /** Arbor's data folder: the SQLite store and (later) the snapshot object store live here. */
+  readonly dataDir: string;
+  readonly host: 'electron' | 'web' | 'cli';
+  readonly version: string;
+  /** Injected so tests never read the real home folder or environment. */
+  readonly homeDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Injected clock for anything time-stamped. */
+  readonly now?: () => Date;
+}
+
+export interface ArborService {
+  readonly api: ArborApi;
+  readonly events: EventSource;
+  /** Waits for background work (full-text indexing) to settle; used by tests and the CLI before exit. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,194 @@
+/**
+ * The product's nouns as data (DESIGN.md "Vocabulary"). Pure types: shared by main, renderer and CLI.
+ * Everything here crosses the boundary as JSON, so it holds plain data only.
+ */
+
+export type SessionId = string;
+/** A node's id. For Claude Code it is the transcript line's `uuid`, which is globally unique. */
+export type NodeId = string;
+
+export type SourceFormat = 'claude-code';
+
+/**
+ * What one step is. `user` is a typed prompt only; tool results, meta and hook lines get their own kinds
+ * so the graph can tell real branch points from recording artifacts (FORMATS.md §1.5).
+ */
+export const NODE_KINDS = [
+  'user', // a prompt the person typed (string/text content, not isMeta, not a tool result)
+  'assistant', // assistant text
+  'thinking', // assistant thinking / redacted thinking only
+  'tool_call', // an assistant line carrying one or more tool_use blocks
+  'tool_result', // a user line carrying tool_result blocks, all ok
+  'error', // a failed tool result (is_error), an API error, an assistant error line
+  'compaction', // compact_boundary / microcompact_boundary / isCompactSummary
+  'system', // other system lines, isMeta user lines, slash-command echoes
+  'progress', // progress / attachment / hook lines: streaming side channel
+  'unknown', // a line type this version does not know: kept opaque
+] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+export type ToolOutcome = 'ok' | 'error' | 'missing';
+
+export interface ToolCallRef {
+  readonly id: string; // tool_use id
+  readonly name: string;
+  readonly outcome: ToolOutcome;
+}
+
+/** How a node hangs in the tree when it is not (only) a plain `parentUuid` child. */
+export type ExtraEdgeKind =
+  | 'logical' // compact_boundary → logicalParentUuid
+  | 'subagent' // a subagent run's root → the Task/Agent call that spawned it
+  | 'fork-of' // a forked session's root → the node it was forked from
+  | 'merge'; // a merge node's second parent
+
+export interface ExtraEdge {
+  readonly kind: ExtraEdgeKind;
+  readonly nodeId: NodeId; // the other end (the logical parent, spawning call, fork point, second parent)
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheCreationTokens: number;
+}
+
+export interface SessionSummary {
+  readonly id: SessionId;
+  readonly source: SourceFormat;
+  /** The transcript's summary, else the first prompt, else the session id. */
+  readonly title: string;
+  /** The working directory (cwd) the agent ran in, when known. */
+  readonly project: string | null;
+  readonly startedAt: string | null; // ISO-8601
+  readonly updatedAt: string | null; // ISO-8601 of the newest node
+  readonly nodeCount: number;
+  readonly fileCount: number;
+  /** Real branch points (rewinds, edited prompts), not recording artifacts. */
+  readonly branchCount: number;
+}
+
+/** A node as the graph and `arbor show` need it: light, no full content. */
+export interface NodeSummary {
+  readonly id: NodeId;
+  readonly sessionId: SessionId;
+  /** The transcript's own id (Claude Code `uuid`). */
+  readonly sourceId: string;
+  /** The transcript's `parentUuid` exactly as written (null at a root). */
+  readonly parentSourceId: string | null;
+  /** The parent node in Arbor's DAG: null at roots, for dangling parents and for broken cycles. */
+  readonly parentId: NodeId | null;
+  readonly extraEdges: readonly ExtraEdge[];
+  readonly kind: NodeKind;
+  readonly timestamp: string | null;
+  /** One line for the graph (≤ 120 chars). */
+  readonly label: string;
+  readonly toolCalls: readonly ToolCallRef[];
+  /** Set on nodes of a subagent run (sidechain), with the agent's id when known. */
+  readonly sidechain: boolean;
+  readonly agentId: string | null;
+  readonly model: string | null;
+}
+
+export interface SessionGraph {
+  readonly session: SessionSummary;
+  /** In transcript order (file order, then line order). */
+  readonly nodes: readonly NodeSummary[];
+}
+
+/** A normalized piece of a node's content, as the inspector shows it. */
+export type ContentBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'thinking'; readonly text: string; readonly redacted: boolean }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: unknown }
+  | {
+      readonly type: 'tool_result';
+      readonly toolUseId: string;
+      readonly text: string;
+      readonly isError: boolean;
+    }
+  | { readonly type: 'image'; readonly mediaType: string; readonly bytes: number }
+  | { readonly type: 'other'; readonly blockType: string; readonly json: unknown };
+
+export interface ToolCallDetail extends ToolCallRef {
+  readonly input: unknown;
+  /** The node carrying the result, when recorded. */
+  readonly resultNodeId: NodeId | null;
+  readonly resultText: string | null;
+  /** Milliseconds between the call and its result, when both have timestamps. */
+  readonly durationMs: number | null;
+}
+
+/** A transcript line without a uuid (summary, file-history-snapshot, queue-operation, …) kept beside a node. */
+export interface AttachedRecord {
+  readonly type: string;
+  readonly file: string;
+  readonly line: number;
+  readonly json: unknown;
+}
+
+export interface NodeDetail {
+  readonly node: NodeSummary;
+  readonly blocks: readonly ContentBlock[];
+  readonly toolCalls: readonly ToolCallDetail[];
+  readonly usage: TokenUsage | null;
+  readonly cwd: string | null;
+  readonly gitBranch: string | null;
+  readonly version: string | null;
+  readonly file: string;
+  readonly line: number;
+  /** The transcript line as written (cut at `rawTruncatedAt` bytes for huge lines). */
+  readonly raw: string;
+  readonly rawTruncatedAt: number | null;
+  readonly records: readonly AttachedRecord[];
+}
+
+export interface SearchHit {
+  readonly sessionId: SessionId;
+  readonly sessionTitle: string;
+  readonly nodeId: NodeId;
+  readonly kind: NodeKind;
+  readonly timestamp: string | null;
+  /** Text around the match; matched terms are wrapped in SNIPPET_OPEN / SNIPPET_CLOSE. */
+  readonly snippet: string;
+}
+
+/** Private-use characters that cannot occur in transcripts' visible text, so the UI can highlight safely. */
+export const SNIPPET_OPEN = '\ue000';
+export const SNIPPET_CLOSE = '\ue001';
+
+export interface ImportProblem {
+  readonly file: string;
+  readonly line: number; // 1-based; 0 when the problem concerns the whole file
+  readonly reason: string;
+}
+
+export interface ImportedSession {
+  readonly id: SessionId;
+  readonly source: SourceFormat;
+  readonly files: number;
+  readonly nodes: number;
+}
+
+/** What `arbor import --json` prints. */
+export interface ImportReport {
+  readonly sessions: readonly ImportedSession[];
+  readonly problems: readonly ImportProblem[];
+}
+
+export interface ImportProgress {
+  readonly jobId: string;
+  readonly phase: 'discover' | 'import' | 'index' | 'done';
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+  readonly currentFile: string | null;
+}
+
+export interface SourceLocation {
+  readonly format: SourceFormat;
+  readonly path: string;
+  readonly exists: boolean;
+}
