@@ -1,0 +1,34 @@
+import { parseCommandArgs } from '../args';
+import type { CliCommand } from '../command';
+import { formatDate, oneLine, table, uniquePrefixLength } from '../format';
+import { listAllSessions } from '../sessions';
+
+export const lsCommand: CliCommand = {
+  name: 'ls',
+  summary: 'List imported sessions, newest first',
+  usage: `Usage: arbor ls [--json]
+
+Lists the sessions in Arbor's store: short id, last activity (UTC), node count and title.
+Any unique prefix of an id works wherever a SESSION is asked for.
+
+Options:
+  --json      Print {"sessions":[…],"total":N} with every session's full summary
+  -h, --help  Show this help`,
+  async run(args, context) {
+    const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 0 });
+    const service = await context.service();
+    const sessions = await listAllSessions(service.api, context.signal);
+    if (values.json === true) {
+      context.io.stdout(`${JSON.stringify({ sessions, total: sessions.length })}\n`);
+      return 0;
+    }
+    if (sessions.length === 0) {
+      context.io.stdout('No sessions yet. Import some with `arbor import`, or try `arbor demo`.\n');
+      return 0;
+    }
+    const idLength = uniquePrefixLength(sessions.map((s) => s.id));
+    const rows = sessions.map((s) => [s.id.slice(0, idLength), formatDate(s.updatedAt ?? s.startedAt), String(s.nodeCount), oneLine(s.title, 80)]);
+    context.io.stdout(table(['ID', 'DATE', 'NODES', 'TITLE'], rows, [2]));
+    return 0;
+  },
+};

@@ -1,0 +1,216 @@
+/**
+ * The write side of an import: buffers one file's parsed nodes and records and stores them in batches,
+ * each batch one transaction over prepared statements (no per-node SELECTs). Re-reading a range is
+ * idempotent: nodes dedupe by id (the first copy wins), records by (file, offset).
+ */
+import { basename } from 'node:path';
+import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/transcript';
+import type { SessionId } from '../../shared/model';
+import type { WritableDB } from './database';
+
+/** Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. */
+const BATCH_LINES = Number(process.env.ARBOR_BL ?? 4000);
+const BATCH_BYTES = Number(process.env.ARBOR_BB ?? 16 * 1024 * 1024);
+
+export interface StoredFileState {
+  readonly fileId: number;
+  readonly sessionId: SessionId | null;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly endOffset: number;
+  readonly endLine: number;
+}
+
+export interface FileImportResult {
+  /** The session the file's nodes went to (null when the file has no node yet). */
+  readonly sessionId: SessionId | null;
+  readonly nodesAdded: number;
+}
+
+/** Receives one file's lines (it has the ParseSink's node/record shape); `finish` stores the resume point. */
+export interface FileImport {
+  node(node: ParsedNode): void;
+  record(record: ParsedRecord): void;
+  finish(end: { readonly endOffset: number; readonly endLine: number }): FileImportResult;
+}
+
+export function prepareImportStatements(db: WritableDB) {
+  return {
+    fileState: db.prepare<[string], { id: number; session_id: string | null; size: number; mtime_ms: number; end_offset: number; end_line: number }>(
+      'SELECT id, session_id, size, mtime_ms, end_offset, end_line FROM files WHERE path = ?',
+    ),
+    insertFile: db.prepare<[string, string, string, string | null], { id: number }>(
+      'INSERT INTO files (path, format, role, agent_id) VALUES (?, ?, ?, ?) RETURNING id',
+    ),
+    finishFile: db.prepare<[number, number, number, number, string | null, number]>(
+      'UPDATE files SET size = ?, mtime_ms = ?, end_offset = ?, end_line = ?, first_cwd = coalesce(first_cwd, ?) WHERE id = ?',
+    ),
+    setFileSession: db.prepare<[string, number]>('UPDATE files SET session_id = ? WHERE id = ?'),
+    knownNodes: db.prepare<[string], { id: string; session_id: string }>(
+      'SELECT id, session_id FROM nodes WHERE id IN (SELECT value FROM json_each(?))',
+    ),
+    alias: db.prepare<[string], { session_id: string }>('SELECT session_id FROM session_aliases WHERE alias = ?'),
+    insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO session_aliases (alias, session_id) VALUES (?, ?)'),
+    insertSession: db.prepare<[string, string, string]>('INSERT OR IGNORE INTO sessions (id, source, title) VALUES (?, ?, ?)'),
+    markDirty: db.prepare<[string]>('UPDATE sessions SET dirty = 1 WHERE id = ?'),
+    insertNode: db.prepare(
+      `INSERT OR IGNORE INTO nodes (id, session_id, file_id, line, offset, parent_source_id, parent_id,
+         logical_parent_source_id, kind, timestamp, label, sidechain, agent_id, model, spawned_agent_id,
+         spawned_by_tool_use_id, raw_bytes, raw, text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertCall: db.prepare<[number, number, string, string]>(
+      'INSERT OR IGNORE INTO tool_calls (node_seq, ordinal, tool_use_id, name) VALUES (?, ?, ?, ?)',
+    ),
+    insertResult: db.prepare<[string, number, number]>(
+      'INSERT OR IGNORE INTO tool_results (tool_use_id, node_seq, is_error) VALUES (?, ?, ?)',
+    ),
+    insertSpawn: db.prepare<[string, string]>('INSERT OR IGNORE INTO agent_spawns (agent_id, tool_use_id) VALUES (?, ?)'),
+    insertRecord: db.prepare(
+      `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
+}
+export type ImportStatements = ReturnType<typeof prepareImportStatements>;
+
+export function readFileState(statements: ImportStatements, path: string): StoredFileState | null {
+  const row = statements.fileState.get(path);
+  if (!row) return null;
+  return {
+    fileId: row.id,
+    sessionId: row.session_id,
+    size: row.size,
+    mtimeMs: row.mtime_ms,
+    endOffset: row.end_offset,
+    endLine: row.end_line,
+  };
+}
+
+export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile): FileImport {
+  const existing = readFileState(statements, file.path);
+  const fileId = existing?.fileId ?? statements.insertFile.get(file.path, file.format, file.role, file.agentId)!.id;
+  return new FileImportWriter(db, statements, file, fileId, existing?.sessionId ?? null);
+}
+
+class FileImportWriter implements FileImport {
+  private nodes: ParsedNode[] = [];
+  private records: { readonly record: ParsedRecord; readonly ref: string | null }[] = [];
+  private batchBytes = 0;
+  private nodesAdded = 0;
+  private firstCwd: string | null = null;
+  /** Ids met in this file so far: a child whose parent is here gets parent_id at once (the linker checks the rest). */
+  private readonly seen = new Set<string>();
+  private readonly aliases = new Set<string>();
+  private lastNodeId: string | null = null;
+  private readonly flushBatch: () => void;
+
+  constructor(
+    db: WritableDB,
+    private readonly statements: ImportStatements,
+    private readonly file: TranscriptFile,
+    private readonly fileId: number,
+    private sessionId: SessionId | null,
+  ) {
+    this.flushBatch = db.transaction(() => this.writeBatch());
+  }
+
+  node(node: ParsedNode): void {
+    this.nodes.push(node);
+    this.lastNodeId = node.sourceId;
+    if (this.firstCwd === null && node.cwd !== null) this.firstCwd = node.cwd;
+    this.batchBytes += node.raw.length + node.text.length;
+    if (this.nodes.length + this.records.length >= BATCH_LINES || this.batchBytes >= BATCH_BYTES) this.flush();
+  }
+
+  record(record: ParsedRecord): void {
+    // Lines without a uuid belong to what they name, else to the node before them in the file.
+    this.records.push({ record, ref: record.refSourceId ?? this.lastNodeId });
+    this.batchBytes += record.raw.length;
+    if (this.nodes.length + this.records.length >= BATCH_LINES || this.batchBytes >= BATCH_BYTES) this.flush();
+  }
+
+  finish(end: { readonly endOffset: number; readonly endLine: number }): FileImportResult {
+    this.flush();
+    const { size, mtimeMs } = this.file;
+    this.statements.finishFile.run(size, mtimeMs, end.endOffset, end.endLine, this.firstCwd, this.fileId);
+    return { sessionId: this.sessionId, nodesAdded: this.nodesAdded };
+  }
+
+  private flush(): void {
+    if (this.nodes.length === 0 && this.records.length === 0) return;
+    this.flushBatch();
+    this.nodes = [];
+    this.records = [];
+    this.batchBytes = 0;
+  }
+
+  private writeBatch(): void {
+    const s = this.statements;
+    if (this.sessionId === null && this.nodes.length > 0) this.sessionId = this.resolveSession();
+    const sessionId = this.sessionId;
+    let added = 0;
+    if (sessionId !== null) {
+      for (const node of this.nodes) {
+        if (node.sessionSourceId !== null && !this.aliases.has(node.sessionSourceId)) {
+          this.aliases.add(node.sessionSourceId);
+          s.insertAlias.run(node.sessionSourceId, sessionId);
+        }
+        const parentId = node.parentSourceId !== null && this.seen.has(node.parentSourceId) ? node.parentSourceId : null;
+        this.seen.add(node.sourceId);
+        const inserted = s.insertNode.run(
+          node.sourceId, sessionId, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
+          node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
+          node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, node.raw,
+          node.text.length > 0 ? node.text : null,
+        );
+        if (inserted.changes === 0) continue; // a copy of a node already stored (resume / fork replay)
+        added++;
+        const seq = Number(inserted.lastInsertRowid);
+        node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
+        for (const result of node.toolResults) s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0);
+        const spawnedBy = node.toolResults[0];
+        if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
+      }
+      if (added > 0) s.markDirty.run(sessionId);
+    }
+    for (const { record, ref } of this.records) {
+      s.insertRecord.run(
+        this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
+        record.summary, record.raw, record.rawBytes,
+      );
+    }
+    this.nodesAdded += added;
+  }
+
+  /**
+   * A file joins the session of the first node it shares with what is stored (a resume or fork copy),
+   * else the session its location or its lines name; otherwise it starts a new one.
+   */
+  private resolveSession(): SessionId {
+    const s = this.statements;
+    const ids = this.nodes.map((node) => node.sourceId);
+    const known = new Map(s.knownNodes.all(JSON.stringify(ids)).map((row) => [row.id, row.session_id]));
+    let sessionId: SessionId | undefined;
+    for (const id of ids) {
+      sessionId = known.get(id);
+      if (sessionId !== undefined) break;
+    }
+    const lineSession = this.nodes.find((node) => node.sessionSourceId !== null)?.sessionSourceId ?? null;
+    // A session file's lines name their session best (the file may be renamed); a subagent's folder names its parent.
+    const ordered = this.file.role === 'main' ? [lineSession, this.file.sessionHint] : [this.file.sessionHint, lineSession];
+    const claims = ordered.filter((claim): claim is string => claim !== null);
+    for (const claim of claims) {
+      if (sessionId !== undefined) break;
+      sessionId = s.alias.get(claim)?.session_id;
+    }
+    if (sessionId === undefined) {
+      sessionId = claims[0] ?? basename(this.file.path).replace(/\.jsonl$/i, '');
+      s.insertSession.run(sessionId, this.file.format, sessionId);
+      s.insertAlias.run(sessionId, sessionId);
+    }
+    for (const claim of claims) s.insertAlias.run(claim, sessionId);
+    s.setFileSession.run(sessionId, this.fileId);
+    return sessionId;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Numbered migrations, applied in order; `PRAGMA user_version` records how many have run.
+ * To add one: write `NNN-what.ts` exporting a Migration, append it here, never edit a shipped one.
+ */
+import type { WritableDB } from '../database';
+import { migration001Sessions } from './001-sessions';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  up(db: WritableDB): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions];
+
+export function currentVersion(db: WritableDB): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function migrate(db: WritableDB, migrations: readonly Migration[] = MIGRATIONS): void {
+  const from = currentVersion(db);
+  for (const migration of migrations) {
+    if (migration.version <= from) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}

@@ -1,0 +1,151 @@
+/** Read-side queries for the session list and a session's graph. */
+import type { ExtraEdge, ExtraEdgeKind, NodeKind, NodeSummary, SessionSummary, ToolCallRef, ToolOutcome } from '../../shared/model';
+import type { ReadableDB } from './database';
+
+interface SessionRow {
+  readonly id: string;
+  readonly source: string;
+  readonly title: string;
+  readonly project: string | null;
+  readonly started_at: string | null;
+  readonly updated_at: string | null;
+  readonly node_count: number;
+  readonly file_count: number;
+  readonly branch_count: number;
+}
+
+export interface NodeRow {
+  readonly seq: number;
+  readonly id: string;
+  readonly session_id: string;
+  readonly parent_source_id: string | null;
+  readonly parent_id: string | null;
+  readonly kind: string;
+  readonly timestamp: string | null;
+  readonly label: string;
+  readonly sidechain: number;
+  readonly agent_id: string | null;
+  readonly model: string | null;
+}
+
+export const NODE_COLUMNS =
+  'n.seq, n.id, n.session_id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model';
+
+const SESSION_COLUMNS = 'id, source, title, project, started_at, updated_at, node_count, file_count, branch_count';
+
+export function prepareSessionQueries(db: ReadableDB) {
+  return {
+    list: db.prepare<[{ needle: string; limit: number; offset: number }], SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions
+       WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0
+       ORDER BY updated_at IS NULL, updated_at DESC, id LIMIT @limit OFFSET @offset`,
+    ),
+    count: db.prepare<[{ needle: string }], { total: number }>(
+      `SELECT count(*) AS total FROM sessions
+       WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0`,
+    ),
+    session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+    nodes: db.prepare<[string], NodeRow>(
+      `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.session_id = ? ORDER BY n.file_id, n.line`,
+    ),
+    edges: db.prepare<[string], { node_seq: number; kind: string; other_id: string }>(
+      `SELECT e.node_seq, e.kind, e.other_id FROM nodes n JOIN edges e ON e.node_seq = n.seq WHERE n.session_id = ?`,
+    ),
+    calls: db.prepare<[string], CallRow>(
+      `SELECT c.node_seq, c.tool_use_id, c.name, r.is_error FROM nodes n
+       JOIN tool_calls c ON c.node_seq = n.seq LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
+       WHERE n.session_id = ? ORDER BY c.node_seq, c.ordinal`,
+    ),
+    nodeEdges: db.prepare<[number], { node_seq: number; kind: string; other_id: string }>(
+      'SELECT node_seq, kind, other_id FROM edges WHERE node_seq = ?',
+    ),
+    nodeCalls: db.prepare<[number], CallRow>(
+      `SELECT c.node_seq, c.tool_use_id, c.name, r.is_error FROM tool_calls c
+       LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id WHERE c.node_seq = ? ORDER BY c.ordinal`,
+    ),
+  };
+}
+export type SessionQueries = ReturnType<typeof prepareSessionQueries>;
+
+interface CallRow {
+  readonly node_seq: number;
+  readonly tool_use_id: string;
+  readonly name: string;
+  readonly is_error: number | null;
+}
+
+export function toSessionSummary(row: SessionRow): SessionSummary {
+  return {
+    id: row.id,
+    source: 'claude-code',
+    title: row.title,
+    project: row.project,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    nodeCount: row.node_count,
+    fileCount: row.file_count,
+    branchCount: row.branch_count,
+  };
+}
+
+export function outcomeOf(isError: number | null): ToolOutcome {
+  if (isError === null) return 'missing';
+  return isError ? 'error' : 'ok';
+}
+
+export function toCallRef(row: CallRow): ToolCallRef {
+  return { id: row.tool_use_id, name: row.name, outcome: outcomeOf(row.is_error) };
+}
+
+export function toEdge(row: { kind: string; other_id: string }): ExtraEdge {
+  return { kind: row.kind as ExtraEdgeKind, nodeId: row.other_id };
+}
+
+export function toNodeSummary(row: NodeRow, extraEdges: readonly ExtraEdge[], toolCalls: readonly ToolCallRef[]): NodeSummary {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    sourceId: row.id,
+    parentSourceId: row.parent_source_id,
+    parentId: row.parent_id,
+    extraEdges,
+    kind: row.kind as NodeKind,
+    timestamp: row.timestamp,
+    label: row.label,
+    toolCalls,
+    sidechain: row.sidechain !== 0,
+    agentId: row.agent_id,
+    model: row.model,
+  };
+}
+
+export function listSessions(
+  q: SessionQueries,
+  request: { readonly query?: string; readonly limit?: number; readonly offset?: number },
+): { sessions: SessionSummary[]; total: number } {
+  const needle = (request.query ?? '').trim().toLowerCase();
+  const rows = q.list.all({ needle, limit: request.limit ?? -1, offset: request.offset ?? 0 });
+  return { sessions: rows.map(toSessionSummary), total: q.count.get({ needle })?.total ?? 0 };
+}
+
+export function getSession(q: SessionQueries, sessionId: string): SessionSummary | null {
+  const row = q.session.get(sessionId);
+  return row ? toSessionSummary(row) : null;
+}
+
+/** A session's nodes in transcript order, each with its extra edges and tool calls (outcomes joined). */
+export function getSessionNodes(q: SessionQueries, sessionId: string): NodeSummary[] {
+  const edges = groupBySeq(q.edges.all(sessionId), toEdge);
+  const calls = groupBySeq(q.calls.all(sessionId), toCallRef);
+  return q.nodes.all(sessionId).map((row) => toNodeSummary(row, edges.get(row.seq) ?? [], calls.get(row.seq) ?? []));
+}
+
+export function groupBySeq<R extends { node_seq: number }, T>(rows: readonly R[], map: (row: R) => T): Map<number, T[]> {
+  const grouped = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = grouped.get(row.node_seq);
+    if (list) list.push(map(row));
+    else grouped.set(row.node_seq, [map(row)]);
+  }
+  return grouped;
+}

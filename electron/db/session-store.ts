@@ -1,0 +1,92 @@
+/**
+ * The session store as callers see it: no SQL crosses this interface. Writes go through the one writer
+ * connection; reads through a read-only connection that sees the last committed state.
+ */
+import type { TranscriptFile } from '../importers/transcript';
+import type { ImportProblem, NodeSummary, SearchHit, SessionId, SessionSummary } from '../../shared/model';
+import { openDatabase, setBulkMode } from './database';
+import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
+import { linkSession, loadSummaries, prepareLinkStatements } from './session-linker';
+import {
+  getAttachedRecords,
+  getStoredNode,
+  getStoredToolCalls,
+  prepareNodeQueries,
+  type StoredNode,
+  type StoredRecord,
+  type StoredToolCall,
+} from './node-queries';
+import { getSession, getSessionNodes, listSessions, prepareSessionQueries } from './session-queries';
+import { indexNextChunk, pendingIndexRows, prepareIndexStatements, prepareSearchQueries, searchNodes } from './search';
+
+export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
+export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
+
+export interface SessionStore {
+  // --- import (write side)
+  /** What the store knows about a file: to skip it when unchanged or resume it where it stopped. */
+  fileState(path: string): StoredFileState | null;
+  /** Starts (or resumes) storing one file's lines; call `finish` with the parser's end position. */
+  beginFile(file: TranscriptFile): FileImport;
+  /** Re-links every session that received nodes (parents, cycles, extra edges, counts, title). */
+  linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
+  /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
+  setBulkMode(on: boolean): void;
+
+  // --- reads
+  listSessions(request: { readonly query?: string; readonly limit?: number; readonly offset?: number }): {
+    sessions: SessionSummary[];
+    total: number;
+  };
+  getSession(sessionId: SessionId): SessionSummary | null;
+  getSessionNodes(sessionId: SessionId): NodeSummary[];
+  getNode(nodeId: string): StoredNode | null;
+  getToolCalls(node: StoredNode): StoredToolCall[];
+  getRecords(nodeId: string): StoredRecord[];
+  /** The session a file's nodes were grouped into. */
+  sessionOfFile(path: string): SessionId | null;
+
+  // --- full-text
+  search(query: string, limit: number): SearchHit[];
+  /** Indexes up to `rows` more nodes; returns how many it consumed (0 when the index is up to date). */
+  indexNextChunk(rows: number): number;
+  pendingIndexRows(): number;
+
+  close(): void;
+}
+
+export function openSessionStore(path: string): SessionStore {
+  const db = openDatabase(path);
+  const importStatements = prepareImportStatements(db.write);
+  const linkStatements = prepareLinkStatements(db.write);
+  const indexStatements = prepareIndexStatements(db.write);
+  const sessionQueries = prepareSessionQueries(db.read);
+  const nodeQueries = prepareNodeQueries(db.read);
+  const searchQueries = prepareSearchQueries(db.read);
+  const linkOne = db.write.transaction((sessionId: SessionId, summaries: ReadonlyMap<string, string>) =>
+    linkSession(linkStatements, sessionId, summaries),
+  );
+
+  return {
+    fileState: (path) => readFileState(importStatements, path),
+    beginFile: (file) => beginFileImport(db.write, importStatements, file),
+    linkChangedSessions() {
+      const sessionIds = linkStatements.dirtySessions.all().map((row) => row.id);
+      const summaries = sessionIds.length > 0 ? loadSummaries(linkStatements) : new Map<string, string>();
+      const problems = sessionIds.flatMap((sessionId) => linkOne(sessionId, summaries));
+      return { sessionIds, problems };
+    },
+    setBulkMode: (on) => setBulkMode(db.write, on),
+    listSessions: (request) => listSessions(sessionQueries, request),
+    getSession: (sessionId) => getSession(sessionQueries, sessionId),
+    getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
+    getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
+    getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
+    getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
+    sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
+    search: (query, limit) => searchNodes(searchQueries, query, limit),
+    indexNextChunk: (rows) => indexNextChunk(db.write, indexStatements, rows),
+    pendingIndexRows: () => pendingIndexRows(indexStatements),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Tool calls of a synthetic session against an in-memory workspace, so Edit/Write results are
+ * consistent (originalFile = the file as the session last left it, structuredPatch = the real change).
+ * Memory stays bounded: a fixed set of files that edits keep near their size.
+ */
+import { type Random } from './random';
+import { structuredPatch } from './structured-patch';
+import { type SyntheticText } from './synthetic-text';
+
+export type ToolName = 'Read' | 'Edit' | 'Write' | 'Bash' | 'Grep' | 'Glob';
+
+/** A planned call: its input, and the result that the transcript records for it. */
+export interface PlannedCall {
+  readonly name: ToolName;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly content: string;
+  readonly toolUseResult: unknown;
+  readonly isError: boolean;
+  /** The workspace-relative file an Edit/Write changed (for file-history-snapshot lines). */
+  readonly changedFile: string | null;
+  /** Bash output streamed as progress lines before the result. */
+  readonly progressOutput: string | null;
+}
+
+const DIRS = ['src', 'src/store', 'src/import', 'src/ui', 'test/unit', 'scripts'];
+const MAX_FILE_LINES = 400;
+const MAX_FILES = 24;
+const MAX_GREP_HITS = 60;
+
+export class SyntheticWorkspace {
+  private files = new Map<string, string>();
+
+  constructor(
+    private readonly cwd: string,
+    private readonly random: Random,
+    private readonly text: SyntheticText,
+  ) {
+    const count = random.int(10, 16);
+    for (let i = 0; i < count; i++) this.files.set(this.newPath(), text.code(random.int(30, 200)));
+    // One big file: reading it gives the occasional 20–100 KB tool output real sessions have.
+    this.files.set('src/generated/schema.ts', text.code(random.int(400, 800)));
+  }
+
+  snapshot(): ReadonlyMap<string, string> {
+    return new Map(this.files);
+  }
+
+  restore(snapshot: ReadonlyMap<string, string>): void {
+    this.files = new Map(snapshot);
+  }
+
+  plan(name: ToolName): PlannedCall {
+    switch (name) {
+      case 'Read':
+        return this.read();
+      case 'Edit':
+        return this.random.chance(0.07) ? this.failedEdit() : this.edit();
+      case 'Write':
+        return this.write();
+      case 'Bash':
+        return this.bash();
+      case 'Grep':
+        return this.grep();
+      case 'Glob':
+        return this.glob();
+    }
+  }
+
+  private abs(relative: string): string {
+    return `${this.cwd}/${relative}`;
+  }
+
+  private newPath(): string {
+    return `${this.random.pick(DIRS)}/${this.text.word()}-${this.text.word()}-${this.random.int(1, 999)}.ts`;
+  }
+
+  private pickFile(): [string, string] {
+    const paths = [...this.files.keys()];
+    const path = this.random.pick(paths);
+    return [path, this.files.get(path) ?? ''];
+  }
+
+  private read(): PlannedCall {
+    const [path, content] = this.pickFile();
+    const all = content.endsWith('\n') ? content.slice(0, -1).split('\n') : content.split('\n');
+    // Half the reads take a window (offset/limit), as the agent does for long files.
+    const partial = all.length > 60 && this.random.chance(0.5);
+    const startLine = partial ? this.random.int(1, all.length - 40) : 1;
+    const lines = partial ? all.slice(startLine - 1, startLine - 1 + this.random.int(30, 120)) : all;
+    const numbered = lines.map((line, i) => `${String(startLine + i).padStart(6)}→${line}`).join('\n');
+    const filePath = this.abs(path);
+    const file = { filePath, content: lines.join('\n'), numLines: lines.length, startLine, totalLines: all.length };
+    const input = partial ? { file_path: filePath, offset: startLine, limit: lines.length } : { file_path: filePath };
+    return result('Read', input, numbered, { type: 'text', file }, false, null);
+  }
+
+  private edit(): PlannedCall {
+    const [path, content] = this.pickFile();
+    const lines = content.split('\n');
+    const from = this.random.int(0, Math.max(0, lines.length - 8));
+    let to = from + this.random.int(1, 6);
+    let oldString = lines.slice(from, to).join('\n');
+    // Grow the range until the old string is unique, as the Edit tool requires.
+    while ((oldString.trim() === '' || content.indexOf(oldString) !== content.lastIndexOf(oldString)) && to < lines.length) {
+      oldString = lines.slice(from, ++to).join('\n');
+    }
+    const shrink = lines.length > MAX_FILE_LINES;
+    const added = Math.max(0, to - from + (shrink ? -3 : this.random.int(-2, 4)));
+    const newString = this.text.code(added).replace(/\n$/, '') || `  // ${this.text.prose(1)}`;
+    const updated = content.replace(oldString, () => newString);
+    this.files.set(path, updated);
+    const filePath = this.abs(path);
+    const toolUseResult = {
+      filePath,
+      oldString,
+      newString,
+      originalFile: content,
+      structuredPatch: structuredPatch(content, updated),
+      userModified: false,
+      replaceAll: false,
+    };
+    return result('Edit', { file_path: filePath, old_string: oldString, new_string: newString, replace_all: false }, `The file ${filePath} has been updated successfully.`, toolUseResult, false, path);
+  }
+
+  private failedEdit(): PlannedCall {
+    const [path] = this.pickFile();
+    const oldString = this.text.code(2).replace(/\n$/, '');
+    const message = `String to replace not found in file.\nString: ${oldString}`;
+    const input = { file_path: this.abs(path), old_string: oldString, new_string: this.text.code(2), replace_all: false };
+    return result('Edit', input, `<tool_use_error>${message}</tool_use_error>`, `Error: ${message}`, true, null);
+  }
+
+  private write(): PlannedCall {
+    const create = this.files.size < MAX_FILES && this.random.chance(0.5);
+    const path = create ? this.newPath() : this.pickFile()[0];
+    const before = this.files.get(path);
+    const content = this.text.code(this.random.int(20, 160));
+    this.files.set(path, content);
+    const filePath = this.abs(path);
+    const isCreate = before === undefined;
+    const toolUseResult = {
+      type: isCreate ? 'create' : 'update',
+      filePath,
+      content,
+      structuredPatch: isCreate ? [] : structuredPatch(before, content),
+      originalFile: isCreate ? null : before,
+    };
+    const message = isCreate ? `File created successfully at: ${filePath}` : `The file ${filePath} has been updated successfully.`;
+    return result('Write', { file_path: filePath, content }, message, toolUseResult, false, path);
+  }
+
+  private bash(): PlannedCall {
+    const command = this.text.command();
+    const big = this.random.chance(0.04);
+    const stdout = this.text.output(big ? this.random.int(20_000, 90_000) : this.random.int(80, 2500));
+    const input = { command, description: `Run ${command.split(' ')[0] ?? 'command'}` };
+    if (this.random.chance(0.05)) {
+      const failure = `Exit code 1\n${stdout.slice(0, 1500)}`;
+      return { ...result('Bash', input, failure, `Error: ${failure}`, true, null), progressOutput: stdout.slice(0, 400) };
+    }
+    const toolUseResult = { stdout, stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
+    return { ...result('Bash', input, stdout, toolUseResult, false, null), progressOutput: big ? stdout.slice(0, 2000) : null };
+  }
+
+  private grep(): PlannedCall {
+    const pattern = this.text.word();
+    const hits: string[] = [];
+    for (const [path, content] of this.files) {
+      if (hits.length >= MAX_GREP_HITS) break;
+      content.split('\n').forEach((line, i) => {
+        if (hits.length < MAX_GREP_HITS && line.includes(pattern)) hits.push(`${path}:${i + 1}:${line}`);
+      });
+    }
+    const content = hits.join('\n');
+    const toolUseResult = { mode: 'content', numFiles: 0, filenames: [], content, numLines: hits.length };
+    return result('Grep', { pattern, path: this.cwd, output_mode: 'content', '-n': true }, content || 'No matches found', toolUseResult, false, null);
+  }
+
+  private glob(): PlannedCall {
+    const filenames = [...this.files.keys()].filter(() => this.random.chance(0.6)).map((p) => this.abs(p));
+    const toolUseResult = { filenames, durationMs: this.random.int(5, 400), numFiles: filenames.length, truncated: false };
+    return result('Glob', { pattern: '**/*.ts' }, filenames.join('\n') || 'No files found', toolUseResult, false, null);
+  }
+}
+
+function result(name: ToolName, input: Readonly<Record<string, unknown>>, content: string, toolUseResult: unknown, isError: boolean, changedFile: string | null): PlannedCall {
+  return { name, input, content, toolUseResult, isError, changedFile, progressOutput: null };
+}

@@ -1,0 +1,257 @@
+/**
+ * Writes Claude Code 2.1.x transcript lines (FORMATS.md §1) the way the CLI does: one line per assistant
+ * content block sharing message.id, tool results parented on the line that carried their tool_use,
+ * progress lines threaded into the parent chain, envelope fields in the CLI's key order.
+ * Used by the synthetic benchmark corpus and by the demo; both queue lines here and `take()` them.
+ */
+import { type Random } from './random';
+
+export interface TranscriptScope {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly version: string;
+  readonly gitBranch: string;
+  readonly slug: string;
+  /** Set for a subagent transcript (subagents/agent-<id>.jsonl): lines are sidechain lines with agentId. */
+  readonly agentId?: string;
+}
+
+export type AssistantBlock =
+  | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Readonly<Record<string, unknown>> };
+
+export interface Usage {
+  readonly input_tokens: number;
+  readonly cache_creation_input_tokens: number;
+  readonly cache_read_input_tokens: number;
+  readonly output_tokens: number;
+}
+
+/** Where a tool_use was written: its result line is parented on that line. */
+export interface ToolCall {
+  readonly lineUuid: string;
+  readonly toolUseId: string;
+  readonly name: string;
+}
+
+export interface AssistantMessage {
+  readonly uuids: readonly string[];
+  readonly calls: readonly ToolCall[];
+}
+
+export interface FileBackup {
+  readonly backupFileName: string | null;
+  readonly version: number;
+  readonly backupTime: string;
+}
+
+export class TranscriptBuilder {
+  private readonly pending: string[] = [];
+  private time: number;
+  private forcedParent: { readonly uuid: string | null } | null = null;
+  private bashProgressCount = 0;
+  private reservedUuid: string | null = null;
+  /** The uuid of the last line that has one: the default parent of the next line. */
+  last: string | null = null;
+  /** Lines with a uuid written so far (the DAG's nodes). */
+  nodeCount = 0;
+
+  constructor(
+    readonly scope: TranscriptScope,
+    private readonly random: Random,
+    start: Date,
+  ) {
+    this.time = start.getTime();
+  }
+
+  /** Moves the transcript clock forward (the CLI's timestamps are wall-clock, strictly increasing here). */
+  advance(ms: number): void {
+    this.time += Math.max(1, Math.round(ms));
+  }
+
+  timestamp(): string {
+    return new Date(this.time).toISOString();
+  }
+
+  /** The next line's parent is `uuid` instead of the last line (a rewind re-prompts from an earlier line). */
+  parentNextOn(uuid: string | null): void {
+    this.forcedParent = { uuid };
+  }
+
+  /** Fixes the uuid of the next line with a uuid (a prompt's file-history-snapshot is written before it). */
+  reserveUuid(): string {
+    this.reservedUuid ??= this.random.uuid();
+    return this.reservedUuid;
+  }
+
+  /** Queued lines (JSON text, no newline), in file order; clears the queue. */
+  take(): string[] {
+    return this.pending.splice(0, this.pending.length);
+  }
+
+  messageId(): string {
+    return `msg_01${this.random.base62(22)}`;
+  }
+
+  toolUseId(): string {
+    return `toolu_01${this.random.base62(22)}`;
+  }
+
+  userPrompt(text: string, extra: Readonly<Record<string, unknown>> = {}): string {
+    return this.node('user', { message: { role: 'user', content: text } }, { permissionMode: 'default', ...extra });
+  }
+
+  /** One line per block, all sharing message.id and requestId (FORMATS.md §1.2 "one API message = many lines"). */
+  assistant(blocks: readonly AssistantBlock[], model: string, usage: Usage, stopReason: 'tool_use' | 'end_turn'): AssistantMessage {
+    const id = this.messageId();
+    const requestId = `req_011C${this.random.base62(18)}`;
+    const uuids: string[] = [];
+    const calls: ToolCall[] = [];
+    blocks.forEach((block, index) => {
+      const isLast = index === blocks.length - 1;
+      const message = {
+        model,
+        id,
+        type: 'message',
+        role: 'assistant',
+        content: [block],
+        stop_reason: isLast ? stopReason : null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input_tokens,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens,
+          cache_read_input_tokens: usage.cache_read_input_tokens,
+          cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+          output_tokens: usage.output_tokens,
+          service_tier: 'standard',
+        },
+      };
+      const uuid = this.node('assistant', { message }, { requestId }, true);
+      uuids.push(uuid);
+      if (block.type === 'tool_use') calls.push({ lineUuid: uuid, toolUseId: block.id, name: block.name });
+      this.advance(40 + this.random.int(0, 900));
+    });
+    return { uuids, calls };
+  }
+
+  /** The user line carrying a tool_result, parented on the assistant line that made the call. */
+  toolResult(call: ToolCall, content: string | readonly Readonly<Record<string, unknown>>[], toolUseResult: unknown, isError = false): string {
+    const block: Record<string, unknown> = { tool_use_id: call.toolUseId, type: 'tool_result', content };
+    if (isError) block.is_error = true;
+    this.parentNextOn(call.lineUuid);
+    return this.node(
+      'user',
+      { message: { role: 'user', content: [block] } },
+      { toolUseResult, sourceToolAssistantUUID: call.lineUuid },
+    );
+  }
+
+  hookProgress(hookEvent: string, hookName: string, command: string, toolUseId: string): string {
+    return this.progress({ type: 'hook_progress', hookEvent, hookName, command }, toolUseId, toolUseId);
+  }
+
+  bashProgress(toolUseId: string, output: string, elapsedTimeSeconds: number): string {
+    const totalLines = output === '' ? 0 : output.split('\n').length;
+    const data = { type: 'bash_progress', output, fullOutput: output, elapsedTimeSeconds, totalLines, timeoutMs: 120000 };
+    return this.progress(data, `bash-progress-${this.bashProgressCount++}`, toolUseId);
+  }
+
+  agentProgress(toolUseId: string, agentId: string, prompt: string): string {
+    const message = {
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: prompt }] },
+      uuid: this.random.uuid(),
+      timestamp: this.timestamp(),
+    };
+    const data = { message, normalizedMessages: [], type: 'agent_progress', prompt, agentId };
+    return this.progress(data, `agent_${this.messageId()}`, toolUseId);
+  }
+
+  system(subtype: string, fields: Readonly<Record<string, unknown>>): string {
+    return this.node('system', { subtype, ...fields, isMeta: false }, { level: 'info' });
+  }
+
+  /** compact_boundary (a new root, logical parent = the last pre-compaction line) + the summary user line. */
+  compaction(trigger: 'manual' | 'auto', preTokens: number, summaryText: string): { boundary: string; summary: string } {
+    const logicalParentUuid = this.last;
+    this.parentNextOn(null);
+    const boundary = this.node(
+      'system',
+      { subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false },
+      { level: 'info', compactMetadata: { trigger, preTokens } },
+      false,
+      { logicalParentUuid },
+    );
+    this.advance(5);
+    const summary = this.node(
+      'user',
+      { message: { role: 'user', content: summaryText } },
+      { isVisibleInTranscriptOnly: true, isCompactSummary: true },
+    );
+    return { boundary, summary };
+  }
+
+  fileHistorySnapshot(messageId: string, trackedFileBackups: Readonly<Record<string, FileBackup>>, isSnapshotUpdate = false, snapshotMessageId = messageId): void {
+    const snapshot = { messageId: snapshotMessageId, trackedFileBackups, timestamp: this.timestamp() };
+    this.pending.push(JSON.stringify({ type: 'file-history-snapshot', messageId, snapshot, isSnapshotUpdate }));
+  }
+
+  summary(text: string, leafUuid: string): void {
+    this.pending.push(JSON.stringify({ type: 'summary', summary: text, leafUuid }));
+  }
+
+  /** Any other uuid-less line (last-prompt, permission-mode, queue-operation…). */
+  record(fields: Readonly<Record<string, unknown>>): void {
+    this.pending.push(JSON.stringify(fields));
+  }
+
+  private nextUuid(): string {
+    const uuid = this.reservedUuid ?? this.random.uuid();
+    this.reservedUuid = null;
+    return uuid;
+  }
+
+  private progress(data: Readonly<Record<string, unknown>>, toolUseID: string, parentToolUseID: string): string {
+    const uuid = this.nextUuid();
+    const line = { ...this.head(), type: 'progress', data, toolUseID, parentToolUseID, uuid, timestamp: this.timestamp() };
+    this.commit(uuid, line);
+    return uuid;
+  }
+
+  /**
+   * A conversational line: envelope first (as 2.1.x writes it), then type and body, then uuid/timestamp,
+   * then the type's trailing fields. `bodyFirst` puts the body before `type` (assistant lines do).
+   */
+  private node(
+    type: 'user' | 'assistant' | 'system',
+    body: Readonly<Record<string, unknown>>,
+    tail: Readonly<Record<string, unknown>>,
+    bodyFirst = false,
+    beforeEnvelope: Readonly<Record<string, unknown>> = {},
+  ): string {
+    const uuid = this.nextUuid();
+    const head = this.head(beforeEnvelope);
+    const line = bodyFirst
+      ? { ...head, ...body, type, uuid, timestamp: this.timestamp(), ...tail }
+      : { ...head, type, ...body, uuid, timestamp: this.timestamp(), ...tail };
+    this.commit(uuid, line);
+    return uuid;
+  }
+
+  private head(beforeEnvelope: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+    const parentUuid = this.forcedParent ? this.forcedParent.uuid : this.last;
+    this.forcedParent = null;
+    const { sessionId, cwd, version, gitBranch, slug, agentId } = this.scope;
+    const head: Record<string, unknown> = { parentUuid, ...beforeEnvelope, isSidechain: agentId !== undefined };
+    if (agentId !== undefined) head.agentId = agentId;
+    return { ...head, userType: 'external', cwd, sessionId, version, gitBranch, slug };
+  }
+
+  private commit(uuid: string, line: Readonly<Record<string, unknown>>): void {
+    this.pending.push(JSON.stringify(line));
+    this.last = uuid;
+    this.nodeCount++;
+    this.advance(1 + this.random.int(0, 40));
+  }
+}

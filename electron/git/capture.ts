@@ -1,0 +1,292 @@
+/**
+ * Exact capture of a directory into the snapshot store: the tree `git add -A && git write-tree` would
+ * give (same ignore rules, modes, symlinks, bytes), built bottom-up from an iterative walk.
+ * Filesystem calls are synchronous in batches (far cheaper per file than promises for small files); the
+ * event loop gets a turn between batches, which is also where cancellation and progress happen.
+ */
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ArborError, throwIfAborted } from '../../shared/errors';
+import { hashObject, type FileMode, type TreeEntry } from './git-object';
+import { isIgnored, parseIgnoreFile, type IgnoreLevel } from './ignore-rules';
+import { snapshotRefName, type ObjectWriter, type SnapshotStore } from './object-store';
+import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry } from './stat-cache';
+
+export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
+const BATCH = 256;
+
+export interface CaptureProgress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly bytesRead: number;
+}
+
+export interface CaptureCommitOptions {
+  readonly message: string;
+  readonly parents?: readonly string[];
+  /** When given, `refs/arbor/snapshots/<snapshotId>` points at the commit, so gc keeps it. */
+  readonly snapshotId?: string;
+}
+
+export interface CaptureOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: CaptureProgress) => void;
+  /** Files larger than this are listed in `skipped`, not stored. */
+  readonly maxFileBytes?: number;
+  /** Makes the capture incremental; it is updated and saved when the capture succeeds. */
+  readonly statCache?: StatCache;
+  /** Also write a commit for the tree. */
+  readonly commit?: CaptureCommitOptions;
+  /** Milliseconds since the epoch; injected for tests. */
+  readonly now?: () => number;
+}
+
+export type SkipReason = 'too-large' | 'unreadable';
+
+export interface SkippedFile {
+  readonly path: string;
+  readonly bytes: number;
+  readonly reason: SkipReason;
+}
+
+export interface CaptureResult {
+  readonly treeOid: string;
+  readonly commitOid?: string;
+  /** Files (and symlinks) in the tree. */
+  readonly files: number;
+  readonly skipped: readonly SkippedFile[];
+  /** Bytes read from files (unchanged files known to the stat cache are not read). */
+  readonly bytesRead: number;
+  /** How many files were read and hashed (the rest came from the stat cache). */
+  readonly filesRead: number;
+  /** New objects written to the store by this capture. */
+  readonly objectsWritten: number;
+}
+
+interface DirectoryRecord {
+  readonly path: string;
+  readonly name: string;
+  readonly parent: number;
+  readonly entries: TreeEntry[];
+}
+
+interface FileRecord {
+  readonly path: string;
+  readonly name: string;
+  readonly directory: number;
+}
+
+const join2 = (base: string, name: string): string => (base === '' ? name : `${base}/${name}`);
+
+function readOptional(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `.git/info/exclude`, following a `.git` file (worktree, submodule) to the common git dir. */
+function readInfoExclude(root: string): Buffer | undefined {
+  const dotGit = join(root, '.git');
+  let gitdir = dotGit;
+  const pointer = readOptional(dotGit);
+  if (pointer) {
+    const match = /^gitdir: (.+)$/m.exec(pointer.toString('utf8'));
+    if (!match) return undefined;
+    gitdir = join(root, match[1]!.trim());
+    const common = readOptional(join(gitdir, 'commondir'));
+    if (common) gitdir = join(gitdir, common.toString('utf8').trim());
+  }
+  return readOptional(join(gitdir, 'info', 'exclude'));
+}
+
+/** Reads a regular file without following a symlink that replaced it since the walk. */
+function readRegularFile(path: string, size: number): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    let buffer = Buffer.allocUnsafe(size);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        // The file grew since lstat: keep reading so the snapshot holds what is on disk now.
+        const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, 4096));
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function fileMode(stats: Stats): FileMode | undefined {
+  if (stats.isSymbolicLink()) return '120000';
+  if (stats.isFile()) return stats.mode & 0o100 ? '100755' : '100644';
+  return undefined;
+}
+
+function kindOf(entry: Dirent, absolute: string): 'directory' | 'file' | 'other' {
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFile() || entry.isSymbolicLink()) return 'file';
+  if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) return 'other';
+  // DT_UNKNOWN on some filesystems: ask lstat.
+  try {
+    const stats = lstatSync(absolute);
+    return stats.isDirectory() ? 'directory' : stats.isFile() || stats.isSymbolicLink() ? 'file' : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
+/** Walks the directory (iteratively), applying ignore rules; returns directories in pre-order and files. */
+function walk(root: string, signal: AbortSignal | undefined): { directories: DirectoryRecord[]; files: FileRecord[] } {
+  const exclude = readInfoExclude(root);
+  const rootLevels: IgnoreLevel[] = exclude ? [{ base: '', patterns: parseIgnoreFile(exclude) }] : [];
+  const directories: DirectoryRecord[] = [];
+  const files: FileRecord[] = [];
+  const stack: { path: string; name: string; parent: number; levels: readonly IgnoreLevel[] }[] = [{ path: '', name: '', parent: -1, levels: rootLevels }];
+  let visited = 0;
+  while (stack.length > 0) {
+    if (++visited % BATCH === 0) throwIfAborted(signal);
+    const task = stack.pop()!;
+    const absolute = join(root, task.path);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(absolute, { withFileTypes: true });
+    } catch (error) {
+      if (task.path === '') throw new ArborError('IO', `Cannot read ${root}: ${(error as Error).message}`, { path: root });
+      continue; // a folder removed or made unreadable mid-walk is left out, as git add would
+    }
+    const index = directories.push({ path: task.path, name: task.name, parent: task.parent, entries: [] }) - 1;
+    let levels = task.levels;
+    const gitignore = entries.find((e) => e.name === '.gitignore' && e.isFile());
+    if (gitignore) {
+      const content = readOptional(join(absolute, '.gitignore'));
+      const patterns = content ? parseIgnoreFile(content) : [];
+      if (patterns.length > 0) levels = [{ base: task.path, patterns }, ...levels];
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name === '.git') continue;
+      const path = join2(task.path, name);
+      const kind = kindOf(entry, join(absolute, name));
+      if (kind === 'other') continue;
+      const isDirectory = kind === 'directory';
+      if (levels.length > 0 && isIgnored(levels, path, name, isDirectory)) continue;
+      if (isDirectory) stack.push({ path, name, parent: index, levels });
+      else files.push({ path, name, directory: index });
+    }
+  }
+  return { directories, files };
+}
+
+export async function captureDirectory(store: SnapshotStore, dir: string, options: CaptureOptions = {}): Promise<CaptureResult> {
+  const { signal, onProgress, statCache } = options;
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const now = options.now ?? Date.now;
+  throwIfAborted(signal);
+  let rootStats: Stats;
+  try {
+    rootStats = statSync(dir);
+  } catch {
+    throw new ArborError('NOT_FOUND', `No directory at ${dir}`, { path: dir });
+  }
+  if (!rootStats.isDirectory()) throw new ArborError('BAD_REQUEST', `${dir} is not a directory`, { path: dir });
+
+  const startedAt = now();
+  store.refresh();
+  const { directories, files } = walk(dir, signal);
+  const writer = store.createWriter();
+  const nextCache = new Map<string, StatCacheEntry>();
+  const skipped: SkippedFile[] = [];
+  let bytesRead = 0;
+  let filesRead = 0;
+  let included = 0;
+
+  for (let start = 0; start < files.length; start += BATCH) {
+    throwIfAborted(signal);
+    for (const file of files.slice(start, start + BATCH)) {
+      const absolute = join(dir, file.path);
+      let stats: Stats;
+      try {
+        stats = lstatSync(absolute);
+      } catch {
+        continue; // deleted since the walk
+      }
+      const mode = fileMode(stats);
+      if (mode === undefined) continue;
+      if (stats.size > maxFileBytes && mode !== '120000') {
+        skipped.push({ path: file.path, bytes: stats.size, reason: 'too-large' });
+        continue;
+      }
+      const cached = statCache?.get(file.path);
+      let oid: string;
+      if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ino === stats.ino && cached.mode === mode) {
+        oid = cached.oid;
+      } else {
+        let body: Buffer;
+        try {
+          body = mode === '120000' ? readlinkSync(absolute, { encoding: 'buffer' }) : readRegularFile(absolute, stats.size);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') continue;
+          skipped.push({ path: file.path, bytes: stats.size, reason: 'unreadable' });
+          continue;
+        }
+        bytesRead += body.length;
+        filesRead++;
+        const hash = hashObject('blob', body);
+        writer.writeHashed('blob', hash, body);
+        oid = hash.toString('hex');
+      }
+      if (stats.mtimeMs < startedAt - RACY_MARGIN_MS) nextCache.set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, mode, oid });
+      directories[file.directory]!.entries.push({ mode, name: file.name, oid });
+      included++;
+    }
+    onProgress?.({ filesDone: Math.min(start + BATCH, files.length), filesTotal: files.length, bytesRead });
+    await writer.flushIfLarge();
+    await yieldToEventLoop();
+  }
+
+  throwIfAborted(signal);
+  const treeOid = writeTrees(writer, directories);
+  let commitOid: string | undefined;
+  if (options.commit) commitOid = writeCommit(writer, treeOid, options.commit, skipped, now());
+  throwIfAborted(signal);
+  await writer.finish();
+  if (commitOid && options.commit?.snapshotId !== undefined) {
+    await store.setRef(snapshotRefName(options.commit.snapshotId), commitOid);
+  }
+  if (statCache) {
+    statCache.replace(nextCache);
+    await statCache.save().catch(() => undefined); // only an optimisation: a failed save costs a re-read
+  }
+  return { treeOid, commitOid, files: included, skipped, bytesRead, filesRead, objectsWritten: writer.written };
+}
+
+/** Children come after their parent in pre-order, so walking backwards builds every subtree first. */
+function writeTrees(writer: ObjectWriter, directories: readonly DirectoryRecord[]): string {
+  for (let i = directories.length - 1; i > 0; i--) {
+    const directory = directories[i]!;
+    // Git has no empty trees below the root: a folder with nothing kept is left out.
+    if (directory.entries.length === 0) continue;
+    const oid = writer.writeTree(directory.entries);
+    directories[directory.parent]!.entries.push({ mode: '40000', name: directory.name, oid });
+  }
+  const root = directories[0]!;
+  return root.entries.length === 0 ? writer.write('tree', Buffer.alloc(0)) : writer.writeTree(root.entries);
+}
+
+function writeCommit(writer: ObjectWriter, tree: string, commit: CaptureCommitOptions, skipped: readonly SkippedFile[], nowMs: number): string {
+  const who = { name: 'Arbor', email: 'snapshots@arbor.invalid', timestamp: Math.floor(nowMs / 1000), timezoneOffsetMinutes: 0 };
+  // Skipped files are named in the commit so the store alone says what a snapshot lacks.
+  const trailers = skipped.map((s) => `Arbor-Skipped: ${JSON.stringify({ path: s.path, bytes: s.bytes, reason: s.reason })}`);
+  const message = trailers.length > 0 ? `${commit.message.trimEnd()}\n\n${trailers.join('\n')}\n` : commit.message;
+  return writer.writeCommit({ tree, parents: commit.parents ?? [], author: who, committer: who, message });
+}

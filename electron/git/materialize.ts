@@ -1,0 +1,175 @@
+/**
+ * Writes a snapshot out as files: a whole tree into a new directory (fork), or chosen files into an
+ * existing workspace (the primitive under rewind). Objects are read synchronously from our packs; the
+ * writes run in parallel with a bound, which keeps libuv's thread pool busy without flooding it.
+ */
+import { mkdirSync, readdirSync, lstatSync } from 'node:fs';
+import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ArborError, throwIfAborted } from '../../shared/errors';
+import type { SnapshotStore } from './object-store';
+import { listSnapshotFiles, type SnapshotFile } from './tree-read';
+
+export interface MaterializeProgress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+}
+
+export interface MaterializeOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: MaterializeProgress) => void;
+  /** Writes in flight at once. */
+  readonly concurrency?: number;
+}
+
+export interface MaterializeResult {
+  readonly files: number;
+  readonly bytes: number;
+}
+
+const DEFAULT_CONCURRENCY = 16;
+const PROGRESS_EVERY = 256;
+
+function ioError(message: string, error: unknown): ArborError {
+  return new ArborError('IO', `${message}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Runs `task` over `items` with at most `limit` in flight; stops at the first failure or abort. */
+async function forEachBounded<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, task: (item: T) => Promise<void>, onDone: (done: number) => void): Promise<void> {
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      throwIfAborted(signal);
+      const item = items[next++]!;
+      await task(item);
+      if (++done % PROGRESS_EVERY === 0) onDone(done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  onDone(done);
+}
+
+async function writeSnapshotFile(store: SnapshotStore, file: SnapshotFile, path: string): Promise<number> {
+  const bytes = store.readBlob(file.oid);
+  if (file.mode === '120000') await symlink(bytes, path);
+  else await writeFile(path, bytes, { mode: file.mode === '100755' ? 0o777 : 0o666, flag: 'wx' });
+  return bytes.length;
+}
+
+/** Creates every parent folder once, shallowest first (files arrive in tree order). */
+function createFolders(root: string, files: readonly SnapshotFile[]): void {
+  const made = new Set<string>(['']);
+  for (const file of files) {
+    const slash = file.path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : file.path.slice(0, slash);
+    if (made.has(folder)) continue;
+    let at = 0;
+    for (;;) {
+      at = file.path.indexOf('/', at + 1);
+      if (at < 0 || at > slash) break;
+      const prefix = file.path.slice(0, at);
+      if (made.has(prefix)) continue;
+      mkdirSync(join(root, prefix));
+      made.add(prefix);
+    }
+  }
+}
+
+/**
+ * Writes the snapshot `treeOid` (tree or commit) into `targetDir`, which must not exist or be empty.
+ * Modes follow git checkout: 0777/0666 masked by the umask, symlinks as symlinks.
+ */
+export async function materializeSnapshot(store: SnapshotStore, treeOid: string, targetDir: string, options: MaterializeOptions = {}): Promise<MaterializeResult> {
+  const { signal, onProgress } = options;
+  throwIfAborted(signal);
+  const files = listSnapshotFiles(store, treeOid, signal);
+  try {
+    mkdirSync(targetDir, { recursive: true });
+    if (readdirSync(targetDir).length > 0) throw new ArborError('BAD_REQUEST', `${targetDir} is not empty`, { path: targetDir });
+    createFolders(targetDir, files);
+  } catch (error) {
+    if (error instanceof ArborError) throw error;
+    throw ioError(`Cannot create ${targetDir}`, error);
+  }
+  let bytes = 0;
+  try {
+    await forEachBounded(
+      files,
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      signal,
+      async (file) => {
+        bytes += await writeSnapshotFile(store, file, join(targetDir, file.path));
+      },
+      (done) => onProgress?.({ filesDone: done, filesTotal: files.length }),
+    );
+  } catch (error) {
+    if (error instanceof ArborError) throw error;
+    throw ioError(`Cannot write into ${targetDir}`, error);
+  }
+  return { files: files.length, bytes };
+}
+
+/** Rejects paths that could write outside the workspace or into its repository. */
+export function checkWorkspacePath(root: string, path: string): void {
+  const parts = path.split('/');
+  if (path === '' || path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git' || p.includes('\0'))) {
+    throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
+  }
+  // A symlinked parent would redirect the write elsewhere.
+  let at = root;
+  for (const part of parts.slice(0, -1)) {
+    at = join(at, part);
+    try {
+      if (lstatSync(at).isSymbolicLink()) throw new ArborError('BAD_REQUEST', `Path goes through a symlink: ${path}`, { path });
+    } catch (error) {
+      if (error instanceof ArborError) throw error;
+      return; // the rest does not exist yet, so no symlink can be in the way
+    }
+  }
+}
+
+/**
+ * Makes `files` in `workspace` match the snapshot entries given (restore), and removes `remove` paths.
+ * Each file is written to a temporary name and renamed over the old one, so a reader never sees half a file.
+ * Paths are checked before the first write. Preview-grade primitive for rewind (which adds journaling).
+ */
+export async function restoreFiles(
+  store: SnapshotStore,
+  workspace: string,
+  files: readonly SnapshotFile[],
+  remove: readonly string[] = [],
+  options: MaterializeOptions = {},
+): Promise<MaterializeResult> {
+  for (const file of files) checkWorkspacePath(workspace, file.path);
+  for (const path of remove) checkWorkspacePath(workspace, path);
+  let bytes = 0;
+  const tag = randomBytes(4).toString('hex');
+  try {
+    await forEachBounded(
+      files,
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      options.signal,
+      async (file) => {
+        const target = join(workspace, file.path);
+        const tmp = join(dirname(target), `.arbor-restore-${tag}-${randomBytes(3).toString('hex')}`);
+        await mkdir(dirname(target), { recursive: true });
+        try {
+          bytes += await writeSnapshotFile(store, file, tmp);
+          if (file.mode !== '120000') await chmod(tmp, file.mode === '100755' ? 0o755 : 0o644);
+          await rename(tmp, target);
+        } catch (error) {
+          await rm(tmp, { force: true });
+          throw error;
+        }
+      },
+      (done) => options.onProgress?.({ filesDone: done, filesTotal: files.length }),
+    );
+    for (const path of remove) await rm(join(workspace, path), { force: true });
+  } catch (error) {
+    if (error instanceof ArborError) throw error;
+    throw ioError(`Cannot restore files into ${workspace}`, error);
+  }
+  return { files: files.length, bytes };
+}

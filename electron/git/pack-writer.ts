@@ -1,0 +1,151 @@
+/**
+ * Writes new objects as one packfile (+ v2 index) instead of loose files: ten thousand loose objects cost
+ * ten thousand file creations, a pack costs two. Objects are stored whole (no deltas) and deflated at the
+ * fastest level, so a later `git gc` or our own compaction can repack them smaller.
+ * The pack and its index appear by rename, the index last, so a reader never sees half a pack.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import type { ObjectType } from './git-object';
+
+const TYPE_CODES: Readonly<Record<ObjectType, number>> = { commit: 1, tree: 2, blob: 3, tag: 4 };
+
+/** Flush a pack once this many compressed bytes are pending, so memory stays bounded on big captures. */
+export const DEFAULT_PACK_FLUSH_BYTES = 64 * 1024 * 1024;
+
+interface PendingEntry {
+  readonly oid: Buffer;
+  readonly offset: number;
+  readonly crc: number;
+}
+
+/** The pack entry header: type in bits 4–6 of the first byte, size as a little-endian base-128 varint. */
+function entryHeader(type: ObjectType, size: number): Buffer {
+  const bytes: number[] = [];
+  let byte = (TYPE_CODES[type] << 4) | (size & 0x0f);
+  let rest = Math.floor(size / 16);
+  while (rest > 0) {
+    bytes.push(byte | 0x80);
+    byte = rest & 0x7f;
+    rest = Math.floor(rest / 128);
+  }
+  bytes.push(byte);
+  return Buffer.from(bytes);
+}
+
+export class PackWriter {
+  private chunks: Buffer[] = [];
+  private entries: PendingEntry[] = [];
+  private offset = 12;
+  private readonly pending = new Set<string>();
+  private readonly written: string[] = [];
+
+  constructor(
+    private readonly packDir: string,
+    private readonly flushBytes = DEFAULT_PACK_FLUSH_BYTES,
+  ) {}
+
+  /** True when this writer already holds the object (written or pending). */
+  holds(oidHex: string): boolean {
+    return this.pending.has(oidHex);
+  }
+
+  get objectCount(): number {
+    return this.pending.size;
+  }
+
+  get needsFlush(): boolean {
+    return this.offset >= this.flushBytes;
+  }
+
+  /** Adds an object whose oid the caller computed; a second add of the same oid is ignored. */
+  add(type: ObjectType, oid: Buffer, body: Uint8Array): void {
+    const hex = oid.toString('hex');
+    if (this.pending.has(hex)) return;
+    this.pending.add(hex);
+    const header = entryHeader(type, body.length);
+    const data = deflateSync(body, { level: 1 });
+    this.entries.push({ oid, offset: this.offset, crc: crc32(data, crc32(header)) });
+    this.chunks.push(header, data);
+    this.offset += header.length + data.length;
+  }
+
+  /** Writes what is pending as one pack; returns the pack's name (`pack-<sha>`), or undefined if empty. */
+  async flush(): Promise<string | undefined> {
+    if (this.entries.length === 0) return undefined;
+    const entries = this.entries;
+    const chunks = this.chunks;
+    this.entries = [];
+    this.chunks = [];
+    this.offset = 12;
+
+    const head = Buffer.alloc(12);
+    head.write('PACK', 0, 'latin1');
+    head.writeUInt32BE(2, 4);
+    head.writeUInt32BE(entries.length, 8);
+    const hash = createHash('sha1').update(head);
+    for (const chunk of chunks) hash.update(chunk);
+    const checksum = hash.digest();
+    const name = `pack-${checksum.toString('hex')}`;
+    const index = encodeIndex(entries, checksum);
+
+    const tmp = join(this.packDir, `tmp_${randomBytes(6).toString('hex')}`);
+    try {
+      await writeFile(`${tmp}.pack`, Buffer.concat([head, ...chunks, checksum]), { mode: 0o444 });
+      await writeFile(`${tmp}.idx`, index, { mode: 0o444 });
+      await rename(`${tmp}.pack`, join(this.packDir, `${name}.pack`));
+      await rename(`${tmp}.idx`, join(this.packDir, `${name}.idx`));
+    } catch (error) {
+      await rm(`${tmp}.pack`, { force: true });
+      await rm(`${tmp}.idx`, { force: true });
+      throw error;
+    }
+    this.written.push(name);
+    return name;
+  }
+
+  /** Flushes the rest; returns every pack name this writer produced. */
+  async finish(): Promise<readonly string[]> {
+    await this.flush();
+    return this.written;
+  }
+}
+
+/** The v2 pack index: fan-out table, sorted names, CRCs, 31-bit offsets (+ 64-bit overflow), checksums. */
+export function encodeIndex(unsorted: readonly PendingEntry[], packChecksum: Buffer): Buffer {
+  const entries = [...unsorted].sort((a, b) => Buffer.compare(a.oid, b.oid));
+  const count = entries.length;
+  const large = entries.filter((e) => e.offset >= 0x80000000).length;
+  const out = Buffer.alloc(8 + 256 * 4 + count * 28 + large * 8 + 40);
+  out.writeUInt32BE(0xff744f63, 0);
+  out.writeUInt32BE(2, 4);
+  const fanout = new Uint32Array(256);
+  for (const entry of entries) fanout[entry.oid[0] ?? 0]! += 1;
+  let running = 0;
+  for (let i = 0; i < 256; i++) {
+    running += fanout[i]!;
+    out.writeUInt32BE(running, 8 + i * 4);
+  }
+  const namesAt = 8 + 1024;
+  const crcAt = namesAt + count * 20;
+  const offsetsAt = crcAt + count * 4;
+  const largeAt = offsetsAt + count * 4;
+  let largeIndex = 0;
+  entries.forEach((entry, i) => {
+    entry.oid.copy(out, namesAt + i * 20);
+    out.writeUInt32BE(entry.crc >>> 0, crcAt + i * 4);
+    if (entry.offset < 0x80000000) {
+      out.writeUInt32BE(entry.offset, offsetsAt + i * 4);
+    } else {
+      out.writeUInt32BE((0x80000000 | largeIndex) >>> 0, offsetsAt + i * 4);
+      out.writeBigUInt64BE(BigInt(entry.offset), largeAt + largeIndex * 8);
+      largeIndex++;
+    }
+  });
+  const checksumAt = largeAt + large * 8;
+  packChecksum.copy(out, checksumAt);
+  createHash('sha1').update(out.subarray(0, checksumAt + 20)).digest().copy(out, checksumAt + 20);
+  return out;
+}

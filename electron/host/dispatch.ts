@@ -1,0 +1,28 @@
+/**
+ * Validates an untrusted request and calls the service: the one path every transport (WebSocket, Electron
+ * IPC) takes, so a payload is checked the same way whichever door it came through.
+ */
+import { isMethodName, requestValidators, type ArborApi, type CallContext, type MethodName } from '../../shared/contract';
+import { ArborError, CancelledError, toErrorData } from '../../shared/errors';
+import type { Envelope } from '../../shared/wire';
+
+type AnyMethod = (request: unknown, context?: CallContext) => Promise<unknown>;
+
+/** Never throws: every outcome, including a bad method name or payload, comes back as an Envelope. */
+export async function dispatch(api: ArborApi, method: unknown, params: unknown, signal: AbortSignal): Promise<Envelope<unknown>> {
+  try {
+    if (!isMethodName(method)) throw new ArborError('BAD_REQUEST', `unknown method ${JSON.stringify(String(method)).slice(0, 80)}`);
+    const request = requestValidators[method](params === undefined ? {} : params, 'params');
+    const result = await callMethod(api, method, request, signal);
+    // A caller that cancelled has stopped waiting for a result; tell it plainly that the call was cancelled.
+    if (signal.aborted) throw new CancelledError();
+    return { ok: true, result };
+  } catch (error) {
+    return { ok: false, error: signal.aborted ? new CancelledError().toJSON() : toErrorData(error) };
+  }
+}
+
+function callMethod(api: ArborApi, method: MethodName, request: unknown, signal: AbortSignal): Promise<unknown> {
+  const fn = api[method] as AnyMethod;
+  return fn.call(api, request, { signal });
+}

@@ -1,0 +1,78 @@
+/**
+ * One WebSocket client of `arbor serve`, independent of the socket library: it parses and checks each
+ * message (shared/wire.ts), runs calls with their own AbortController, and answers with `res` messages.
+ * A message that cannot even be answered (not JSON, no call id) is a protocol violation: the socket closes.
+ */
+import type { ArborApi } from '../../shared/contract';
+import type { ServerMessage } from '../../shared/wire';
+import { dispatch } from './dispatch';
+
+/** Generous for any request the contract allows (1000 paths of a few hundred bytes), small enough to refuse floods. */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** A client keeps only this many calls running; more is a bug or an attack. */
+export const MAX_CALLS_IN_FLIGHT = 64;
+
+export interface ProtocolViolation {
+  /** WebSocket close code: 1007 invalid payload, 1008 policy violation, 1009 too big. */
+  readonly code: 1007 | 1008 | 1009;
+  readonly reason: string;
+}
+
+export interface SocketSession {
+  /** Handles one text frame; returns a violation when the socket must be closed. */
+  receive(data: string): ProtocolViolation | undefined;
+  /** The socket closed: abort every call still running. */
+  dispose(): void;
+  readonly callsInFlight: number;
+}
+
+export function createSocketSession(api: ArborApi, send: (message: ServerMessage) => void): SocketSession {
+  const calls = new Map<number, AbortController>();
+  let disposed = false;
+
+  function receive(data: string): ProtocolViolation | undefined {
+    if (Buffer.byteLength(data, 'utf8') > MAX_MESSAGE_BYTES) return { code: 1009, reason: 'message too big' };
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return { code: 1007, reason: 'message is not JSON' };
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return { code: 1007, reason: 'message is not an object' };
+    const { t, id } = message as Record<string, unknown>;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return { code: 1007, reason: 'message has no valid id' };
+    if (t === 'cancel') {
+      calls.get(id)?.abort();
+      return undefined;
+    }
+    if (t !== 'req') return { code: 1007, reason: 'unknown message type' };
+    const { method, params } = message as Record<string, unknown>;
+    if (calls.has(id)) {
+      send({ t: 'res', id, ok: false, error: { code: 'BAD_REQUEST', message: `call id ${id} is already in use` } });
+      return undefined;
+    }
+    if (calls.size >= MAX_CALLS_IN_FLIGHT) return { code: 1008, reason: 'too many calls in flight' };
+    const controller = new AbortController();
+    calls.set(id, controller);
+    void dispatch(api, method, params, controller.signal).then((envelope) => {
+      calls.delete(id);
+      if (disposed) return;
+      send(envelope.ok ? { t: 'res', id, ok: true, result: envelope.result } : { t: 'res', id, ok: false, error: envelope.error });
+    });
+    return undefined;
+  }
+
+  function dispose(): void {
+    disposed = true;
+    for (const controller of calls.values()) controller.abort();
+    calls.clear();
+  }
+
+  return {
+    receive,
+    dispose,
+    get callsInFlight() {
+      return calls.size;
+    },
+  };
+}

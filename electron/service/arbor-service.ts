@@ -1,0 +1,25 @@
+/** The service hosts build (Electron main, `arbor serve`, the CLI): the store plus the Claude Code reader. */
+import { createDemo } from '../demo/create-demo';
+import {
+  defaultClaudeLocations,
+  discoverClaudeTranscripts,
+  parseClaudeTranscript,
+  readNodeContent,
+} from '../importers/claude-code';
+import type { TranscriptReader } from './import-sessions';
+import { createServiceWith } from './service-core';
+import type { ArborService, ArborServiceOptions } from './service-types';
+
+export const claudeCodeReader: TranscriptReader = {
+  discover: (paths, options) => discoverClaudeTranscripts([...paths], options),
+  parse: (file, sink, options) => parseClaudeTranscript(file, sink, options),
+};
+
+export function createArborService(options: ArborServiceOptions): Promise<ArborService> {
+  return createServiceWith(options, {
+    reader: claudeCodeReader,
+    readNodeContent,
+    defaultLocations: defaultClaudeLocations,
+    createDemo,
+  });
+}

@@ -1,0 +1,205 @@
+/**
+ * Import: discover transcript files, then read each one from where the last import stopped (unchanged
+ * files are skipped), streaming parsed lines into the store in batches; finally re-link the sessions
+ * that changed. Cancellable between and within files; reports bytes and files as it goes.
+ */
+import type { SessionStore } from '../db/session-store';
+import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
+import { CancelledError, throwIfAborted } from '../../shared/errors';
+import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId } from '../../shared/model';
+
+/** A format's reader, injected so tests can feed hand-made files and the service wires Claude Code's. */
+export interface TranscriptReader {
+  discover(
+    paths: readonly string[],
+    options: { readonly signal?: AbortSignal },
+  ): Promise<{ readonly files: readonly TranscriptFile[]; readonly problems: readonly ImportProblem[] }>;
+  parse(file: TranscriptFile, sink: ParseSink, options: ParseOptions): Promise<ParseResult>;
+}
+
+export interface ImportOptions {
+  readonly jobId: string;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ImportProgress) => void;
+  /** Keeps a report readable when a corrupt corpus yields a problem per line. */
+  readonly maxProblems?: number;
+}
+
+export interface ImportOutcome extends ImportReport {
+  /** Sessions whose stored rows changed (for `sessions.changed`). */
+  readonly changedSessionIds: readonly SessionId[];
+}
+
+const PROGRESS_INTERVAL_MS = 100;
+
+interface PlannedFile {
+  readonly file: TranscriptFile;
+  readonly startOffset: number;
+  readonly startLine: number;
+}
+
+export async function importSessions(
+  store: SessionStore,
+  reader: TranscriptReader,
+  paths: readonly string[],
+  options: ImportOptions,
+): Promise<ImportOutcome> {
+  const { signal } = options;
+  const problems = new ProblemList(options.maxProblems ?? 10_000);
+  const progress = new ProgressReporter(options);
+  progress.report('discover', true);
+
+  const discovered = await reader.discover(paths, { signal });
+  problems.addAll(discovered.problems);
+  throwIfAborted(signal);
+  const plan = planFiles(store, discovered.files, problems);
+  progress.start(plan.length, plan.reduce((sum, item) => sum + (item.file.size - item.startOffset), 0));
+
+  const touched = new Map<SessionId, { files: number; nodes: number }>();
+  store.setBulkMode(true);
+  let cancelled: unknown = null;
+  try {
+    for (const item of plan) {
+      throwIfAborted(signal);
+      progress.beginFile(item.file.path);
+      const result = await importFile(store, reader, item, problems, (bytes) => progress.fileBytes(bytes), signal);
+      if (result.sessionId !== null) {
+        const counts = touched.get(result.sessionId) ?? { files: 0, nodes: 0 };
+        touched.set(result.sessionId, { files: counts.files + 1, nodes: counts.nodes + result.nodesAdded });
+      }
+      progress.endFile(item.file.size - item.startOffset);
+    }
+  } catch (error) {
+    cancelled = error;
+  }
+  let link: ReturnType<SessionStore['linkChangedSessions']>;
+  try {
+    // Batches already committed are linked even when cancelled, so the store never shows half-linked sessions.
+    link = store.linkChangedSessions();
+  } finally {
+    store.setBulkMode(false);
+  }
+  problems.addAll(link.problems);
+  if (cancelled !== null) throw cancelled;
+
+  progress.report('done', true);
+  const sessions: ImportedSession[] = [...touched].map(([id, counts]) => ({ id, source: 'claude-code', ...counts }));
+  return { sessions, problems: problems.list(), changedSessionIds: link.sessionIds };
+}
+
+/** Main transcripts before subagent files, so a subagent finds the session its parent created. */
+function planFiles(store: SessionStore, files: readonly TranscriptFile[], problems: ProblemList): PlannedFile[] {
+  const ordered = [...files].sort(
+    (a, b) => Number(a.role === 'subagent') - Number(b.role === 'subagent') || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
+  const plan: PlannedFile[] = [];
+  for (const file of ordered) {
+    const state = store.fileState(file.path);
+    if (state === null) {
+      plan.push({ file, startOffset: 0, startLine: 1 });
+    } else if (state.size === file.size && state.mtimeMs === file.mtimeMs) {
+      continue; // unchanged since the last import
+    } else if (file.size < state.endOffset) {
+      problems.add({ file: file.path, line: 0, reason: 'file shrank since the last import; read again from the start' });
+      plan.push({ file, startOffset: 0, startLine: 1 });
+    } else {
+      plan.push({ file, startOffset: state.endOffset, startLine: state.endLine });
+    }
+  }
+  return plan;
+}
+
+async function importFile(
+  store: SessionStore,
+  reader: TranscriptReader,
+  item: PlannedFile,
+  problems: ProblemList,
+  onBytes: (bytes: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<{ sessionId: SessionId | null; nodesAdded: number }> {
+  const writer = store.beginFile(item.file);
+  const sink: ParseSink = {
+    node: (node) => writer.node(node),
+    record: (record) => writer.record(record),
+    problem: (problem) => problems.add(problem),
+  };
+  try {
+    const end = await reader.parse(item.file, sink, {
+      startOffset: item.startOffset,
+      startLine: item.startLine,
+      signal,
+      onBytes,
+    });
+    return writer.finish(end);
+  } catch (error) {
+    if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
+    // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
+    problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}` });
+    return { sessionId: null, nodesAdded: 0 };
+  }
+}
+
+class ProblemList {
+  private readonly items: ImportProblem[] = [];
+  private dropped = 0;
+  constructor(private readonly max: number) {}
+  add(problem: ImportProblem): void {
+    if (this.items.length < this.max) this.items.push(problem);
+    else this.dropped++;
+  }
+  addAll(problems: readonly ImportProblem[]): void {
+    for (const problem of problems) this.add(problem);
+  }
+  list(): ImportProblem[] {
+    if (this.dropped === 0) return this.items;
+    return [...this.items, { file: '', line: 0, reason: `${this.dropped} more problems not listed` }];
+  }
+}
+
+class ProgressReporter {
+  private filesTotal = 0;
+  private filesDone = 0;
+  private bytesTotal = 0;
+  private bytesDone = 0;
+  private fileBytesRead = 0;
+  private currentFile: string | null = null;
+  private lastReport = 0;
+
+  constructor(private readonly options: ImportOptions) {}
+
+  start(filesTotal: number, bytesTotal: number): void {
+    this.filesTotal = filesTotal;
+    this.bytesTotal = bytesTotal;
+    this.report('import', true);
+  }
+  beginFile(path: string): void {
+    this.currentFile = path;
+    this.fileBytesRead = 0;
+    this.report('import', false);
+  }
+  fileBytes(bytes: number): void {
+    this.fileBytesRead = bytes;
+    this.report('import', false);
+  }
+  endFile(bytes: number): void {
+    this.bytesDone += bytes;
+    this.fileBytesRead = 0;
+    this.filesDone++;
+    this.report('import', this.filesDone === this.filesTotal);
+  }
+  report(phase: ImportProgress['phase'], force: boolean): void {
+    if (!this.options.onProgress) return;
+    const now = performance.now();
+    if (!force && now - this.lastReport < PROGRESS_INTERVAL_MS) return;
+    this.lastReport = now;
+    this.options.onProgress({
+      jobId: this.options.jobId,
+      phase,
+      filesDone: this.filesDone,
+      filesTotal: this.filesTotal,
+      bytesDone: Math.min(this.bytesTotal, this.bytesDone + this.fileBytesRead),
+      bytesTotal: this.bytesTotal,
+      currentFile: phase === 'done' ? null : this.currentFile,
+    });
+  }
+}

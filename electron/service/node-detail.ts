@@ -1,0 +1,92 @@
+/** Builds what the inspector shows for one node: its content read from the stored line, calls with results. */
+import type { SessionStore, StoredToolCall } from '../db/session-store';
+import { ArborError } from '../../shared/errors';
+import type { AttachedRecord, ContentBlock, NodeDetail, TokenUsage, ToolCallDetail } from '../../shared/model';
+
+/** What a format's reader makes of one stored line (Claude Code: readNodeContent). */
+export interface NodeContent {
+  readonly blocks: readonly ContentBlock[];
+  readonly usage: TokenUsage | null;
+  readonly cwd: string | null;
+  readonly gitBranch: string | null;
+  readonly version: string | null;
+}
+export type ReadNodeContent = (raw: string) => NodeContent;
+
+const EMPTY_CONTENT: NodeContent = { blocks: [], usage: null, cwd: null, gitBranch: null, version: null };
+
+export function getNodeDetail(store: SessionStore, readContent: ReadNodeContent, nodeId: string): NodeDetail {
+  const node = store.getNode(nodeId);
+  if (node === null) throw new ArborError('NOT_FOUND', `No node ${nodeId}`, { nodeId });
+  const raw = node.raw.toString('utf8');
+  const content = safeRead(readContent, raw);
+  const toolCalls = store.getToolCalls(node).map((call) => toToolCallDetail(call, content, node.summary.timestamp, readContent));
+  const records: AttachedRecord[] = store.getRecords(nodeId).map((record) => ({
+    type: record.type,
+    file: record.file,
+    line: record.line,
+    json: parseJson(record.raw.toString('utf8')),
+  }));
+  return {
+    node: node.summary,
+    blocks: content.blocks,
+    toolCalls,
+    usage: content.usage,
+    cwd: content.cwd,
+    gitBranch: content.gitBranch,
+    version: content.version,
+    file: node.file,
+    line: node.line,
+    raw,
+    rawTruncatedAt: node.rawBytes > node.raw.length ? node.raw.length : null,
+    records,
+  };
+}
+
+function toToolCallDetail(
+  call: StoredToolCall,
+  content: NodeContent,
+  callTimestamp: string | null,
+  readContent: ReadNodeContent,
+): ToolCallDetail {
+  const use = content.blocks.find((block) => block.type === 'tool_use' && block.id === call.id);
+  let resultText: string | null = null;
+  if (call.result !== null) {
+    const resultBlock = safeRead(readContent, call.result.raw.toString('utf8')).blocks.find(
+      (block) => block.type === 'tool_result' && block.toolUseId === call.id,
+    );
+    resultText = resultBlock?.type === 'tool_result' ? resultBlock.text : null;
+  }
+  return {
+    id: call.id,
+    name: call.name,
+    outcome: call.isError === null ? 'missing' : call.isError ? 'error' : 'ok',
+    input: use?.type === 'tool_use' ? use.input : null,
+    resultNodeId: call.result?.nodeId ?? null,
+    resultText,
+    durationMs: durationBetween(callTimestamp, call.result?.timestamp ?? null),
+  };
+}
+
+function durationBetween(start: string | null, end: string | null): number | null {
+  if (start === null || end === null) return null;
+  const ms = Date.parse(end) - Date.parse(start);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A line cut at RAW_LIMIT is not valid JSON any more; show it raw with no blocks rather than fail. */
+function safeRead(readContent: ReadNodeContent, raw: string): NodeContent {
+  try {
+    return readContent(raw);
+  } catch {
+    return EMPTY_CONTENT;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The service behind the contract, with its format-specific parts injected (the transcript reader, the
+ * content reader, default locations, the demo writer): arbor-service.ts wires the real ones, tests may not.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openSessionStore } from '../db/session-store';
+import { type ArborApi, type CallContext, type MethodName, requestValidators } from '../../shared/contract';
+import { ArborError, CancelledError } from '../../shared/errors';
+import type { ImportReport, SourceLocation } from '../../shared/model';
+import { createEventHub } from './event-hub';
+import { createFullTextIndexer } from './full-text-indexer';
+import { importSessions, type TranscriptReader } from './import-sessions';
+import { getNodeDetail, type ReadNodeContent } from './node-detail';
+import { createSerialQueue } from './serial-queue';
+import type { ArborService, ArborServiceOptions } from './service-types';
+
+export interface ServiceParts {
+  readonly reader: TranscriptReader;
+  readonly readNodeContent: ReadNodeContent;
+  readonly defaultLocations: (homeDir: string, env: Readonly<Record<string, string | undefined>>) => readonly string[];
+  readonly createDemo: (
+    dir: string,
+    options: { now?: () => Date; signal?: AbortSignal },
+  ) => Promise<{ readonly dir: string; readonly transcriptFiles: readonly string[]; readonly sessionId: string }>;
+}
+
+export const STORE_FILE = 'arbor.sqlite';
+const DEFAULT_SEARCH_LIMIT = 50;
+
+export async function createServiceWith(options: ArborServiceOptions, parts: ServiceParts): Promise<ArborService> {
+  const now = options.now ?? (() => new Date());
+  try {
+    await mkdir(options.dataDir, { recursive: true });
+  } catch (error) {
+    throw new ArborError('IO', `Cannot create the data folder ${options.dataDir}: ${String(error)}`);
+  }
+  const store = openSessionStore(join(options.dataDir, STORE_FILE));
+  const events = createEventHub();
+  const imports = createSerialQueue();
+  const indexer = createFullTextIndexer(store, {
+    paused: () => imports.busy,
+    onProgress: (progress) => events.emit('index.progress', progress),
+  });
+  // Closing aborts whatever import is still running.
+  const lifetime = new AbortController();
+  let jobCounter = 0;
+  let closed = false;
+
+  function runImport(paths: readonly string[], context: CallContext | undefined): Promise<ImportReport> {
+    const signal = context?.signal ? AbortSignal.any([context.signal, lifetime.signal]) : lifetime.signal;
+    const jobId = `import-${++jobCounter}`;
+    const job = imports.run(async () => {
+      if (signal.aborted) throw new CancelledError();
+      const outcome = await importSessions(store, parts.reader, paths, {
+        jobId,
+        signal,
+        onProgress: (progress) => events.emit('import.progress', progress),
+      });
+      if (outcome.changedSessionIds.length > 0) events.emit('sessions.changed', { sessionIds: [...outcome.changedSessionIds] });
+      return { sessions: outcome.sessions, problems: outcome.problems };
+    });
+    // Full-text indexing starts once the result is on its way (and after failed/cancelled runs too).
+    void job.then(indexAfterImport, indexAfterImport);
+    return job;
+  }
+  function indexAfterImport(): void {
+    queueMicrotask(() => indexer.kick());
+  }
+
+  async function locations(): Promise<SourceLocation[]> {
+    return Promise.all(
+      parts.defaultLocations(options.homeDir, options.env).map(async (path) => ({
+        format: 'claude-code' as const,
+        path,
+        exists: await stat(path).then(
+          (info) => info.isDirectory(),
+          () => false,
+        ),
+      })),
+    );
+  }
+
+  const methods: ArborApi = {
+    'app.info': async () => ({
+      version: options.version,
+      dataDir: options.dataDir,
+      platform: process.platform,
+      host: options.host === 'electron' ? 'electron' : 'web',
+    }),
+    'sessions.list': async (request) => store.listSessions(request),
+    'sessions.graph': async ({ sessionId }) => {
+      const session = store.getSession(sessionId);
+      if (session === null) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
+      return { session, nodes: store.getSessionNodes(sessionId) };
+    },
+    'nodes.get': async ({ nodeId }) => getNodeDetail(store, parts.readNodeContent, nodeId),
+    'search.query': async ({ query, limit }) => ({
+      hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT),
+      indexing: imports.busy || store.pendingIndexRows() > 0,
+    }),
+    'import.locations': async () => ({ locations: await locations() }),
+    'import.run': async ({ paths }, context) => {
+      const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);
+      return runImport(targets, context);
+    },
+    'demo.create': async ({ dir }, context) => {
+      const target = dir ?? join(options.dataDir, `demo-${stamp(now())}`);
+      const demo = await parts.createDemo(target, { now, signal: context?.signal });
+      await runImport(demo.transcriptFiles, context);
+      // The demo's lines may already be stored (a second demo): report the session they live in.
+      const sessionId = demo.transcriptFiles.map((file) => store.sessionOfFile(file)).find((id) => id !== null) ?? demo.sessionId;
+      return { sessionId, dir: demo.dir };
+    },
+  };
+
+  return {
+    api: guard(methods, () => closed),
+    events,
+    async idle() {
+      await imports.drained();
+      await indexer.idle();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      lifetime.abort();
+      await imports.drained();
+      await indexer.stop();
+      store.close();
+    },
+  };
+}
+
+/** Every method validates its request (the CLI calls the service directly) and refuses after close. */
+function guard(methods: ArborApi, isClosed: () => boolean): ArborApi {
+  const guarded = {} as Record<MethodName, (request: unknown, context?: CallContext) => Promise<unknown>>;
+  for (const name of Object.keys(methods) as MethodName[]) {
+    const method = methods[name] as (request: unknown, context?: CallContext) => Promise<unknown>;
+    const validate = requestValidators[name] as (value: unknown) => unknown;
+    guarded[name] = async (request, context) => {
+      if (isClosed()) throw new ArborError('INTERNAL', 'The service is closed');
+      return method(validate(request ?? {}), context);
+    };
+  }
+  return guarded as unknown as ArborApi;
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '').replace('T', '-');
+}

@@ -1,0 +1,254 @@
+/**
+ * The session graph: the session's DAG as a top-down lane tree (@xyflow/react). Layout runs in a
+ * worker; only the nodes near the viewport are mounted; folds, branch points, the root→selection path,
+ * keyboard navigation. Selection is owned by the app and arrives through props.
+ */
+import {
+  Background,
+  ControlButton,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Node,
+  type NodeMouseHandler,
+  type Viewport,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useStore } from 'zustand';
+import { itemShowingNode, revealNode, type FoldId } from '../../../shared/graph/folds';
+import type { NodeId, SessionGraph } from '../../../shared/model';
+import { createGraphStore, type GraphStore } from './graph-store';
+import { nodeTypes } from './GraphNodes';
+import { createLayoutEngine, type LayoutEngine } from './layout-engine';
+import type { GraphFlowNode } from './mount-items';
+import { fitViewport, foldToToggle, itemViewport, keyToMove } from './view-actions';
+import './graph.css';
+
+export interface SessionGraphViewProps {
+  graph: SessionGraph;
+  selectedNodeId: NodeId | null;
+  onSelectNode(nodeId: NodeId): void;
+}
+
+export function SessionGraphView(props: SessionGraphViewProps) {
+  return (
+    <ReactFlowProvider>
+      <GraphCanvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+const MINIMAP_COLOR = (node: Node) => {
+  const data = (node as GraphFlowNode).data;
+  return data.itemKind === 'node' ? `var(--arbor-kind-${data.kind}, #8a94a0)` : 'var(--arbor-text-faint, #7d8691)';
+};
+
+function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewProps) {
+  const [store] = useState<GraphStore>(createGraphStore);
+  const nodes = useStore(store, (s) => s.nodes);
+  const edges = useStore(store, (s) => s.edges);
+  const status = useStore(store, (s) => s.status);
+  const error = useStore(store, (s) => s.error);
+  const complete = useStore(store, (s) => s.complete);
+  const structure = useStore(store, (s) => s.structure);
+  const onNodesChange = useStore(store, (s) => s.onNodesChange);
+  const flow = useReactFlow();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const engine = useRef<LayoutEngine | null>(null);
+  const generation = useRef(0);
+  /** The last node this view selected itself: selections from elsewhere (search) reveal and centre. */
+  const emitted = useRef<NodeId | null>(null);
+
+  const applyViewport = useCallback(
+    (viewport: Viewport) => {
+      void flow.setViewport(viewport);
+      store.getState().setViewport(viewport);
+    },
+    [flow, store],
+  );
+
+  /** Re-lays out with new expansions, keeping the cursor on the same node. */
+  const relayout = useCallback(
+    async (expanded: ReadonlySet<FoldId>, focusNode: number): Promise<boolean> => {
+      const current = engine.current;
+      const state = store.getState();
+      if (!current || !state.structure) return false;
+      const mine = ++generation.current;
+      const layout = await current.layout(expanded);
+      if (mine !== generation.current) return false;
+      const structureNow = store.getState().structure!;
+      state.setLayout(structureNow, layout, expanded, -1);
+      const after = store.getState();
+      if (focusNode >= 0 && after.byNode) {
+        after.setCursor(itemShowingNode(structureNow, layout.visible, after.byNode, focusNode));
+      }
+      return true;
+    },
+    [store],
+  );
+
+  // Open the session: build the structure and the first layout off the UI thread, then fit.
+  useEffect(() => {
+    const current = createLayoutEngine();
+    engine.current = current;
+    const mine = ++generation.current;
+    store.getState().setLoading();
+    current
+      .open(graph.nodes, new Set())
+      .then((opened) => {
+        if (mine !== generation.current) return;
+        store.getState().setLayout(opened.structure, opened.layout, new Set(), -1);
+        const { width, height } = store.getState();
+        applyViewport(fitViewport(opened.layout.layout, width, height, 0.6));
+      })
+      .catch((cause: unknown) => {
+        if (mine === generation.current) store.getState().setError(cause instanceof Error ? cause.message : String(cause));
+      });
+    return () => {
+      current.dispose();
+      if (engine.current === current) engine.current = null;
+    };
+  }, [graph, store, applyViewport]);
+
+  // Follow the app's selection; when it came from elsewhere, unfold to reveal it and centre on it.
+  useEffect(() => {
+    if (!structure) return;
+    const index = selectedNodeId === null ? -1 : (structure.indexById.get(selectedNodeId) ?? -1);
+    store.getState().setSelectedNode(index);
+    if (index < 0 || selectedNodeId === emitted.current) return;
+    emitted.current = selectedNodeId;
+    void (async () => {
+      const state = store.getState();
+      const expanded = revealNode(structure, state.expanded, index);
+      if (expanded !== state.expanded && !(await relayout(expanded, index))) return;
+      const after = store.getState();
+      if (!after.layout || !after.byNode) return;
+      const item = itemShowingNode(structure, after.layout.visible, after.byNode, index);
+      after.setCursor(item);
+      // Keep the view when the node is already in it; otherwise centre on it at a readable zoom.
+      const zoom = Math.max(after.viewport.zoom, 0.8);
+      applyViewport(itemViewport(after.layout.layout, item, after.width, after.height, zoom, after.viewport));
+    })();
+  }, [selectedNodeId, structure, store, relayout, applyViewport]);
+
+  // Measure before the first layout arrives, so the first fit uses the pane's real size.
+  useLayoutEffect(() => {
+    const element = wrapper.current;
+    if (!element) return;
+    store.getState().setSize(element.clientWidth, element.clientHeight);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => store.getState().setSize(element.clientWidth, element.clientHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [store]);
+
+  const select = useCallback(
+    (nodeId: NodeId) => {
+      emitted.current = nodeId;
+      onSelectNode(nodeId);
+    },
+    [onSelectNode],
+  );
+
+  const toggle = useCallback(
+    (fold: FoldId, focusNode: number) => {
+      const { expanded } = store.getState();
+      const next = new Set(expanded);
+      if (!next.delete(fold)) next.add(fold);
+      void relayout(next, focusNode);
+    },
+    [store, relayout],
+  );
+
+  const onNodeClick: NodeMouseHandler<GraphFlowNode> = useCallback(
+    (_event, node) => {
+      const state = store.getState();
+      const index = state.structure?.indexById.get(node.data.nodeId) ?? -1;
+      if (node.data.foldId !== null) {
+        toggle(node.data.foldId, index);
+        return;
+      }
+      if (state.byNode && index >= 0) state.setCursor(state.byNode[index]!);
+      select(node.data.nodeId);
+    },
+    [store, toggle, select],
+  );
+
+  const fit = useCallback(() => {
+    const { layout, width, height } = store.getState();
+    if (layout) applyViewport(fitViewport(layout.layout, width, height, 0.02));
+  }, [store, applyViewport]);
+
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const state = store.getState();
+      if (!state.structure || !state.layout) return;
+      if (event.key === 'f' && !event.metaKey && !event.ctrlKey) {
+        event.preventDefault();
+        fit();
+        return;
+      }
+      if (event.key === 'Enter' || event.key === ' ') {
+        const fold = foldToToggle(state.structure, state.layout.visible, state.expanded, state.cursor);
+        if (fold) {
+          event.preventDefault();
+          toggle(fold, state.layout.visible.node[state.cursor]!);
+        }
+        return;
+      }
+      const target = keyToMove(state.structure, state.layout.visible, state.cursor, event.key, event.shiftKey);
+      if (target === null) return;
+      event.preventDefault();
+      if (target < 0) return;
+      state.setCursor(target);
+      const visible = state.layout.visible;
+      if (visible.kind[target] === 0) select(state.structure.nodes[visible.node[target]!]!.id);
+      const after = store.getState();
+      applyViewport(itemViewport(state.layout.layout, target, after.width, after.height, after.viewport.zoom, after.viewport));
+    },
+    [store, fit, toggle, select, applyViewport],
+  );
+
+  const onMove = useCallback((_event: unknown, viewport: Viewport) => store.getState().setViewport(viewport), [store]);
+
+  return (
+    <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={0} onKeyDown={onKeyDown} aria-label="Session graph">
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        onNodesChange={onNodesChange}
+        nodeTypes={nodeTypes}
+        onNodeClick={onNodeClick}
+        onMove={onMove}
+        minZoom={0.02}
+        maxZoom={2}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        zoomOnDoubleClick={false}
+        panOnScroll
+        zoomActivationKeyCode={['Control', 'Meta']}
+        onlyRenderVisibleElements
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background gap={24} size={1} />
+        <MiniMap pannable zoomable nodeColor={MINIMAP_COLOR} className="session-graph__minimap" />
+        <Controls showFitView={false} showInteractive={false}>
+          <ControlButton onClick={fit} title="Fit whole session (F)" aria-label="Fit whole session">
+            ⤢
+          </ControlButton>
+        </Controls>
+      </ReactFlow>
+      {status === 'loading' ? <div className="session-graph__status">Laying out {graph.nodes.length.toLocaleString()} nodes…</div> : null}
+      {status === 'error' ? <div className="session-graph__status is-error">The graph could not be laid out: {error}</div> : null}
+      {status === 'ready' && !complete ? (
+        <div className="session-graph__hint" data-testid="graph-lod-hint">
+          Zoomed out: showing key steps only. Zoom in for every node.
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The graph view's own state (one store per mounted view): the laid-out session, the user's fold
+ * expansions, the keyboard cursor, the viewport, and the React Flow nodes/edges mounted for it.
+ * Selection itself lives in the app store and arrives through props.
+ */
+import { applyNodeChanges, type Edge, type NodeChange } from '@xyflow/react';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { itemByNode, type FoldId } from '../../../shared/graph/folds';
+import type { SessionLayout } from '../../../shared/graph/session-layout';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
+import { indexRows, type RowIndex } from '../../../shared/graph/viewport';
+import { mountItems, type GraphFlowNode, type Viewport } from './mount-items';
+
+export interface GraphViewState {
+  readonly status: 'loading' | 'ready' | 'error';
+  readonly error: string | null;
+  readonly structure: SessionStructure | null;
+  readonly layout: SessionLayout | null;
+  readonly rows: RowIndex | null;
+  readonly byNode: Int32Array | null;
+  readonly expanded: ReadonlySet<FoldId>;
+  /** The keyboard cursor (an item index), or -1. */
+  readonly cursor: number;
+  readonly selectedNode: number;
+  readonly viewport: Viewport;
+  readonly width: number;
+  readonly height: number;
+  readonly nodes: GraphFlowNode[];
+  readonly edges: Edge[];
+  /** False when zoomed out so far that some nodes in view are not drawn. */
+  readonly complete: boolean;
+
+  setLoading(): void;
+  setError(message: string): void;
+  setLayout(structure: SessionStructure, layout: SessionLayout, expanded: ReadonlySet<FoldId>, cursor: number): void;
+  setCursor(cursor: number): void;
+  setSelectedNode(node: number): void;
+  setViewport(viewport: Viewport): void;
+  setSize(width: number, height: number): void;
+  onNodesChange(changes: NodeChange<GraphFlowNode>[]): void;
+}
+
+export type GraphStore = StoreApi<GraphViewState>;
+
+export function createGraphStore(): GraphStore {
+  return createStore<GraphViewState>()((set, get) => {
+    /** Recomputes what to mount after anything that changes it. */
+    const remount = (patch: Partial<GraphViewState>): void => {
+      const next = { ...get(), ...patch };
+      if (next.structure === null || next.layout === null || next.rows === null || next.byNode === null) {
+        set(patch);
+        return;
+      }
+      const previous = new Map(next.nodes.map((node) => [node.id, node]));
+      const mounted = mountItems({
+        structure: next.structure,
+        layout: next.layout,
+        rows: next.rows,
+        byNode: next.byNode,
+        viewport: next.viewport,
+        width: next.width,
+        height: next.height,
+        selectedNode: next.selectedNode,
+        cursor: next.cursor,
+        previous,
+      });
+      set({ ...patch, nodes: mounted.nodes, edges: mounted.edges, complete: mounted.complete });
+    };
+    return {
+      status: 'loading',
+      error: null,
+      structure: null,
+      layout: null,
+      rows: null,
+      byNode: null,
+      expanded: new Set(),
+      cursor: -1,
+      selectedNode: -1,
+      viewport: { x: 0, y: 0, zoom: 1 },
+      // Until the container is measured (and in DOM-less tests) assume a typical pane.
+      width: 1200,
+      height: 800,
+      nodes: [],
+      edges: [],
+      complete: true,
+      setLoading: () => set({ status: 'loading', error: null }),
+      setError: (message) => set({ status: 'error', error: message }),
+      setLayout: (structure, layout, expanded, cursor) =>
+        remount({
+          status: 'ready',
+          error: null,
+          structure,
+          layout,
+          expanded,
+          cursor,
+          rows: indexRows(layout.layout),
+          byNode: itemByNode(structure, layout.visible),
+        }),
+      setCursor: (cursor) => remount({ cursor }),
+      setSelectedNode: (selectedNode) => remount({ selectedNode }),
+      setViewport: (viewport) => remount({ viewport }),
+      setSize: (width, height) => {
+        if (width > 0 && height > 0 && (width !== get().width || height !== get().height)) remount({ width, height });
+      },
+      // React Flow reports measurements and the like; keeping them avoids nodes stuck hidden (ELECTRON-SETUP.md §2).
+      onNodesChange: (changes) => set({ nodes: applyNodeChanges(changes, get().nodes) }),
+    };
+  });
+}

@@ -1,0 +1,17 @@
+/** The work the layout worker does, callable directly for the synchronous fallback. */
+import type { FoldId } from '../../../shared/graph/folds';
+import { layoutSession, type SessionLayout } from '../../../shared/graph/session-layout';
+import { buildSessionStructure, type SessionStructure } from '../../../shared/graph/session-structure';
+import type { GraphNode } from '../../../shared/graph/session-tree';
+import { structureArrays, type StructureArrays } from './layout-protocol';
+
+export function openStructure(nodes: readonly GraphNode[], expanded: readonly FoldId[]) {
+  const structure = buildSessionStructure(nodes);
+  return { structure, arrays: structureArrays(structure), layout: layoutSession(structure, new Set(expanded)) };
+}
+
+export function computeLayout(structure: SessionStructure, expanded: readonly FoldId[]): SessionLayout {
+  return layoutSession(structure, new Set(expanded));
+}
+
+export type { StructureArrays };

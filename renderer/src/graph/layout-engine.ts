@@ -1,0 +1,91 @@
+/**
+ * Runs the graph layout in a Web Worker (Vite bundles `layout.worker.ts`), or synchronously where
+ * workers are unavailable (happy-dom tests). Both give the same answers through one interface.
+ */
+import type { FoldId } from '../../../shared/graph/folds';
+import type { SessionLayout } from '../../../shared/graph/session-layout';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
+import { toGraphNode, type GraphNode } from '../../../shared/graph/session-tree';
+import type { NodeId, NodeSummary } from '../../../shared/model';
+import { computeLayout, openStructure } from './layout-compute';
+import type { LayoutRequest, LayoutResponse, StructureArrays } from './layout-protocol';
+
+export interface OpenedGraph {
+  readonly structure: SessionStructure;
+  readonly layout: SessionLayout;
+}
+
+export interface LayoutEngine {
+  open(nodes: readonly NodeSummary[], expanded: ReadonlySet<FoldId>): Promise<OpenedGraph>;
+  layout(expanded: ReadonlySet<FoldId>): Promise<SessionLayout>;
+  dispose(): void;
+}
+
+function withNodes(arrays: StructureArrays, nodes: readonly NodeSummary[]): SessionStructure {
+  const indexById = new Map<NodeId, number>();
+  for (let i = 0; i < nodes.length; i++) if (!indexById.has(nodes[i]!.id)) indexById.set(nodes[i]!.id, i);
+  return { ...arrays, nodes, indexById };
+}
+
+export function createLayoutEngine(): LayoutEngine {
+  if (typeof Worker === 'undefined') return createSyncEngine();
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    return createSyncEngine();
+  }
+  let nextId = 1;
+  const pending = new Map<number, { resolve(response: LayoutResponse & { ok: true }): void; reject(error: Error): void }>();
+  worker.onmessage = (event: MessageEvent<LayoutResponse>) => {
+    const response = event.data;
+    const waiter = pending.get(response.id);
+    if (!waiter) return;
+    pending.delete(response.id);
+    if (response.ok) waiter.resolve(response);
+    else waiter.reject(new Error(response.message));
+  };
+  worker.onerror = (event) => {
+    for (const waiter of pending.values()) waiter.reject(new Error(event.message || 'layout worker failed'));
+    pending.clear();
+  };
+  const send = (request: LayoutRequest) =>
+    new Promise<LayoutResponse & { ok: true }>((resolve, reject) => {
+      pending.set(request.id, { resolve, reject });
+      worker.postMessage(request);
+    });
+  return {
+    async open(nodes, expanded) {
+      // Only the fields the shape depends on cross to the worker: labels and tool calls stay here.
+      const slim: GraphNode[] = nodes.map(toGraphNode);
+      const response = await send({ id: nextId++, type: 'open', nodes: slim, expanded: [...expanded] });
+      return { structure: withNodes(response.structure!, nodes), layout: response.layout };
+    },
+    async layout(expanded) {
+      return (await send({ id: nextId++, type: 'layout', expanded: [...expanded] })).layout;
+    },
+    dispose() {
+      worker.terminate();
+      for (const waiter of pending.values()) waiter.reject(new Error('layout worker disposed'));
+      pending.clear();
+    },
+  };
+}
+
+function createSyncEngine(): LayoutEngine {
+  let structure: SessionStructure | null = null;
+  return {
+    async open(nodes, expanded) {
+      const opened = openStructure(nodes, [...expanded]);
+      structure = withNodes(opened.arrays, nodes);
+      return { structure, layout: opened.layout };
+    },
+    async layout(expanded) {
+      if (structure === null) throw new Error('layout requested before the session was opened');
+      return computeLayout(structure, [...expanded]);
+    },
+    dispose() {
+      structure = null;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** Messages between the graph view and its layout worker. Typed arrays make the answers cheap to copy. */
+import type { FoldId } from '../../../shared/graph/folds';
+import type { SessionLayout } from '../../../shared/graph/session-layout';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
+import type { GraphNode } from '../../../shared/graph/session-tree';
+
+/** The structure without the nodes and id map, which the view already has. */
+export type StructureArrays = Omit<SessionStructure, 'nodes' | 'indexById'>;
+
+export type LayoutRequest =
+  | { readonly id: number; readonly type: 'open'; readonly nodes: readonly GraphNode[]; readonly expanded: readonly FoldId[] }
+  | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[] };
+
+export type LayoutResponse =
+  | { readonly id: number; readonly ok: true; readonly structure: StructureArrays | null; readonly layout: SessionLayout }
+  | { readonly id: number; readonly ok: false; readonly message: string };
+
+export function structureArrays(structure: SessionStructure): StructureArrays {
+  const { nodes: _nodes, indexById: _indexById, ...arrays } = structure;
+  return arrays;
+}

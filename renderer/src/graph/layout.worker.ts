@@ -1,0 +1,25 @@
+/// <reference lib="webworker" />
+/** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
+import { computeLayout, openStructure } from './layout-compute';
+import type { LayoutRequest, LayoutResponse } from './layout-protocol';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
+
+let structure: SessionStructure | null = null;
+
+self.onmessage = (event: MessageEvent<LayoutRequest>) => {
+  const request = event.data;
+  let response: LayoutResponse;
+  try {
+    if (request.type === 'open') {
+      const opened = openStructure(request.nodes, request.expanded);
+      structure = opened.structure;
+      response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
+    } else {
+      if (structure === null) throw new Error('layout requested before the session was opened');
+      response = { id: request.id, ok: true, structure: null, layout: computeLayout(structure, request.expanded) };
+    }
+  } catch (error) {
+    response = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  (self as unknown as { postMessage(message: LayoutResponse): void }).postMessage(response);
+};

@@ -1,0 +1,246 @@
+/**
+ * Turns the laid-out session into the React Flow nodes and edges to mount for the current viewport:
+ * culled to a bounded count, with the root→selection path marked and a simplified look when zoomed out.
+ */
+import type { Edge, Node } from '@xyflow/react';
+import { BRANCH_FORK, BRANCH_NONE } from '../../../shared/graph/branch-points';
+import { foldIdOfItem, ITEM_AGENT, ITEM_NODE, ITEM_RUN, itemShowingNode, type VisibleGraph } from '../../../shared/graph/folds';
+import { pathToRoot } from '../../../shared/graph/navigation';
+import type { SessionLayout } from '../../../shared/graph/session-layout';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
+import { mountedParents, planMount, type RowIndex } from '../../../shared/graph/viewport';
+import type { NodeId, NodeKind, NodeSummary } from '../../../shared/model';
+
+export const LANE_WIDTH = 250;
+export const ROW_HEIGHT = 70;
+export const NODE_WIDTH = 210;
+export const NODE_HEIGHT = 46;
+/** React Flow's DOM stays responsive well below ~1k nodes. */
+export const MOUNT_BUDGET = 500;
+/** Below this zoom, nodes draw as simple coloured pills. */
+export const DETAIL_ZOOM = 0.45;
+
+export interface GraphItemData extends Record<string, unknown> {
+  readonly itemKind: 'node' | 'run' | 'agent';
+  readonly kind: NodeKind;
+  /** The node (for a group: its first hidden node). */
+  readonly nodeId: NodeId;
+  readonly foldId: string | null;
+  readonly label: string;
+  readonly toolName: string | null;
+  readonly outcomeMissing: boolean;
+  readonly branch: 'fork' | 'retry' | null;
+  readonly branchWidth: number;
+  readonly hidden: number;
+  /** Tool names in a folded run, most frequent first ("Bash ×5, Read ×2"). */
+  readonly summary: string;
+  readonly selected: boolean;
+  readonly onPath: boolean;
+  readonly focused: boolean;
+  readonly lod: boolean;
+}
+
+export type GraphFlowNode = Node<GraphItemData>;
+
+export interface Viewport {
+  readonly x: number;
+  readonly y: number;
+  readonly zoom: number;
+}
+
+export interface MountInput {
+  readonly structure: SessionStructure;
+  readonly layout: SessionLayout;
+  readonly rows: RowIndex;
+  readonly byNode: Int32Array;
+  readonly viewport: Viewport;
+  readonly width: number;
+  readonly height: number;
+  readonly selectedNode: number;
+  readonly cursor: number;
+  readonly previous: ReadonlyMap<string, GraphFlowNode>;
+}
+
+export interface Mounted {
+  readonly nodes: GraphFlowNode[];
+  readonly edges: Edge[];
+  readonly complete: boolean;
+  readonly selectedItem: number;
+}
+
+export function flowIdOfItem(structure: SessionStructure, visible: VisibleGraph, item: number): string {
+  return foldIdOfItem(structure, visible, item) ?? structure.nodes[visible.node[item]!]!.id;
+}
+
+export function mountItems(input: MountInput): Mounted {
+  const { structure, layout, viewport, width, height } = input;
+  const { visible } = layout;
+  const nodes = structure.nodes as readonly NodeSummary[];
+  const selectedItem = input.selectedNode >= 0 ? itemShowingNode(structure, visible, input.byNode, input.selectedNode) : -1;
+  const onPath = new Uint8Array(visible.count);
+  for (const item of pathToRoot(visible, selectedItem)) onPath[item] = 1;
+
+  const zoom = viewport.zoom;
+  const margin = 200;
+  const rect = {
+    laneMin: (-viewport.x / zoom - margin - NODE_WIDTH) / LANE_WIDTH,
+    laneMax: ((width - viewport.x) / zoom + margin) / LANE_WIDTH,
+    rowMin: (-viewport.y / zoom - margin - NODE_HEIGHT) / ROW_HEIGHT,
+    rowMax: ((height - viewport.y) / zoom + margin) / ROW_HEIGHT,
+  };
+  const important = (item: number): boolean =>
+    onPath[item] === 1 ||
+    item === input.cursor ||
+    visible.kind[item] !== ITEM_NODE ||
+    structure.branch[visible.node[item]!] !== BRANCH_NONE ||
+    nodes[visible.node[item]!]!.kind === 'user';
+  const plan = planMount(layout.layout, input.rows, visible.forest, rect, MOUNT_BUDGET, important);
+  const lod = zoom < DETAIL_ZOOM;
+
+  const flowNodes: GraphFlowNode[] = [];
+  const flowIds: string[] = [];
+  for (const item of plan.items) {
+    const data = itemData(structure, visible, item, {
+      selected: item === selectedItem && visible.kind[item] === ITEM_NODE,
+      onPath: onPath[item] === 1,
+      focused: item === input.cursor,
+      lod,
+    });
+    const id = flowIdOfItem(structure, visible, item);
+    flowIds.push(id);
+    const position = { x: layout.layout.lane[item]! * LANE_WIDTH, y: layout.layout.row[item]! * ROW_HEIGHT };
+    const old = input.previous.get(id);
+    // Reuse the previous object when nothing changed, so memoized node components skip rendering.
+    if (old && old.position.x === position.x && old.position.y === position.y && sameData(old.data, data)) {
+      flowNodes.push(old);
+      continue;
+    }
+    flowNodes.push({
+      id,
+      type: data.itemKind === 'node' ? 'sessionNode' : 'foldGroup',
+      position,
+      data,
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
+      draggable: false,
+      selectable: false,
+      connectable: false,
+      measured: old?.measured,
+    } as GraphFlowNode);
+  }
+
+  const edges: Edge[] = [];
+  const { parent, elided } = mountedParents(visible.forest, plan.items);
+  const position = new Map<number, number>();
+  plan.items.forEach((item, k) => position.set(item, k));
+  for (let k = 0; k < plan.items.length; k++) {
+    const from = parent[k]!;
+    if (from < 0) continue;
+    const item = plan.items[k]!;
+    const source = flowIds[position.get(from)!]!;
+    const target = flowIds[k]!;
+    const path = onPath[item] === 1 && onPath[from] === 1;
+    edges.push({
+      id: `${source}>${target}`,
+      source,
+      target,
+      type: 'smoothstep',
+      className: `graph-edge${path ? ' is-path' : ''}${elided[k] === 1 ? ' is-elided' : ''}`,
+      selectable: false,
+      focusable: false,
+      zIndex: path ? 1 : 0,
+    });
+  }
+  addMergeEdges(structure, visible, input.byNode, plan.items, flowIds, position, edges);
+  return { nodes: flowNodes, edges, complete: plan.complete, selectedItem };
+}
+
+function addMergeEdges(
+  structure: SessionStructure,
+  visible: VisibleGraph,
+  byNode: Int32Array,
+  items: Int32Array,
+  flowIds: readonly string[],
+  position: ReadonlyMap<number, number>,
+  edges: Edge[],
+): void {
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    if (visible.kind[item] !== ITEM_NODE) continue;
+    for (const edge of structure.nodes[visible.node[item]!]!.extraEdges) {
+      if (edge.kind !== 'merge') continue;
+      const other = structure.indexById.get(edge.nodeId);
+      if (other === undefined) continue;
+      const from = position.get(itemShowingNode(structure, visible, byNode, other));
+      if (from === undefined) continue;
+      edges.push({
+        id: `merge:${flowIds[from]}>${flowIds[k]}`,
+        source: flowIds[from]!,
+        target: flowIds[k]!,
+        className: 'graph-edge is-merge',
+        selectable: false,
+        focusable: false,
+      });
+    }
+  }
+}
+
+function itemData(
+  structure: SessionStructure,
+  visible: VisibleGraph,
+  item: number,
+  state: Pick<GraphItemData, 'selected' | 'onPath' | 'focused' | 'lod'>,
+): GraphItemData {
+  const nodes = structure.nodes as readonly NodeSummary[];
+  const index = visible.node[item]!;
+  const node = nodes[index]!;
+  const itemKind = visible.kind[item] === ITEM_RUN ? 'run' : visible.kind[item] === ITEM_AGENT ? 'agent' : 'node';
+  const branch = structure.branch[index]!;
+  const firstTool = node.toolCalls[0];
+  return {
+    itemKind,
+    kind: node.kind,
+    nodeId: node.id,
+    foldId: foldIdOfItem(structure, visible, item),
+    label: node.label,
+    toolName: firstTool ? (node.toolCalls.length > 1 ? `${firstTool.name} +${node.toolCalls.length - 1}` : firstTool.name) : null,
+    outcomeMissing: node.toolCalls.some((call) => call.outcome === 'missing'),
+    branch: itemKind !== 'node' || branch === BRANCH_NONE ? null : branch === BRANCH_FORK ? 'fork' : 'retry',
+    branchWidth: structure.branchWidth[index]!,
+    hidden: visible.hidden[item]!,
+    summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!) : '',
+    ...state,
+  };
+}
+
+const summaries = new WeakMap<SessionStructure, Map<number, string>>();
+
+/** "Bash ×5, Read ×2": the tools a folded run called (cached: runs can be thousands of steps long). */
+function runSummary(structure: SessionStructure, first: number, last: number): string {
+  let cache = summaries.get(structure);
+  if (!cache) summaries.set(structure, (cache = new Map()));
+  const known = cache.get(first);
+  if (known !== undefined) return known;
+  const summary = countTools(structure, first, last);
+  cache.set(first, summary);
+  return summary;
+}
+
+function countTools(structure: SessionStructure, first: number, last: number): string {
+  const nodes = structure.nodes as readonly NodeSummary[];
+  const counts = new Map<string, number>();
+  for (let at = first; ; at = structure.display.children[structure.display.childStart[at]!]!) {
+    for (const call of nodes[at]!.toolCalls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+    if (at === last || structure.display.childStart[at] === structure.display.childStart[at + 1]) break;
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([name, count]) => (count > 1 ? `${name} ×${count}` : name))
+    .join(', ');
+}
+
+function sameData(a: GraphItemData, b: GraphItemData): boolean {
+  for (const key of Object.keys(b) as (keyof GraphItemData)[]) if (a[key] !== b[key]) return false;
+  return true;
+}

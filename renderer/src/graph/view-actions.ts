@@ -1,0 +1,82 @@
+/** Pure helpers behind the view's keyboard and camera: what a key does, where to look. */
+import { agentFoldId, foldIdOfItem, ITEM_NODE, runFoldId, type FoldId, type VisibleGraph } from '../../../shared/graph/folds';
+import type { LaneLayout } from '../../../shared/graph/lane-layout';
+import { firstChildItem, nextBranchItem, parentItem, siblingItem } from '../../../shared/graph/navigation';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
+import { LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type Viewport } from './mount-items';
+
+const PADDING = 32;
+
+/**
+ * Fits the whole layout, but never below `minZoom`; what does not fit starts at the top left, where the
+ * session begins.
+ */
+export function fitViewport(layout: LaneLayout, width: number, height: number, minZoom: number): Viewport {
+  const contentWidth = Math.max(NODE_WIDTH, layout.lanes * LANE_WIDTH - (LANE_WIDTH - NODE_WIDTH));
+  const contentHeight = Math.max(NODE_HEIGHT, layout.rows * ROW_HEIGHT - (ROW_HEIGHT - NODE_HEIGHT));
+  const fitted = Math.min((width - 2 * PADDING) / contentWidth, (height - 2 * PADDING) / contentHeight, 1);
+  const zoom = Math.max(minZoom, fitted);
+  const x = contentWidth * zoom <= width - 2 * PADDING ? (width - contentWidth * zoom) / 2 : PADDING;
+  const y = contentHeight * zoom <= height - 2 * PADDING ? (height - contentHeight * zoom) / 2 : PADDING;
+  return { x, y, zoom };
+}
+
+/** A viewport showing `item`: the current one when the item is already well inside it, else centred. */
+export function itemViewport(layout: LaneLayout, item: number, width: number, height: number, zoom: number, current?: Viewport): Viewport {
+  const left = layout.lane[item]! * LANE_WIDTH;
+  const top = layout.row[item]! * ROW_HEIGHT;
+  if (current) {
+    const screenLeft = left * current.zoom + current.x;
+    const screenTop = top * current.zoom + current.y;
+    const inside =
+      screenLeft >= PADDING &&
+      screenTop >= PADDING &&
+      screenLeft + NODE_WIDTH * current.zoom <= width - PADDING &&
+      screenTop + NODE_HEIGHT * current.zoom <= height - PADDING;
+    if (inside) return current;
+  }
+  return { x: width / 2 - (left + NODE_WIDTH / 2) * zoom, y: height / 2 - (top + NODE_HEIGHT / 2) * zoom, zoom };
+}
+
+/**
+ * The item a navigation key moves the cursor to: null when the key is not a navigation key, -1 when
+ * there is nowhere to go. Without a cursor, any navigation key starts at the first root.
+ */
+export function keyToMove(structure: SessionStructure, visible: VisibleGraph, cursor: number, key: string, shift: boolean): number | null {
+  const navigation = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'b', 'B'];
+  if (!navigation.includes(key)) return null;
+  if (cursor < 0 || cursor >= visible.count) return visible.count > 0 ? 0 : -1;
+  switch (key) {
+    case 'ArrowUp':
+      return parentItem(visible, cursor);
+    case 'ArrowDown':
+      return firstChildItem(visible, cursor);
+    case 'ArrowLeft':
+      return siblingItem(visible, cursor, -1);
+    case 'ArrowRight':
+      return siblingItem(visible, cursor, 1);
+    default:
+      return nextBranchItem(structure, visible, cursor, shift || key === 'B' ? -1 : 1);
+  }
+}
+
+/**
+ * What Enter toggles at the cursor: a group expands; a node inside an expanded run or at the root of an
+ * expanded agent run folds it back.
+ */
+export function foldToToggle(structure: SessionStructure, visible: VisibleGraph, expanded: ReadonlySet<FoldId>, cursor: number): FoldId | null {
+  if (cursor < 0 || cursor >= visible.count) return null;
+  if (visible.kind[cursor] !== ITEM_NODE) return foldIdOfItem(structure, visible, cursor);
+  const node = visible.node[cursor]!;
+  const run = structure.runOf[node]!;
+  if (run >= 0) {
+    const fold = runFoldId(structure.nodes[structure.runStart[run]!]!.id);
+    if (expanded.has(fold)) return fold;
+  }
+  for (let at = node; at >= 0; at = structure.display.parent[at]!) {
+    if (structure.agentRoot[at] !== 1) continue;
+    const fold = agentFoldId(structure.nodes[at]!.id);
+    return expanded.has(fold) ? fold : null;
+  }
+  return null;
+}

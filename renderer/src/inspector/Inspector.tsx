@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import type { NodeDetail } from '../../../shared/model';
+import { useAppState } from '../app/app-context';
+import { KIND_LABELS } from '../app/format';
+import { ContentBlockView } from './ContentBlockView';
+import { LongText, prettyJson } from './LongText';
+import { NodeMeta } from './NodeMeta';
+import { ToolCallView } from './ToolCallView';
+
+/** The right pane: everything recorded about the selected node. */
+export function Inspector() {
+  const detail = useAppState((s) => s.nodeDetail);
+  const status = useAppState((s) => s.nodeStatus);
+  const selectedNodeId = useAppState((s) => s.selectedNodeId);
+  let body: React.ReactNode;
+  if (selectedNodeId === null) body = <div className="pane-empty">Select a node in the graph to inspect it.</div>;
+  else if (status === 'error') body = <div className="pane-empty is-error">This node could not be loaded.</div>;
+  else if (!detail || detail.node.id !== selectedNodeId) body = <div className="pane-empty">Loading…</div>;
+  else body = <NodeInspector key={detail.node.id} detail={detail} />;
+  return (
+    <aside className="inspector" data-testid="inspector" aria-label="Node inspector">
+      {body}
+    </aside>
+  );
+}
+
+function NodeInspector({ detail }: { detail: NodeDetail }) {
+  const [showRaw, setShowRaw] = useState(false);
+  const selectNode = useAppState((s) => s.selectNode);
+  const { node } = detail;
+  const drawnCalls = new Set(detail.toolCalls.map((c) => c.id));
+  const blocks = detail.blocks.filter((b) => !(b.type === 'tool_use' && drawnCalls.has(b.id)));
+  return (
+    <div className={`node-inspector kind-${node.kind}`}>
+      <header className="node-inspector__head">
+        <span className={`kind-badge kind-badge--${node.kind}`} data-testid="inspector-kind" data-kind={node.kind}>
+          {KIND_LABELS[node.kind]}
+        </span>
+        <span className="node-inspector__label" title={node.label}>
+          {node.label}
+        </span>
+        <button type="button" className={`toggle-button ${showRaw ? 'is-on' : ''}`} aria-pressed={showRaw} onClick={() => setShowRaw((v) => !v)}>
+          Raw JSON
+        </button>
+      </header>
+      <NodeMeta detail={detail} />
+      {showRaw ? (
+        <section className="inspector-section">
+          {detail.rawTruncatedAt !== null ? (
+            <div className="notice notice--warning">Line cut at {detail.rawTruncatedAt} bytes; it is too large to show whole.</div>
+          ) : null}
+          <LongText text={prettyJson(detail.raw)} className="code-block" limit={200} />
+        </section>
+      ) : (
+        <>
+          {blocks.length > 0 ? (
+            <section className={`inspector-section ${node.kind === 'error' ? 'is-error' : ''}`}>
+              {blocks.map((block, i) => (
+                <ContentBlockView key={i} block={block} />
+              ))}
+            </section>
+          ) : null}
+          {detail.toolCalls.length > 0 ? (
+            <section className="inspector-section">
+              <h3 className="section-title">Tool calls</h3>
+              {detail.toolCalls.map((call) => (
+                <ToolCallView key={call.id} call={call} onOpenNode={(id) => void selectNode(id)} />
+              ))}
+            </section>
+          ) : null}
+          {blocks.length === 0 && detail.toolCalls.length === 0 ? <div className="muted inspector-section">No content.</div> : null}
+          {detail.records.length > 0 ? (
+            <section className="inspector-section">
+              <h3 className="section-title">Attached records</h3>
+              {detail.records.map((record, i) => (
+                <details key={i} className="record">
+                  <summary>
+                    <code>{record.type}</code> <span className="muted">line {record.line}</span>
+                  </summary>
+                  <LongText text={prettyJson(record.json)} className="code-block" />
+                </details>
+              ))}
+            </section>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

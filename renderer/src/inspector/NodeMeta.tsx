@@ -1,0 +1,44 @@
+import type { NodeDetail } from '../../../shared/model';
+import { absoluteTime, formatCount, relativeTime } from '../app/format';
+
+/** The facts about a node: when, which model, what it cost, where it ran. */
+export function NodeMeta({ detail }: { detail: NodeDetail }) {
+  const { node, usage } = detail;
+  const rows: Array<[string, React.ReactNode]> = [];
+  if (node.timestamp) rows.push(['Time', <span title={relativeTime(node.timestamp)}>{absoluteTime(node.timestamp)}</span>]);
+  if (node.model) rows.push(['Model', <code>{node.model}</code>]);
+  if (usage) {
+    rows.push([
+      'Tokens',
+      <span className="token-usage">
+        <span title="Input tokens">in {formatCount(usage.inputTokens)}</span>
+        <span title="Output tokens">out {formatCount(usage.outputTokens)}</span>
+        {usage.cacheReadTokens > 0 ? <span title="Cache read tokens">cache read {formatCount(usage.cacheReadTokens)}</span> : null}
+        {usage.cacheCreationTokens > 0 ? (
+          <span title="Cache creation tokens">cache write {formatCount(usage.cacheCreationTokens)}</span>
+        ) : null}
+      </span>,
+    ]);
+  }
+  if (detail.cwd) rows.push(['Directory', <code className="break">{detail.cwd}</code>]);
+  if (detail.gitBranch) rows.push(['Git branch', <code>{detail.gitBranch}</code>]);
+  if (node.sidechain) rows.push(['Subagent', <span>{node.agentId ?? 'yes'}</span>]);
+  if (detail.version) rows.push(['Agent version', <span>{detail.version}</span>]);
+  rows.push([
+    'Source',
+    <code className="break" title={detail.file}>
+      {detail.file.split(/[\\/]/).pop()}:{detail.line}
+    </code>,
+  ]);
+  rows.push(['Node id', <code className="break">{node.sourceId}</code>]);
+  return (
+    <dl className="node-meta">
+      {rows.map(([label, value]) => (
+        <div key={label} className="node-meta__row">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

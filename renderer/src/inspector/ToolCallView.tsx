@@ -1,0 +1,67 @@
+import type { ToolCallDetail, ToolOutcome } from '../../../shared/model';
+import { assertNever } from '../../../shared/errors';
+import { formatDuration } from '../app/format';
+import { LongText, prettyJson } from './LongText';
+
+export function outcomeLabel(outcome: ToolOutcome): string {
+  switch (outcome) {
+    case 'ok':
+      return 'ok';
+    case 'error':
+      return 'error';
+    case 'missing':
+      return 'outcome not recorded';
+    default:
+      return assertNever(outcome, 'tool outcome');
+  }
+}
+
+export function OutcomeBadge({ outcome }: { outcome: ToolOutcome }) {
+  return (
+    <span
+      className={`badge badge--outcome badge--${outcome}`}
+      data-testid="tool-outcome"
+      title={outcome === 'missing' ? 'Requested, but the transcript holds no result: it may never have run.' : undefined}
+    >
+      {outcomeLabel(outcome)}
+    </span>
+  );
+}
+
+/** One tool call: intent (name, input) and outcome (result, duration). */
+export function ToolCallView({ call, onOpenNode }: { call: ToolCallDetail; onOpenNode: (nodeId: string) => void }) {
+  const duration = formatDuration(call.durationMs);
+  return (
+    <div className={`tool-call tool-call--${call.outcome}`}>
+      <div className="tool-call__head">
+        <span className="tool-call__name">{call.name}</span>
+        <OutcomeBadge outcome={call.outcome} />
+        {duration ? <span className="tool-call__duration" title="Time between the call and its result">{duration}</span> : null}
+        <span className="tool-call__id" title="tool_use id">
+          {call.id}
+        </span>
+      </div>
+      <div className="field-label">Input</div>
+      <LongText text={prettyJson(call.input)} className="code-block" limit={40} />
+      {call.outcome === 'missing' ? (
+        <div className="tool-call__missing">Requested; the outcome was not recorded (it may never have run).</div>
+      ) : (
+        <>
+          <div className="field-label">
+            Result
+            {call.resultNodeId ? (
+              <button type="button" className="link-button" onClick={() => onOpenNode(call.resultNodeId as string)}>
+                go to result node
+              </button>
+            ) : null}
+          </div>
+          {call.resultText !== null ? (
+            <LongText text={call.resultText} className={call.outcome === 'error' ? 'code-block is-error' : 'code-block'} />
+          ) : (
+            <div className="muted">No result text.</div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

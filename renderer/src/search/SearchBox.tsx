@@ -1,0 +1,166 @@
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { SearchHit } from '../../../shared/model';
+import { useAppState } from '../app/app-context';
+import { absoluteTime, KIND_LABELS, relativeTime } from '../app/format';
+import { Snippet } from './Snippet';
+
+export const SEARCH_DEBOUNCE_MS = 180;
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** The header search: full-text over every session; choosing a hit opens the session at that node. */
+export function SearchBox() {
+  const runSearch = useAppState((s) => s.runSearch);
+  const clearSearch = useAppState((s) => s.clearSearch);
+  const hits = useAppState((s) => s.searchHits);
+  const status = useAppState((s) => s.searchStatus);
+  const indexing = useAppState((s) => s.searchIndexing);
+  const searchedFor = useAppState((s) => s.searchQuery);
+  const openSession = useAppState((s) => s.openSession);
+  const [text, setText] = useState('');
+  const [open, setOpen] = useState(false);
+  const [cursor, setCursor] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  // Ctrl/Cmd+K from anywhere focuses the search.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        inputRef.current?.focus();
+        inputRef.current?.select();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    const timer = setTimeout(() => void runSearch(text), text.trim() === '' ? 0 : SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, runSearch]);
+
+  useEffect(() => setCursor(0), [hits]);
+
+  useEffect(() => {
+    listRef.current?.querySelector<HTMLElement>(`[data-index="${cursor}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [cursor]);
+
+  const choose = (hit: SearchHit) => {
+    setOpen(false);
+    inputRef.current?.blur();
+    void openSession(hit.sessionId, hit.nodeId);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    switch (event.key) {
+      case 'ArrowDown':
+        event.preventDefault();
+        setOpen(true);
+        setCursor((c) => Math.min(hits.length - 1, c + 1));
+        break;
+      case 'ArrowUp':
+        event.preventDefault();
+        setCursor((c) => Math.max(0, c - 1));
+        break;
+      case 'Enter': {
+        const hit = hits[cursor];
+        if (hit) choose(hit);
+        break;
+      }
+      case 'Escape':
+        if (text) {
+          setText('');
+          clearSearch();
+        } else {
+          inputRef.current?.blur();
+        }
+        setOpen(false);
+        break;
+      default:
+        break;
+    }
+  };
+
+  const stale = searchedFor.trim() !== text.trim();
+  const showPanel = open && text.trim() !== '';
+  return (
+    <div className="search" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setOpen(false)}>
+      <input
+        ref={inputRef}
+        className="text-input search__input"
+        data-testid="search-input"
+        type="search"
+        role="combobox"
+        aria-expanded={showPanel}
+        aria-controls="search-results"
+        aria-label="Search all sessions"
+        placeholder="Search all sessions"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onKeyDown={onKeyDown}
+      />
+      <kbd className="search__shortcut" aria-hidden>
+        {isMac ? '⌘K' : 'Ctrl K'}
+      </kbd>
+      {showPanel ? (
+        <div className="search__panel" id="search-results" role="listbox" ref={listRef}>
+          <div className="search__status">
+            {status === 'loading' || stale ? 'Searching…' : `${hits.length} ${hits.length === 1 ? 'hit' : 'hits'}`}
+            {indexing ? <span className="search__indexing">indexing…</span> : null}
+          </div>
+          {status === 'ready' && !stale && hits.length === 0 ? <div className="search__empty">Nothing found for “{text.trim()}”.</div> : null}
+          {hits.map((hit, i) => (
+            <SearchHitRow key={`${hit.nodeId}-${i}`} hit={hit} index={i} active={i === cursor} onChoose={choose} onHover={setCursor} />
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+interface SearchHitRowProps {
+  readonly hit: SearchHit;
+  readonly index: number;
+  readonly active: boolean;
+  readonly onChoose: (hit: SearchHit) => void;
+  readonly onHover: (index: number) => void;
+}
+
+const SearchHitRow = memo(function SearchHitRow({ hit, index, active, onChoose, onHover }: SearchHitRowProps) {
+  return (
+    <div
+      className={`search-hit ${active ? 'is-active' : ''}`}
+      data-testid="search-hit"
+      data-session-id={hit.sessionId}
+      data-node-id={hit.nodeId}
+      data-index={index}
+      role="option"
+      aria-selected={active}
+      tabIndex={-1}
+      // mousedown, not click: the input's blur would close the panel before a click lands.
+      onMouseDown={(e) => {
+        e.preventDefault();
+        onChoose(hit);
+      }}
+      onMouseMove={() => !active && onHover(index)}
+    >
+      <div className="search-hit__head">
+        <span className={`kind-dot kind-dot--${hit.kind}`} title={KIND_LABELS[hit.kind]} />
+        <span className="search-hit__title">{hit.sessionTitle}</span>
+        <span className="search-hit__time" title={absoluteTime(hit.timestamp)}>
+          {relativeTime(hit.timestamp)}
+        </span>
+      </div>
+      <div className="search-hit__snippet">
+        <span className="search-hit__kind">{KIND_LABELS[hit.kind]}</span> <Snippet snippet={hit.snippet} />
+      </div>
+    </div>
+  );
+});

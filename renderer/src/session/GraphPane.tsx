@@ -1,0 +1,54 @@
+import { useCallback } from 'react';
+import type { NodeId } from '../../../shared/model';
+import { useAppState } from '../app/app-context';
+import { absoluteTime, plural, relativeTime, shortenPath } from '../app/format';
+import { DemoOffer } from '../import/DemoOffer';
+import { SessionGraphView } from '../graph/SessionGraphView';
+
+/** The centre: the open session's tree, or what to do when there is nothing to open yet. */
+export function GraphPane() {
+  const graph = useAppState((s) => s.graph);
+  const graphStatus = useAppState((s) => s.graphStatus);
+  const selectedSessionId = useAppState((s) => s.selectedSessionId);
+  const selectedNodeId = useAppState((s) => s.selectedNodeId);
+  const selectNode = useAppState((s) => s.selectNode);
+  const hasSessions = useAppState((s) => s.sessions.length > 0);
+  const sessionsStatus = useAppState((s) => s.sessionsStatus);
+  const importPhase = useAppState((s) => s.importPhase);
+  const onSelectNode = useCallback((nodeId: NodeId) => void selectNode(nodeId), [selectNode]);
+
+  let body: React.ReactNode;
+  if (graph && graph.session.id === selectedSessionId) {
+    body = <SessionGraphView graph={graph} selectedNodeId={selectedNodeId} onSelectNode={onSelectNode} />;
+  } else if (selectedSessionId !== null && graphStatus === 'error') {
+    body = <div className="pane-empty is-error">This session could not be opened.</div>;
+  } else if (selectedSessionId !== null) {
+    body = <div className="pane-empty">Opening session…</div>;
+  } else if (!hasSessions && (importPhase === 'running' || importPhase === 'idle' || sessionsStatus === 'loading')) {
+    body = <div className="pane-empty">Looking for your agent sessions…</div>;
+  } else if (!hasSessions) {
+    body = <DemoOffer />;
+  } else {
+    body = <div className="pane-empty">Choose a session on the left.</div>;
+  }
+
+  return (
+    <main className="graph-pane" aria-label="Session graph">
+      {graph && graph.session.id === selectedSessionId ? (
+        <div className="graph-pane__head">
+          <h1 className="graph-pane__title" title={graph.session.title}>
+            {graph.session.title}
+          </h1>
+          <div className="graph-pane__meta">
+            {graph.session.project ? <span title={graph.session.project}>{shortenPath(graph.session.project)}</span> : null}
+            <span title={absoluteTime(graph.session.startedAt)}>started {relativeTime(graph.session.startedAt)}</span>
+            <span>{plural(graph.session.nodeCount, 'node')}</span>
+            <span>{plural(graph.session.branchCount, 'branch point')}</span>
+            {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
+          </div>
+        </div>
+      ) : null}
+      <div className="graph-pane__body">{body}</div>
+    </main>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * What happens when the window opens: show what is already imported, import in the background,
+ * keep the list fresh from events, and make sure something is open. Returns the disposer.
+ */
+import type { ArborClient } from '../client/arbor-client';
+import { syncSelectionWithHash } from './location-sync';
+import type { AppStore } from './store';
+
+/** Coalesces bursts of 'sessions.changed' (a large import sends many). */
+export const SESSIONS_REFRESH_MS = 300;
+
+export function startApp(store: AppStore, client: ArborClient, win?: Parameters<typeof syncSelectionWithHash>[1]): () => void {
+  const disposers: Array<() => void> = [];
+  // A session named in the page's hash opens first; otherwise the newest one will.
+  if (win) disposers.push(syncSelectionWithHash(store, win));
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  let disposed = false;
+
+  disposers.push(client.on('import.progress', (p) => store.getState().applyImportProgress(p)));
+  disposers.push(
+    client.on('sessions.changed', ({ sessionIds }) => {
+      const openId = store.getState().selectedSessionId;
+      if (openId !== null && sessionIds.includes(openId)) void store.getState().refreshGraph();
+      if (refreshTimer !== null) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        if (!disposed) void store.getState().loadSessions();
+      }, SESSIONS_REFRESH_MS);
+    }),
+  );
+  // Events sent while the web host was unreachable are lost: catch up after a reconnect.
+  let wasDisconnected = false;
+  disposers.push(
+    client.onConnection((state) => {
+      if (state === 'disconnected') wasDisconnected = true;
+      else if (state === 'connected' && wasDisconnected) {
+        wasDisconnected = false;
+        void store.getState().loadSessions();
+        void store.getState().refreshGraph();
+      }
+    }),
+  );
+  // Once a list exists and nothing is open, open the newest session: the app never shows an empty centre.
+  disposers.push(
+    store.subscribe((state) => {
+      if (state.selectedSessionId === null && state.sessions.length > 0 && state.sessionFilter === '') {
+        const newest = state.sessions[0];
+        if (newest) void state.openSession(newest.id);
+      }
+    }),
+  );
+
+  void (async () => {
+    await store.getState().loadSessions();
+    if (!disposed) await store.getState().runImport();
+  })();
+
+  return () => {
+    disposed = true;
+    if (refreshTimer !== null) clearTimeout(refreshTimer);
+    store.getState().cancelImport();
+    for (const dispose of disposers) dispose();
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench:merge`: the three-way merge engine beside `git merge-file`, on a code-like file
+ * (many repeated `}` and blank lines) with scattered edits on each side.
+ *  - in-process: mergeText() in this process vs `git merge-file -p` as a process (target ≤ 1×);
+ *  - as a process: `arbor merge-file -p` vs `git merge-file -p`;
+ *  - the same at 50,000 lines, to show there is no quadratic blow-up.
+ * With `--child <args>` this file runs `arbor merge-file` itself (used when bin/arbor.cjs is absent).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { mergeFileCommand } from '../../electron/cli/commands/merge-file';
+import { mergeText } from '../../shared/merge';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A file of small functions: the repeated `}`, `  }` and blank lines are what make diffs hard. */
+function codeFile(lines: number, random: () => number): string[] {
+  const out: string[] = [];
+  for (let f = 0; out.length < lines; f++) {
+    out.push(`function handle${f}(input, options) {`);
+    out.push(`  const value${f} = compute(input, ${Math.floor(random() * 100)});`);
+    out.push('  if (value == null) {');
+    out.push('    return null;');
+    out.push('  }');
+    if (random() < 0.5) out.push('', `  for (const item of input.items) {`, '    total += item;', '  }');
+    out.push('  return value;', '}', '');
+  }
+  return out.slice(0, lines);
+}
+
+/** `count` scattered edits (change, insert, delete) in distinct stretches of the file. */
+function scatterEdits(base: readonly string[], count: number, random: () => number, tag: string, offset: number): string[] {
+  const lines = [...base];
+  const stride = Math.floor(base.length / count);
+  // Edit from the bottom up so earlier positions stay valid.
+  for (let e = count - 1; e >= 0; e--) {
+    const at = e * stride + Math.floor(stride * offset) + Math.floor(random() * (stride / 4));
+    const kind = e % 3;
+    if (kind === 0) lines[at] = `  const ${tag}${e} = tweak(${e});`;
+    else if (kind === 1) lines.splice(at, 0, `  log('${tag} ${e}');`, '  }', '');
+    else lines.splice(at, 2);
+  }
+  return lines;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+function timeMs(run: () => void, repeat: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const start = performance.now();
+    run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+function runProcess(command: string, args: readonly string[], cwd: string): { status: number | null; stdout: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout };
+}
+
+function arborCommand(): { command: string; args: string[] } {
+  const bin = join(repoRoot, 'bin/arbor.cjs');
+  if (existsSync(bin)) return { command: process.execPath, args: [bin, 'merge-file'] };
+  return { command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/merge.ts'), '--child'] };
+}
+
+const fmt = (ms: number): string => `${ms.toFixed(1)} ms`;
+
+function benchCase(lines: number, edits: number, processRuns: number): void {
+  const random = seededRandom(lines + edits);
+  const base = codeFile(lines, random);
+  const ours = scatterEdits(base, edits, random, 'ours', 0);
+  const theirs = scatterEdits(base, edits, random, 'theirs', 0.5);
+  const [baseText, oursText, theirsText] = [base, ours, theirs].map((l) => `${l.join('\n')}\n`) as [string, string, string];
+  const dir = mkdtempSync(join(tmpdir(), 'arbor-bench-merge-'));
+  try {
+    writeFileSync(join(dir, 'ours'), oursText);
+    writeFileSync(join(dir, 'base'), baseText);
+    writeFileSync(join(dir, 'theirs'), theirsText);
+    const files = ['ours', 'base', 'theirs'];
+
+    const git = runProcess('git', ['merge-file', '-p', ...files], dir);
+    const engine = mergeText(baseText, oursText, theirsText, { style: 'merge' });
+    const agree = engine.text === git.stdout && engine.conflicts === git.status;
+
+    const cold = timeMs(() => mergeText(baseText, oursText, theirsText), 1);
+    for (let i = 0; i < 5; i++) mergeText(baseText, oursText, theirsText);
+    const inProcess = timeMs(() => mergeText(baseText, oursText, theirsText), 20);
+    const gitProcess = timeMs(() => runProcess('git', ['merge-file', '-p', ...files], dir), processRuns);
+    const arbor = arborCommand();
+    const arborOut = runProcess(arbor.command, [...arbor.args, '-p', ...files], dir);
+    const arborProcess = timeMs(() => runProcess(arbor.command, [...arbor.args, '-p', ...files], dir), Math.max(3, Math.floor(processRuns / 4)));
+
+    console.log(`\n${lines.toLocaleString('en-US')} lines, ${edits} edits per side: ${engine.conflicts} conflicts; same output as git: ${agree ? 'yes' : 'NO'}; arbor process output same: ${arborOut.stdout === git.stdout && arborOut.status === git.status ? 'yes' : 'NO'}`);
+    console.log(`  in-process mergeText      ${fmt(inProcess).padStart(10)}  (first call ${fmt(cold)})  vs git merge-file process ${fmt(gitProcess)}  → ${(inProcess / gitProcess).toFixed(2)}×`);
+    console.log(`  arbor merge-file process  ${fmt(arborProcess).padStart(10)}  vs git merge-file process ${fmt(gitProcess)}  → ${(arborProcess / gitProcess).toFixed(2)}×`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function child(args: readonly string[]): Promise<void> {
+  const status = await mergeFileCommand.run(args, {
+    io: {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      stdin: process.stdin,
+      cwd: process.cwd(),
+      env: process.env,
+      interactive: false,
+    },
+    service: () => Promise.reject(new Error('merge-file does not use the store')),
+    signal: new AbortController().signal,
+  });
+  process.exitCode = status;
+}
+
+if (process.argv[2] === '--child') {
+  void child(process.argv.slice(3));
+} else {
+  const gitVersion = spawnSync('git', ['--version'], { encoding: 'utf8' });
+  if (gitVersion.status !== 0) {
+    console.log('git is not installed: nothing to compare against.');
+  } else {
+    console.log(`merge benchmark (${gitVersion.stdout.trim()}, node ${process.version}); times are medians`);
+    const arbor = arborCommand();
+    console.log(`arbor merge-file runs as: ${arbor.args[0]?.endsWith('arbor.cjs') ? 'node bin/arbor.cjs' : 'node --import tsx scripts/bench/merge.ts --child'}`);
+    benchCase(10_000, 50, 20);
+    benchCase(50_000, 50, 10);
+    benchCase(50_000, 250, 10);
+  }
+}

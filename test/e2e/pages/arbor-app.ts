@@ -1,0 +1,163 @@
+/**
+ * Page objects for Arbor's window (the same bundle in Electron and behind `arbor serve`).
+ * Specs speak in product words (open a session, select a node, search); selectors live only here.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SCREENSHOTS = join('test-results', 'screenshots');
+
+export class SessionsPane {
+  readonly list: Locator;
+  readonly rows: Locator;
+  readonly filter: Locator;
+
+  constructor(readonly page: Page) {
+    this.list = page.getByTestId('session-list');
+    this.rows = page.getByTestId('session-row');
+    this.filter = page.getByTestId('session-filter');
+  }
+
+  row(sessionId: string): Locator {
+    return this.page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`);
+  }
+
+  async filterBy(text: string): Promise<void> {
+    await this.filter.fill(text);
+  }
+
+  /** Opens a session from the list (filtering first so the virtualized row is rendered). */
+  async open(sessionId: string, filterText?: string): Promise<void> {
+    if (filterText !== undefined) await this.filterBy(filterText);
+    const row = this.row(sessionId);
+    await row.scrollIntoViewIfNeeded();
+    await row.click();
+    await expect(row).toHaveAttribute('aria-selected', 'true');
+  }
+}
+
+export class GraphPane {
+  readonly root: Locator;
+  readonly nodes: Locator;
+  readonly branchBadges: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId('graph');
+    this.nodes = page.getByTestId('graph-node');
+    this.branchBadges = page.getByTestId('branch-badge');
+  }
+
+  node(nodeId: string): Locator {
+    return this.page.locator(`[data-testid="graph-node"][data-node-id="${nodeId}"]`);
+  }
+
+  nodesOfKind(kind: string): Locator {
+    return this.page.locator(`[data-testid="graph-node"][data-kind="${kind}"]`);
+  }
+
+  selected(): Locator {
+    return this.page.locator('[data-testid="graph-node"][data-selected="true"]');
+  }
+
+  async waitForNodes(): Promise<void> {
+    await expect(this.root).toBeVisible();
+    await expect(this.nodes.first()).toBeVisible();
+  }
+
+  /** The zoom control that fits the whole session in the pane. */
+  async fitView(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Fit whole session' }).click();
+  }
+
+  async select(node: Locator): Promise<string> {
+    await node.click();
+    await expect(node).toHaveAttribute('data-selected', 'true');
+    return (await node.getAttribute('data-node-id')) ?? '';
+  }
+}
+
+export class InspectorPane {
+  readonly root: Locator;
+  readonly kind: Locator;
+  readonly toolOutcomes: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId('inspector');
+    this.kind = page.getByTestId('inspector-kind');
+    this.toolOutcomes = page.getByTestId('tool-outcome');
+  }
+
+  async kindName(): Promise<string> {
+    await expect(this.kind).toBeVisible();
+    return (await this.kind.getAttribute('data-kind')) ?? '';
+  }
+}
+
+export class SearchBox {
+  readonly input: Locator;
+  readonly hits: Locator;
+
+  constructor(readonly page: Page) {
+    this.input = page.getByTestId('search-input');
+    this.hits = page.getByTestId('search-hit');
+  }
+
+  async search(text: string): Promise<void> {
+    await this.input.fill(text);
+    await expect(this.hits.first()).toBeVisible({ timeout: 15_000 });
+  }
+
+  /** Chooses a hit and returns where it points. */
+  async choose(hit: Locator): Promise<{ sessionId: string; nodeId: string }> {
+    const sessionId = (await hit.getAttribute('data-session-id')) ?? '';
+    const nodeId = (await hit.getAttribute('data-node-id')) ?? '';
+    // The hit list reacts to mousedown (a click would lose to the input's blur).
+    await hit.dispatchEvent('mousedown');
+    return { sessionId, nodeId };
+  }
+}
+
+export class FirstRun {
+  readonly offer: Locator;
+  readonly createButton: Locator;
+
+  constructor(readonly page: Page) {
+    this.offer = page.getByTestId('demo-offer');
+    this.createButton = page.getByTestId('demo-create');
+  }
+}
+
+export class ArborApp {
+  readonly sessions: SessionsPane;
+  readonly graph: GraphPane;
+  readonly inspector: InspectorPane;
+  readonly search: SearchBox;
+  readonly firstRun: FirstRun;
+  readonly error: Locator;
+
+  constructor(readonly page: Page) {
+    this.sessions = new SessionsPane(page);
+    this.graph = new GraphPane(page);
+    this.inspector = new InspectorPane(page);
+    this.search = new SearchBox(page);
+    this.firstRun = new FirstRun(page);
+    this.error = page.getByTestId('app-error');
+  }
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+  }
+
+  async expectNoError(): Promise<void> {
+    await expect(this.error).toHaveCount(0);
+  }
+
+  /** Saves test-results/screenshots/<name>.png for a human (or a reviewer) to look at. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const path = join(SCREENSHOTS, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * A small in-memory ArborService for host tests (web host, IPC): records calls, emits events on demand,
+ * and has one slow method ('import.run') that waits for its AbortSignal, to test cancellation.
+ */
+import { EVENT_NAMES, type ArborApi, type ArborEvents, type CallContext, type EventName } from '../../shared/contract';
+import { ArborError, CancelledError } from '../../shared/errors';
+import type { SessionGraph, SessionSummary } from '../../shared/model';
+import type { ArborService } from '../../electron/service/service-types';
+
+export interface FakeService extends ArborService {
+  readonly calls: { method: string; request: unknown }[];
+  emit<E extends EventName>(event: E, payload: ArborEvents[E]): void;
+  /** Resolves when 'import.run' has started waiting. */
+  importStarted: Promise<void>;
+  /** Set once 'import.run' saw its signal abort. */
+  importAborted: boolean;
+  closed: boolean;
+  listenerCount(): number;
+}
+
+export const FAKE_SESSION: SessionSummary = {
+  id: 'aaaa1111-0000-4000-8000-000000000001',
+  source: 'claude-code',
+  title: 'Fix the login bug',
+  project: '/work/app',
+  startedAt: '2026-01-02T03:04:05.000Z',
+  updatedAt: '2026-01-02T04:00:00.000Z',
+  nodeCount: 2,
+  fileCount: 1,
+  branchCount: 0,
+};
+
+export function createFakeService(): FakeService {
+  const listeners = new Map<EventName, Set<(payload: never) => void>>(EVENT_NAMES.map((e) => [e, new Set()]));
+  const calls: { method: string; request: unknown }[] = [];
+  let markStarted: () => void = () => undefined;
+  const service: FakeService = {
+    calls,
+    importAborted: false,
+    closed: false,
+    importStarted: new Promise<void>((resolve) => (markStarted = resolve)),
+    api: {} as ArborApi,
+    events: {
+      on(event, listener) {
+        const set = listeners.get(event) as Set<(payload: never) => void>;
+        set.add(listener as (payload: never) => void);
+        return () => set.delete(listener as (payload: never) => void);
+      },
+    },
+    emit(event, payload) {
+      for (const listener of listeners.get(event) ?? []) (listener as (p: typeof payload) => void)(payload);
+    },
+    listenerCount: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
+    idle: () => Promise.resolve(),
+    close: async () => {
+      service.closed = true;
+    },
+  };
+  const record = (method: string, request: unknown): void => void calls.push({ method, request });
+  const graph: SessionGraph = { session: FAKE_SESSION, nodes: [] };
+  const api: ArborApi = {
+    'app.info': async (request) => (record('app.info', request), { version: '0.0.0', dataDir: '/fake', platform: 'linux', host: 'web' }),
+    'sessions.list': async (request) => (record('sessions.list', request), { sessions: [FAKE_SESSION], total: 1 }),
+    'sessions.graph': async (request) => {
+      record('sessions.graph', request);
+      if (request.sessionId !== FAKE_SESSION.id) throw new ArborError('NOT_FOUND', `no session ${request.sessionId}`);
+      return graph;
+    },
+    'nodes.get': async (request) => {
+      record('nodes.get', request);
+      throw new ArborError('NOT_FOUND', 'no such node');
+    },
+    'search.query': async (request) => (record('search.query', request), { hits: [], indexing: false }),
+    'import.locations': async (request) => (record('import.locations', request), { locations: [] }),
+    'import.run': (request, context?: CallContext) => {
+      record('import.run', request);
+      return new Promise((_resolve, reject) => {
+        markStarted();
+        const signal = context?.signal;
+        if (signal === undefined) return reject(new Error('import.run needs a signal in this fake'));
+        signal.addEventListener('abort', () => {
+          service.importAborted = true;
+          reject(new CancelledError());
+        });
+      });
+    },
+    'demo.create': async (request) => {
+      record('demo.create', request);
+      throw new Error('boom: a bug');
+    },
+  };
+  (service as { api: ArborApi }).api = api;
+  return service;
+}

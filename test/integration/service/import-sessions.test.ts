@@ -1,0 +1,63 @@
+/** The import pipeline with the real Claude Code reader, cancelled part-way by a reader wrapper. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
+import { importSessions, type TranscriptReader } from '../../../electron/service/import-sessions';
+import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { CancelledError } from '../../../shared/errors';
+import { prompt, reply, writeTranscript } from './claude-lines';
+
+let root: string;
+let store: SessionStore;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'arbor-import-'));
+  store = openSessionStore(join(root, 'arbor.sqlite'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+it('links the sessions already stored when cancelled between files, and resumes with the rest', async () => {
+  for (let index = 0; index < 5; index++) {
+    writeTranscript(join(root, 'p', `S${index}.jsonl`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`), reply(`a${index}`, `u${index}`, 'ok', `S${index}`)]);
+  }
+  const controller = new AbortController();
+  let parsed = 0;
+  const reader: TranscriptReader = {
+    discover: claudeCodeReader.discover,
+    async parse(file, sink, options) {
+      if (++parsed === 3) controller.abort();
+      return claudeCodeReader.parse(file, sink, options);
+    },
+  };
+  await expect(importSessions(store, reader, [join(root, 'p')], { jobId: 'j', signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+  const stored = store.listSessions({});
+  expect(stored.total).toBeGreaterThanOrEqual(2);
+  expect(stored.total).toBeLessThan(5);
+  // Linked despite the cancellation: counts and parents are final.
+  for (const session of stored.sessions) {
+    expect(session.nodeCount).toBe(2);
+    expect(store.getSessionNodes(session.id).map((node) => node.parentId)).toEqual([null, `u${session.id.slice(1)}`]);
+  }
+  const rest = await importSessions(store, claudeCodeReader, [join(root, 'p')], { jobId: 'k' });
+  expect(rest.sessions.length).toBe(5 - stored.total);
+  expect(store.listSessions({}).total).toBe(5);
+});
+
+it('reports a file that cannot be read and imports the others', async () => {
+  writeTranscript(join(root, 'p', 'S1.jsonl'), [prompt('u1', null, 'one')]);
+  writeTranscript(join(root, 'p', 'S2.jsonl'), [prompt('u2', null, 'two', 'S2')]);
+  const reader: TranscriptReader = {
+    discover: claudeCodeReader.discover,
+    async parse(file, sink, options) {
+      if (file.path.endsWith('S1.jsonl')) throw new Error('EACCES: permission denied');
+      return claudeCodeReader.parse(file, sink, options);
+    },
+  };
+  const report = await importSessions(store, reader, [join(root, 'p')], { jobId: 'j' });
+  expect(report.sessions.map((session) => session.id)).toEqual(['S2']);
+  expect(report.problems).toEqual([{ file: join(root, 'p', 'S1.jsonl'), line: 0, reason: expect.stringContaining('EACCES') }]);
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { bindIpc, forwardEvents, type IpcMainLike, type IpcSenderEvent } from '../../../../electron/ipc/bind-ipc';
+import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, METHOD_NAMES, ipcChannel } from '../../../../shared/contract';
+import { FAKE_SESSION, createFakeService } from '../../../fakes/fake-service';
+
+const OWN = 'file:///app/out/renderer/index.html';
+
+function fakeIpcMain() {
+  const handlers = new Map<string, (event: IpcSenderEvent, ...args: unknown[]) => Promise<unknown>>();
+  const listeners = new Map<string, (event: IpcSenderEvent, ...args: unknown[]) => void>();
+  const ipcMain: IpcMainLike = {
+    handle: (channel, fn) => void handlers.set(channel, fn),
+    on: (channel, fn) => void listeners.set(channel, fn),
+    removeHandler: (channel) => void handlers.delete(channel),
+    removeListener: (channel) => void listeners.delete(channel),
+  };
+  return { ipcMain, handlers, listeners };
+}
+
+const from = (url: string | null, senderId = 1): IpcSenderEvent => ({ sender: { id: senderId }, senderFrame: url === null ? null : { url } });
+
+function setup() {
+  const service = createFakeService();
+  const ipc = fakeIpcMain();
+  const dispose = bindIpc({ ipcMain: ipc.ipcMain, api: service.api, senderAllowed: (url) => url === OWN });
+  const call = (method: string, event: IpcSenderEvent, ...args: unknown[]): Promise<unknown> => {
+    const handler = ipc.handlers.get(`arbor:${method}`);
+    if (handler === undefined) throw new Error(`no handler for ${method}`);
+    return handler(event, ...args);
+  };
+  return { service, ipc, dispose, call };
+}
+
+describe('bindIpc', () => {
+  it('registers one arbor:<method> channel per contract method, plus cancel', () => {
+    const { ipc } = setup();
+    expect([...ipc.handlers.keys()].sort()).toEqual(METHOD_NAMES.map(ipcChannel).sort());
+    expect(ipc.listeners.has(IPC_CANCEL_CHANNEL)).toBe(true);
+  });
+
+  it('returns the service result in an envelope', async () => {
+    const { call, service } = setup();
+    expect(await call('sessions.list', from(OWN), { limit: 2 }, 1)).toEqual({ ok: true, result: { sessions: [FAKE_SESSION], total: 1 } });
+    expect(service.calls).toEqual([{ method: 'sessions.list', request: { limit: 2 } }]);
+    expect(await call('nodes.get', from(OWN), { nodeId: 'n' }, 2)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('rejects bad payloads with BAD_REQUEST before the service sees them', async () => {
+    const { call, service } = setup();
+    for (const payload of [null, 'x', [], { limit: 0 }, { limit: 1.5 }, { sneaky: true }]) {
+      expect(await call('sessions.list', from(OWN), payload, 1), JSON.stringify(payload)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    }
+    expect(await call('sessions.graph', from(OWN), { sessionId: 42 }, 1)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(service.calls).toEqual([]);
+    // An omitted request is read as {} (JSON drops `params: undefined`); it is still validated.
+    expect(await call('sessions.graph', from(OWN), undefined, 1)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(await call('app.info', from(OWN), undefined, 1)).toMatchObject({ ok: true });
+  });
+
+  it('rejects calls from any frame but our renderer', async () => {
+    const { call, service } = setup();
+    for (const url of ['https://evil.example/', 'file:///etc/passwd', null]) {
+      expect(await call('app.info', from(url), {}, 1)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    }
+    expect(service.calls).toEqual([]);
+  });
+
+  it('cancels a running call by (sender, call id)', async () => {
+    const { call, ipc, service } = setup();
+    const running = call('import.run', from(OWN, 7), {}, 42);
+    await service.importStarted;
+    const cancel = ipc.listeners.get(IPC_CANCEL_CHANNEL);
+    cancel?.(from(OWN, 8), 42); // another window's call 42: not ours
+    cancel?.(from('https://evil.example/', 7), 42);
+    expect(service.importAborted).toBe(false);
+    cancel?.(from(OWN, 7), 42);
+    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(service.importAborted).toBe(true);
+  });
+
+  it('removes every channel and aborts running calls when disposed', async () => {
+    const { call, ipc, service, dispose } = setup();
+    const running = call('import.run', from(OWN), {}, 1);
+    await service.importStarted;
+    dispose();
+    expect(ipc.handlers.size).toBe(0);
+    expect(ipc.listeners.size).toBe(0);
+    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+  });
+});
+
+describe('forwardEvents', () => {
+  it('sends each service event on the event channel, until disposed', () => {
+    const service = createFakeService();
+    const sent: unknown[] = [];
+    const stop = forwardEvents(service.events, (channel, message) => sent.push([channel, message]));
+    service.emit('index.progress', { done: 1, total: 2 });
+    stop();
+    service.emit('index.progress', { done: 2, total: 2 });
+    expect(sent).toEqual([[IPC_EVENT_CHANNEL, { event: 'index.progress', payload: { done: 1, total: 2 } }]]);
+    expect(service.listenerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,79 @@
+import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionGraph } from '../../../../shared/model';
+import { SessionGraphView } from '../../../../renderer/src/graph/SessionGraphView';
+import { SessionBuilder } from '../../shared/graph/session-builder';
+
+/** prompt → answer → hook with two rewound prompts; the second runs 8 tool steps. */
+function sampleGraph(): SessionGraph {
+  const s = new SessionBuilder();
+  const prompt = s.add('user', null, { id: 'prompt' });
+  const answer = s.add('assistant', prompt, { id: 'answer' });
+  const hook = s.add('system', answer, { id: 'hook' });
+  s.add('user', hook, { id: 'first' });
+  const second = s.add('user', hook, { id: 'second' });
+  s.chain(second, 8);
+  return {
+    session: {
+      id: 's1',
+      source: 'claude-code',
+      title: 't',
+      project: null,
+      startedAt: null,
+      updatedAt: null,
+      nodeCount: s.nodes.length,
+      fileCount: 1,
+      branchCount: 1,
+    },
+    nodes: s.nodes,
+  };
+}
+
+afterEach(cleanup);
+
+describe('SessionGraphView', () => {
+  it('renders nodes with kinds, a branch badge, a folded run, and selects on click', async () => {
+    const onSelectNode = vi.fn();
+    const graph = sampleGraph();
+    const view = render(
+      <div style={{ width: 1000, height: 700 }}>
+        <SessionGraphView graph={graph} selectedNodeId={null} onSelectNode={onSelectNode} />
+      </div>,
+    );
+    await waitFor(() => expect(view.container.querySelectorAll('[data-testid="graph-node"]').length).toBeGreaterThan(0));
+    const byId = (id: string) => view.container.querySelector(`[data-node-id="${id}"]`);
+    expect(byId('prompt')?.getAttribute('data-kind')).toBe('user');
+    expect(byId('hook')?.querySelector('[data-testid="branch-badge"]')?.textContent).toBe('branch ×2');
+    const run = view.container.querySelector('[data-fold-id="run:n5"]');
+    expect(run?.textContent).toContain('8 steps');
+    fireEvent.click(byId('answer')!);
+    expect(onSelectNode).toHaveBeenCalledWith('answer');
+  });
+
+  it('reveals a node hidden in a fold when selected from outside, and navigates by keyboard', async () => {
+    const onSelectNode = vi.fn();
+    const graph = sampleGraph();
+    const view = render(<SessionGraphView graph={graph} selectedNodeId={null} onSelectNode={onSelectNode} />);
+    await waitFor(() => expect(view.container.querySelector('[data-fold-id="run:n5"]')).not.toBeNull());
+    view.rerender(<SessionGraphView graph={graph} selectedNodeId="n9" onSelectNode={onSelectNode} />);
+    await waitFor(() => expect(view.container.querySelector('[data-node-id="n9"]')?.getAttribute('data-selected')).toBe('true'));
+    expect(view.container.querySelector('[data-fold-id="run:n5"]')).toBeNull();
+    const root = view.getByTestId('graph');
+    await act(async () => {
+      fireEvent.keyDown(root, { key: 'ArrowUp' });
+    });
+    expect(onSelectNode).toHaveBeenLastCalledWith('n8');
+    await act(async () => {
+      fireEvent.keyDown(root, { key: 'b' });
+    });
+    expect(onSelectNode).toHaveBeenLastCalledWith('hook');
+    await act(async () => {
+      fireEvent.keyDown(root, { key: 'ArrowDown' });
+    });
+    expect(onSelectNode).toHaveBeenLastCalledWith('first');
+    await act(async () => {
+      fireEvent.keyDown(root, { key: 'ArrowRight' });
+    });
+    expect(onSelectNode).toHaveBeenLastCalledWith('second');
+  });
+});

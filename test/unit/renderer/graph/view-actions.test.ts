@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { buildVisibleGraph, ITEM_RUN, runFoldId } from '../../../../shared/graph/folds';
+import { forestFromParents } from '../../../../shared/graph/forest';
+import { layoutLanes } from '../../../../shared/graph/lane-layout';
+import { buildSessionStructure } from '../../../../shared/graph/session-structure';
+import { fitViewport, foldToToggle, itemViewport, keyToMove } from '../../../../renderer/src/graph/view-actions';
+import { SessionBuilder } from '../../shared/graph/session-builder';
+
+describe('view actions', () => {
+  it('fits a small tree whole and starts a tall one at the top at the minimum zoom', () => {
+    const small = layoutLanes(forestFromParents(Int32Array.from([-1, 0, 1])));
+    const fitted = fitViewport(small, 1000, 800, 0.5);
+    expect(fitted.zoom).toBe(1);
+    const tall = layoutLanes(forestFromParents(Int32Array.from({ length: 5000 }, (_, i) => i - 1)));
+    const top = fitViewport(tall, 1000, 800, 0.5);
+    expect(top.zoom).toBe(0.5);
+    expect(top.y).toBe(32);
+  });
+
+  it('keeps the view when the item is inside it, else centres on it', () => {
+    const layout = layoutLanes(forestFromParents(Int32Array.from({ length: 100 }, (_, i) => i - 1)));
+    const current = { x: 100, y: 100, zoom: 1 };
+    expect(itemViewport(layout, 2, 1000, 800, 1, current)).toBe(current);
+    const moved = itemViewport(layout, 90, 1000, 800, 1, current);
+    expect(moved).not.toBe(current);
+    expect(moved.y).toBeLessThan(0);
+  });
+
+  it('Enter expands a group and folds an expanded run back from any of its nodes', () => {
+    const s = new SessionBuilder();
+    const prompt = s.add('user', null);
+    s.chain(prompt, 6);
+    const structure = buildSessionStructure(s.nodes);
+    const folded = buildVisibleGraph(structure, new Set());
+    expect(folded.kind[1]).toBe(ITEM_RUN);
+    expect(foldToToggle(structure, folded, new Set(), 1)).toBe(runFoldId('n1'));
+    expect(foldToToggle(structure, folded, new Set(), 0)).toBeNull();
+    const expanded = new Set([runFoldId('n1')]);
+    const open = buildVisibleGraph(structure, expanded);
+    expect(foldToToggle(structure, open, expanded, 4)).toBe(runFoldId('n1'));
+    expect(keyToMove(structure, open, 4, 'ArrowUp', false)).toBe(3);
+    expect(keyToMove(structure, open, 4, 'x', false)).toBeNull();
+    expect(keyToMove(structure, open, -1, 'ArrowDown', false)).toBe(0);
+  });
+});
