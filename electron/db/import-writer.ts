@@ -9,8 +9,8 @@ import type { SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 
 /** Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. */
-const BATCH_LINES = Number(process.env.ARBOR_BL ?? 4000);
-const BATCH_BYTES = Number(process.env.ARBOR_BB ?? 16 * 1024 * 1024);
+const BATCH_LINES = Number(process.env.ARBOR_BL ?? 2000);
+const BATCH_BYTES = Number(process.env.ARBOR_BB ?? 8 * 1024 * 1024);
 
 export interface StoredFileState {
   readonly fileId: number;
@@ -119,7 +119,7 @@ class FileImportWriter implements FileImport {
     this.nodes.push(node);
     this.lastNodeId = node.sourceId;
     if (this.firstCwd === null && node.cwd !== null) this.firstCwd = node.cwd;
-    this.batchBytes += node.raw.length + node.text.length;
+    this.batchBytes += node.raw.length + (node.text?.length ?? 0);
     if (this.nodes.length + this.records.length >= BATCH_LINES || this.batchBytes >= BATCH_BYTES) this.flush();
   }
 
@@ -161,8 +161,8 @@ class FileImportWriter implements FileImport {
         const inserted = s.insertNode.run(
           node.sourceId, sessionId, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
-          node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, node.raw,
-          node.text.length > 0 ? node.text : null,
+          // null text: the full-text indexer derives it from raw later ('' = nothing to index).
+          node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, node.raw, node.text,
         );
         if (inserted.changes === 0) continue; // a copy of a node already stored (resume / fork replay)
         added++;

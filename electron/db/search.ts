@@ -41,12 +41,11 @@ export function searchNodes(q: SearchQueries, input: string, limit: number): Sea
 export function prepareIndexStatements(db: WritableDB) {
   return {
     watermark: db.prepare<[], { value: number }>(`SELECT value FROM meta WHERE key = 'fts_indexed_upto'`),
-    chunkEnd: db.prepare<[number, number], { last: number | null; rows: number }>(
-      'SELECT max(seq) AS last, count(*) AS rows FROM (SELECT seq FROM nodes WHERE seq > ? ORDER BY seq LIMIT ?)',
+    chunk: db.prepare<[number, number], { seq: number; raw: Buffer; text: string | null; format: string }>(
+      `SELECT n.seq, n.raw, n.text, f.format FROM nodes n JOIN files f ON f.id = n.file_id
+       WHERE n.seq > ? ORDER BY n.seq LIMIT ?`,
     ),
-    index: db.prepare<[number, number]>(
-      'INSERT INTO node_text (rowid, text) SELECT seq, text FROM nodes WHERE seq > ? AND seq <= ? AND text IS NOT NULL',
-    ),
+    insert: db.prepare<[number, string]>('INSERT INTO node_text (rowid, text) VALUES (?, ?)'),
     setWatermark: db.prepare<[number]>(`UPDATE meta SET value = ? WHERE key = 'fts_indexed_upto'`),
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
@@ -55,15 +54,38 @@ export function prepareIndexStatements(db: WritableDB) {
 }
 export type IndexStatements = ReturnType<typeof prepareIndexStatements>;
 
-/** Indexes the next `rows` nodes in one transaction; returns how many it consumed (0 = up to date). */
-export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number): number {
+/**
+ * A node's search text from its stored raw line, for nodes whose parser deferred it (`nodes.text` null):
+ * the import stays lean and the format's reader re-reads the line here, in the background.
+ */
+export type DeriveSearchText = (raw: Buffer, format: string) => string;
+
+/** Raw bytes read per chunk at most (a chunk also stops at `rows`): bounds memory and time per transaction. */
+const CHUNK_RAW_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Indexes the next `rows` nodes (fewer when their raw lines are large) in one transaction; returns how many it
+ * consumed (0 = up to date). Stored text wins; null text is derived from raw; empty text is not indexed.
+ */
+export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText): number {
   return db.transaction(() => {
     const from = s.watermark.get()?.value ?? 0;
-    const chunk = s.chunkEnd.get(from, rows);
-    if (!chunk || chunk.last === null) return 0;
-    s.index.run(from, chunk.last);
-    s.setWatermark.run(chunk.last);
-    return chunk.rows;
+    const chunk: { seq: number; raw: Buffer; text: string | null; format: string }[] = [];
+    let bytes = 0;
+    // Collected first: the connection cannot run the inserts while the SELECT is still iterating.
+    for (const row of s.chunk.iterate(from, Math.max(1, rows))) {
+      chunk.push(row);
+      bytes += row.raw.length;
+      if (bytes >= CHUNK_RAW_BYTES) break;
+    }
+    const last = chunk.at(-1);
+    if (last === undefined) return 0;
+    for (const row of chunk) {
+      const text = row.text ?? (derive === undefined ? '' : derive(row.raw, row.format));
+      if (text.length > 0) s.insert.run(row.seq, text);
+    }
+    s.setWatermark.run(last.seq);
+    return chunk.length;
   })();
 }
 

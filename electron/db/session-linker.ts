@@ -48,6 +48,11 @@ export function prepareLinkStatements(db: WritableDB) {
     firstPrompt: db.prepare<[string], { label: string }>(
       `SELECT label FROM nodes WHERE session_id = ? AND kind = 'user' AND label != '' ORDER BY file_id, line LIMIT 1`,
     ),
+    // Sessions without a typed prompt (an away summary, a resumed tail) are titled by their first readable step.
+    firstReadable: db.prepare<[string], { label: string }>(
+      `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system', 'compaction') AND label != ''
+       ORDER BY file_id, line LIMIT 1`,
+    ),
     updateSession: db.prepare(
       `UPDATE sessions SET title = ?, project = ?, started_at = ?, updated_at = ?, node_count = ?, file_count = ?,
          branch_count = ?, dirty = 0 WHERE id = ?`,
@@ -108,7 +113,7 @@ export function linkSession(
     if (startedAt === null || row.timestamp < startedAt) startedAt = row.timestamp;
     if (updatedAt === null || row.timestamp > updatedAt) updatedAt = row.timestamp;
   }
-  const title = summaryTitle(rows, summaries) ?? s.firstPrompt.get(sessionId)?.label ?? sessionId;
+  const title = summaryTitle(rows, summaries) ?? s.firstPrompt.get(sessionId)?.label ?? s.firstReadable.get(sessionId)?.label ?? sessionId;
   const project = files.find((file) => file.first_cwd !== null)?.first_cwd ?? null;
   s.updateSession.run(
     title, project, startedAt, updatedAt, rows.length, files.length, countBranchPoints(rows, parent), sessionId,

@@ -17,10 +17,18 @@ import {
   type StoredToolCall,
 } from './node-queries';
 import { getSession, getSessionNodes, listSessions, prepareSessionQueries } from './session-queries';
-import { indexNextChunk, pendingIndexRows, prepareIndexStatements, prepareSearchQueries, searchNodes } from './search';
+import {
+  type DeriveSearchText,
+  indexNextChunk,
+  pendingIndexRows,
+  prepareIndexStatements,
+  prepareSearchQueries,
+  searchNodes,
+} from './search';
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
+export type { DeriveSearchText } from './search';
 
 export interface SessionStore {
   // --- import (write side)
@@ -48,8 +56,11 @@ export interface SessionStore {
 
   // --- full-text
   search(query: string, limit: number): SearchHit[];
-  /** Indexes up to `rows` more nodes; returns how many it consumed (0 when the index is up to date). */
-  indexNextChunk(rows: number): number;
+  /**
+   * Indexes up to `rows` more nodes; returns how many it consumed (0 when the index is up to date). Nodes
+   * stored without text (the parser deferred it) get theirs from `derive` (none without it).
+   */
+  indexNextChunk(rows: number, derive?: DeriveSearchText): number;
   pendingIndexRows(): number;
 
   close(): void;
@@ -85,7 +96,7 @@ export function openSessionStore(path: string): SessionStore {
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
     search: (query, limit) => searchNodes(searchQueries, query, limit),
-    indexNextChunk: (rows) => indexNextChunk(db.write, indexStatements, rows),
+    indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     close: () => db.close(),
   };

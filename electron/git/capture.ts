@@ -5,13 +5,13 @@
  * event loop gets a turn between batches, which is also where cancellation and progress happen.
  */
 import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hashObject, type FileMode, type TreeEntry } from './git-object';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from './ignore-rules';
 import { snapshotRefName, type ObjectWriter, type SnapshotStore } from './object-store';
-import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry } from './stat-cache';
+import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry, type TreeCacheEntry } from './stat-cache';
 
 export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
 const BATCH = 256;
@@ -69,6 +69,8 @@ interface DirectoryRecord {
   readonly name: string;
   readonly parent: number;
   readonly entries: TreeEntry[];
+  /** Something below changed since the stat cache's capture, so the cached tree oid cannot be reused. */
+  dirty: boolean;
 }
 
 interface FileRecord {
@@ -163,7 +165,7 @@ function walk(root: string, signal: AbortSignal | undefined): { directories: Dir
       if (task.path === '') throw new ArborError('IO', `Cannot read ${root}: ${(error as Error).message}`, { path: root });
       continue; // a folder removed or made unreadable mid-walk is left out, as git add would
     }
-    const index = directories.push({ path: task.path, name: task.name, parent: task.parent, entries: [] }) - 1;
+    const index = directories.push({ path: task.path, name: task.name, parent: task.parent, entries: [], dirty: false }) - 1;
     let levels = task.levels;
     const gitignore = entries.find((e) => e.name === '.gitignore' && e.isFile());
     if (gitignore) {
@@ -186,8 +188,9 @@ function walk(root: string, signal: AbortSignal | undefined): { directories: Dir
   return { directories, files };
 }
 
-export async function captureDirectory(store: SnapshotStore, dir: string, options: CaptureOptions = {}): Promise<CaptureResult> {
+export async function captureDirectory(store: SnapshotStore, directory: string, options: CaptureOptions = {}): Promise<CaptureResult> {
   const { signal, onProgress, statCache } = options;
+  const dir = resolve(directory);
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const now = options.now ?? Date.now;
   throwIfAborted(signal);
@@ -201,6 +204,8 @@ export async function captureDirectory(store: SnapshotStore, dir: string, option
 
   const startedAt = now();
   store.refresh();
+  // Oids remembered from before a prune may name objects that are gone: start over then.
+  if (statCache && statCache.removals !== store.removalCount) statCache.reset(store.removalCount);
   const { directories, files } = walk(dir, signal);
   const writer = store.createWriter();
   const nextCache = new Map<string, StatCacheEntry>();
@@ -211,8 +216,11 @@ export async function captureDirectory(store: SnapshotStore, dir: string, option
 
   for (let start = 0; start < files.length; start += BATCH) {
     throwIfAborted(signal);
-    for (const file of files.slice(start, start + BATCH)) {
-      const absolute = join(dir, file.path);
+    const end = Math.min(start + BATCH, files.length);
+    for (let i = start; i < end; i++) {
+      const file = files[i]!;
+      // Plain concatenation: path.join's normalisation costs more than the lstat on warm caches.
+      const absolute = `${dir}/${file.path}`;
       let stats: Stats;
       try {
         stats = lstatSync(absolute);
@@ -227,9 +235,11 @@ export async function captureDirectory(store: SnapshotStore, dir: string, option
       }
       const cached = statCache?.get(file.path);
       let oid: string;
-      if (cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ino === stats.ino && cached.mode === mode) {
+      const hit = cached !== undefined && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ino === stats.ino && cached.mode === mode;
+      if (hit) {
         oid = cached.oid;
       } else {
+        directories[file.directory]!.dirty = true;
         let body: Buffer;
         try {
           body = mode === '120000' ? readlinkSync(absolute, { encoding: 'buffer' }) : readRegularFile(absolute, stats.size);
@@ -245,42 +255,65 @@ export async function captureDirectory(store: SnapshotStore, dir: string, option
         writer.writeHashed('blob', hash, body);
         oid = hash.toString('hex');
       }
-      if (stats.mtimeMs < startedAt - RACY_MARGIN_MS) nextCache.set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, mode, oid });
+      if (stats.mtimeMs < startedAt - RACY_MARGIN_MS) {
+        nextCache.set(file.path, hit && cached.oid === oid ? cached : { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, mode, oid });
+      } else {
+        directories[file.directory]!.dirty = true; // not cached, so the folder's tree cannot be either
+      }
       directories[file.directory]!.entries.push({ mode, name: file.name, oid });
       included++;
     }
-    onProgress?.({ filesDone: Math.min(start + BATCH, files.length), filesTotal: files.length, bytesRead });
+    onProgress?.({ filesDone: end, filesTotal: files.length, bytesRead });
     await writer.flushIfLarge();
     await yieldToEventLoop();
   }
 
   throwIfAborted(signal);
-  const treeOid = writeTrees(writer, directories);
+  const nextTrees = new Map<string, TreeCacheEntry>();
+  const treeOid = writeTrees(store, writer, directories, statCache, nextTrees);
   let commitOid: string | undefined;
   if (options.commit) commitOid = writeCommit(writer, treeOid, options.commit, skipped, now());
   throwIfAborted(signal);
   await writer.finish();
+  await store.mergeSmallPacks();
   if (commitOid && options.commit?.snapshotId !== undefined) {
     await store.setRef(snapshotRefName(options.commit.snapshotId), commitOid);
   }
   if (statCache) {
-    statCache.replace(nextCache);
+    statCache.replace(nextCache, nextTrees);
     await statCache.save().catch(() => undefined); // only an optimisation: a failed save costs a re-read
   }
   return { treeOid, commitOid, files: included, skipped, bytesRead, filesRead, objectsWritten: writer.written };
 }
 
-/** Children come after their parent in pre-order, so walking backwards builds every subtree first. */
-function writeTrees(writer: ObjectWriter, directories: readonly DirectoryRecord[]): string {
-  for (let i = directories.length - 1; i > 0; i--) {
+/**
+ * Children come after their parent in pre-order, so walking backwards builds every subtree first.
+ * A folder where nothing changed reuses the tree oid the stat cache remembers (git's cache-tree).
+ */
+function writeTrees(
+  store: SnapshotStore,
+  writer: ObjectWriter,
+  directories: readonly DirectoryRecord[],
+  statCache: StatCache | undefined,
+  nextTrees: Map<string, TreeCacheEntry>,
+): string {
+  for (let i = directories.length - 1; i >= 0; i--) {
     const directory = directories[i]!;
     // Git has no empty trees below the root: a folder with nothing kept is left out.
-    if (directory.entries.length === 0) continue;
-    const oid = writer.writeTree(directory.entries);
+    if (directory.entries.length === 0 && i > 0) continue;
+    const cached = directory.dirty ? undefined : statCache?.tree(directory.path);
+    let oid: string;
+    if (cached && cached.entries === directory.entries.length) {
+      oid = cached.oid;
+    } else {
+      oid = directory.entries.length === 0 ? writer.write('tree', Buffer.alloc(0)) : writer.writeTree(directory.entries);
+      if (i > 0) directories[directory.parent]!.dirty = true;
+    }
+    nextTrees.set(directory.path, { entries: directory.entries.length, oid });
+    if (i === 0) return oid;
     directories[directory.parent]!.entries.push({ mode: '40000', name: directory.name, oid });
   }
-  const root = directories[0]!;
-  return root.entries.length === 0 ? writer.write('tree', Buffer.alloc(0)) : writer.writeTree(root.entries);
+  throw new ArborError('INTERNAL', 'Capture lost its root folder');
 }
 
 function writeCommit(writer: ObjectWriter, tree: string, commit: CaptureCommitOptions, skipped: readonly SkippedFile[], nowMs: number): string {

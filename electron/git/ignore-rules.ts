@@ -42,7 +42,6 @@ const escapeInClass = (c: string): string => (/[\\\]^[-]/.test(c) ? `\\${c}` : c
 
 /** A path as a string of bytes (one char per UTF-8 byte), the unit git matches on. */
 export function toByteString(path: string): string {
-  // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(path) ? path : Buffer.from(path, 'utf8').toString('latin1');
 }
 

@@ -4,7 +4,7 @@
  * stays a plain git repository (`git fsck`, `git ls-tree`, isomorphic-git all read it).
  * Snapshots are kept alive by refs under `refs/arbor/snapshots/`, so no gc ever drops them.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -24,13 +24,15 @@ import {
   type TreeEntry,
 } from './git-object';
 import { PackFile, PackIndex } from './pack-reader';
-import { PackWriter } from './pack-writer';
+import { PackWriter, type PackCompression } from './pack-writer';
 
 export const SNAPSHOT_REF_PREFIX = 'refs/arbor/snapshots/';
 
 export interface SnapshotStoreOptions {
   /** Arbor's data folder; the store lives in `<dataDir>/snapshots.git`. */
   readonly dataDir: string;
+  /** How new packs are compressed (see PackCompression); compaction recompresses later. */
+  readonly compression?: PackCompression;
 }
 
 const REF_NAME = /^refs\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
@@ -42,8 +44,12 @@ function ioError(message: string, error: unknown): ArborError {
 export class SnapshotStore {
   private packs: PackFile[] = [];
   private loose = new Set<string>();
+  private removals = 0;
 
-  private constructor(readonly gitdir: string) {}
+  private constructor(
+    readonly gitdir: string,
+    readonly compression: PackCompression,
+  ) {}
 
   /** Opens the store, creating the bare repository on first use. */
   static open(options: SnapshotStoreOptions): SnapshotStore {
@@ -53,8 +59,9 @@ export class SnapshotStore {
     } catch (error) {
       throw ioError(`Cannot create the snapshot store at ${gitdir}`, error);
     }
-    const store = new SnapshotStore(gitdir);
+    const store = new SnapshotStore(gitdir, options.compression ?? 'stored');
     store.refresh();
+    store.removals = Number(readFileSyncOr(join(gitdir, 'arbor', 'removals'), '0')) || 0;
     return store;
   }
 
@@ -92,6 +99,21 @@ export class SnapshotStore {
     this.packs = [];
   }
 
+  /**
+   * How many times objects were removed from the store (by a prune). Caches that remember oids (the stat
+   * cache) are trusted only when taken at the same count, so they never name an object that is gone.
+   */
+  get removalCount(): number {
+    return this.removals;
+  }
+
+  /** To be called by whatever removes objects, before it removes them. */
+  async recordRemoval(): Promise<void> {
+    this.removals++;
+    await mkdir(join(this.gitdir, 'arbor'), { recursive: true });
+    await writeFile(join(this.gitdir, 'arbor', 'removals'), String(this.removals));
+  }
+
   get packCount(): number {
     return this.packs.length;
   }
@@ -120,6 +142,38 @@ export class SnapshotStore {
 
   readCommit(oid: string): ParsedCommit {
     return parseCommit(this.readTyped(oid, 'commit').body, oid);
+  }
+
+  /**
+   * Every capture adds a pack, and each lookup visits every pack, so small packs are merged once there
+   * are more than `maxSmallPacks` of them. Returns how many packs were merged away.
+   */
+  async mergeSmallPacks(maxSmallPacks = 16, smallPackBytes = 8 * 1024 * 1024): Promise<number> {
+    const small = this.packs.filter((pack) => statSync(pack.path).size < smallPackBytes);
+    if (small.length <= maxSmallPacks) return 0;
+    const writer = new PackWriter(this.packDir, this.compression);
+    const lookup = (oid: Buffer): GitObject => this.read(oid.toString('hex'));
+    for (const pack of small) {
+      for (const hex of pack.index.oids()) {
+        const oid = Buffer.from(hex, 'hex');
+        const object = pack.read(oid, lookup);
+        if (object) writer.add(object.type, oid, object.body);
+      }
+    }
+    try {
+      await writer.finish();
+      for (const pack of small) {
+        pack.close();
+        // The index goes first, so no reader finds an index without its pack.
+        await rm(`${pack.path.slice(0, -5)}.idx`, { force: true });
+        await rm(pack.path, { force: true });
+      }
+    } catch (error) {
+      throw ioError('Cannot merge snapshot packs', error);
+    } finally {
+      this.refresh();
+    }
+    return small.length;
   }
 
   /** A batch writer; call `finish()` to make its objects visible. */
@@ -199,14 +253,22 @@ export class SnapshotStore {
     return object;
   }
 
-  private readBytes(oid: Buffer): GitObject | undefined {
+  private readBytes(oid: Buffer, retried = false): GitObject | undefined {
     const lookup = (base: Buffer): GitObject => {
       const found = this.readBytes(base);
       if (!found) throw new ArborError('INTERNAL', `Missing delta base ${base.toString('hex')}`);
       return found;
     };
     for (const pack of this.packs) {
-      const object = pack.read(oid, lookup);
+      let object: GitObject | undefined;
+      try {
+        object = pack.read(oid, lookup);
+      } catch (error) {
+        // Another store instance merged this pack away: look again in the current set of packs.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || retried) throw error;
+        this.refresh();
+        return this.readBytes(oid, true);
+      }
       if (object) return object;
     }
     const hex = oid.toString('hex');
@@ -235,7 +297,7 @@ export class ObjectWriter {
   private readonly pack: PackWriter;
 
   constructor(private readonly store: SnapshotStore) {
-    this.pack = new PackWriter(store.packDir);
+    this.pack = new PackWriter(store.packDir, store.compression);
   }
 
   /** Objects written so far (not counting ones the store already had). */
@@ -279,6 +341,14 @@ export class ObjectWriter {
       throw ioError('Cannot write to the snapshot store', error);
     }
     this.store.refresh();
+  }
+}
+
+function readFileSyncOr(path: string, fallback: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return fallback;
   }
 }
 

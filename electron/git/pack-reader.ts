@@ -125,16 +125,41 @@ export class PackFile {
         distance = (distance + 1) * 128 + (byte & 0x7f);
       }
       const base = this.readAt(offset - distance, lookup);
-      return { type: base.type, body: applyDelta(base.body, inflateSync(raw.subarray(at))) };
+      return { type: base.type, body: applyDelta(base.body, inflate(raw.subarray(at))) };
     }
     if (typeCode === REF_DELTA) {
       const base = lookup(raw.subarray(at, at + 20));
-      return { type: base.type, body: applyDelta(base.body, inflateSync(raw.subarray(at + 20))) };
+      return { type: base.type, body: applyDelta(base.body, inflate(raw.subarray(at + 20))) };
     }
     const type = TYPES[typeCode];
     if (type === undefined) throw new ArborError('INTERNAL', `Corrupt pack entry at ${offset} in ${this.path}`);
-    return { type, body: inflateSync(raw.subarray(at)) };
+    return { type, body: inflate(raw.subarray(at)) };
   }
+}
+
+/**
+ * Inflates one zlib stream; streams made only of stored blocks (what the pack writer emits by default)
+ * are unwrapped directly, skipping a zlib call that would cost more than the copy.
+ */
+export function inflate(stream: Buffer): Buffer {
+  const stored = unwrapStored(stream);
+  return stored ?? inflateSync(stream);
+}
+
+function unwrapStored(stream: Buffer): Buffer | undefined {
+  if (stream.length < 7 || stream[0] !== 0x78 || (stream[1]! & 0x20) !== 0) return undefined;
+  const parts: Buffer[] = [];
+  let at = 2;
+  for (;;) {
+    const header = stream[at];
+    if (header === undefined || (header & 0x06) !== 0 || at + 5 > stream.length) return undefined;
+    const length = stream.readUInt16LE(at + 1);
+    if ((length ^ 0xffff) !== stream.readUInt16LE(at + 3) || at + 5 + length > stream.length) return undefined;
+    parts.push(stream.subarray(at + 5, at + 5 + length));
+    at += 5 + length;
+    if (header & 1) break;
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 function readVarint(delta: Buffer, start: number): [value: number, next: number] {

@@ -1,10 +1,12 @@
 /**
  * What a capture learned about each file (size, mtime, inode, mode → blob oid), so the next capture of the
  * same directory re-reads only files whose stat changed, like git's index. Kept as a small JSON file in the
- * store (the database belongs to electron/db), one per captured directory.
+ * store (the database belongs to electron/db), one per captured directory. Saves append the few entries a
+ * capture changed to a journal beside it (`.log`), rewriting the whole file only when the journal grows
+ * large, so saving costs in proportion to what changed.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { FileMode } from './git-object';
 import type { SnapshotStore } from './object-store';
@@ -19,9 +21,18 @@ export interface StatCacheEntry {
 
 type StoredEntry = [size: number, mtimeMs: number, ino: number, mode: FileMode, oid: string];
 
+/** A folder's tree as last captured: how many entries it had and the tree's oid. */
+export interface TreeCacheEntry {
+  readonly entries: number;
+  readonly oid: string;
+}
+
 interface StoredCache {
   readonly version: 1;
+  /** The store's removal count when the cache was written (see SnapshotStore.removalCount). */
+  readonly removals?: number;
   readonly entries: Record<string, StoredEntry>;
+  readonly trees?: Record<string, [entries: number, oid: string]>;
 }
 
 /**
@@ -31,28 +42,56 @@ interface StoredCache {
 export const RACY_MARGIN_MS = 20;
 
 export class StatCache {
-  private entries: Map<string, StatCacheEntry>;
+  private entries: ReadonlyMap<string, StatCacheEntry>;
+  private trees: ReadonlyMap<string, TreeCacheEntry>;
+  /** Journal lines not yet written, and how many the journal file already holds (-1: no base file yet). */
+  private pending: string[] = [];
+  private journalLines = -1;
+  /** The store's removal count this cache's oids were valid at. */
+  removals = 0;
 
   constructor(
     readonly file: string,
     entries: ReadonlyMap<string, StatCacheEntry> = new Map(),
+    trees: ReadonlyMap<string, TreeCacheEntry> = new Map(),
   ) {
-    this.entries = new Map(entries);
+    this.entries = entries;
+    this.trees = trees;
   }
 
-  /** Loads a cache file; a missing or unreadable one is an empty cache (it is only an optimisation). */
+  /** Loads a cache file and its journal; a missing or unreadable one is an empty cache (it is only an optimisation). */
   static async load(file: string): Promise<StatCache> {
+    let stored: StoredCache;
     try {
-      const stored = JSON.parse(await readFile(file, 'utf8')) as StoredCache;
+      stored = JSON.parse(await readFile(file, 'utf8')) as StoredCache;
       if (stored.version !== 1 || typeof stored.entries !== 'object') return new StatCache(file);
-      const entries = new Map<string, StatCacheEntry>();
-      for (const [path, [size, mtimeMs, ino, mode, oid]] of Object.entries(stored.entries)) {
-        entries.set(path, { size, mtimeMs, ino, mode, oid });
-      }
-      return new StatCache(file, entries);
     } catch {
       return new StatCache(file);
     }
+    const entries = new Map<string, StatCacheEntry>();
+    for (const [path, [size, mtimeMs, ino, mode, oid]] of Object.entries(stored.entries)) entries.set(path, { size, mtimeMs, ino, mode, oid });
+    const trees = new Map<string, TreeCacheEntry>();
+    for (const [path, [count, oid]] of Object.entries(stored.trees ?? {})) trees.set(path, { entries: count, oid });
+    let journalLines = 0;
+    const journal = await readFile(`${file}.log`, 'utf8').catch(() => '');
+    for (const line of journal.split('\n')) {
+      if (line === '') continue;
+      journalLines++;
+      try {
+        const [kind, path, value] = JSON.parse(line) as ['f', string, StoredEntry | null] | ['t', string, [number, string] | null];
+        if (kind === 'f') {
+          if (value) entries.set(path, { size: value[0], mtimeMs: value[1], ino: value[2], mode: value[3], oid: value[4] });
+          else entries.delete(path);
+        } else if (value) trees.set(path, { entries: value[0], oid: value[1] });
+        else trees.delete(path);
+      } catch {
+        // A line torn by a crash: the entry it carried is simply re-read next time.
+      }
+    }
+    const cache = new StatCache(file, entries, trees);
+    cache.journalLines = journalLines;
+    cache.removals = stored.removals ?? 0;
+    return cache;
   }
 
   /** The cache for one captured directory, kept inside the store. */
@@ -69,19 +108,59 @@ export class StatCache {
     return this.entries.get(path);
   }
 
-  /** Replaces the whole content: a capture knows every file that still exists. */
-  replace(entries: ReadonlyMap<string, StatCacheEntry>): void {
-    this.entries = new Map(entries);
+  /** The tree last captured for a folder ('' is the root). */
+  tree(path: string): TreeCacheEntry | undefined {
+    return this.trees.get(path);
+  }
+
+  /** Forgets everything (the store removed objects since the cache was written). */
+  reset(removals: number): void {
+    this.entries = new Map();
+    this.trees = new Map();
+    this.pending = [];
+    this.journalLines = -1; // the next save rewrites the whole file
+    this.removals = removals;
+  }
+
+  /** Replaces the whole content (the cache takes ownership of the maps): a capture knows every file that still exists. */
+  replace(entries: ReadonlyMap<string, StatCacheEntry>, trees: ReadonlyMap<string, TreeCacheEntry> = new Map()): void {
+    // Tree lines go first: if a crash tears the journal's tail, the files that lost their lines are re-read,
+    // which marks their folders changed, so a tree line can never outlive the file lines it depends on.
+    for (const [path, tree] of trees) {
+      const old = this.trees.get(path);
+      if (old?.oid !== tree.oid || old.entries !== tree.entries) this.pending.push(JSON.stringify(['t', path, [tree.entries, tree.oid]]));
+    }
+    for (const path of this.trees.keys()) if (!trees.has(path)) this.pending.push(JSON.stringify(['t', path, null]));
+    // Unchanged entries are the very same objects (capture reuses them), so identity finds the changes.
+    for (const [path, entry] of entries) {
+      if (this.entries.get(path) !== entry) this.pending.push(JSON.stringify(['f', path, [entry.size, entry.mtimeMs, entry.ino, entry.mode, entry.oid]]));
+    }
+    for (const path of this.entries.keys()) if (!entries.has(path)) this.pending.push(JSON.stringify(['f', path, null]));
+    this.entries = entries;
+    this.trees = trees;
   }
 
   async save(): Promise<void> {
-    const stored: StoredCache = { version: 1, entries: {} };
+    if (this.journalLines >= 0 && this.pending.length === 0) return;
+    await mkdir(dirname(this.file), { recursive: true });
+    const journalSize = this.journalLines + this.pending.length;
+    if (this.journalLines >= 0 && journalSize < 1000 + (this.entries.size + this.trees.size) / 4) {
+      await appendFile(`${this.file}.log`, `${this.pending.join('\n')}\n`);
+      this.journalLines = journalSize;
+      this.pending = [];
+      return;
+    }
+    const stored: StoredCache = { version: 1, removals: this.removals, entries: {}, trees: {} };
     for (const [path, e] of this.entries) stored.entries[path] = [e.size, e.mtimeMs, e.ino, e.mode, e.oid];
+    for (const [path, t] of this.trees) stored.trees![path] = [t.entries, t.oid];
     const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(this.file), { recursive: true });
       await writeFile(tmp, JSON.stringify(stored));
+      // The old journal goes before the new base arrives: replayed over the new base it would be stale.
+      await rm(`${this.file}.log`, { force: true });
       await rename(tmp, this.file);
+      this.journalLines = 0;
+      this.pending = [];
     } finally {
       await rm(tmp, { force: true });
     }

@@ -1,9 +1,10 @@
 /**
  * The one Content-Security-Policy for the renderer, sent as a header by both hosts (`arbor serve` and the
- * Electron session). It is the <meta> of renderer/index.html (a test keeps them equal); `frame-ancestors`
- * only takes effect as a header. Inline style attributes are needed by React Flow; scripts come from the bundle only.
+ * Electron session). The <meta> of renderer/index.html is the same policy without `frame-ancestors`, which
+ * browsers ignore (and warn about) in a <meta>: it only takes effect as a header (a test keeps them equal).
+ * Inline style attributes are needed by React Flow; scripts come from the bundle only.
  */
-export const CONTENT_SECURITY_POLICY = [
+export const PAGE_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -12,8 +13,9 @@ export const CONTENT_SECURITY_POLICY = [
   "worker-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'none'",
-  "frame-ancestors 'none'",
 ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;
 
 /** Headers every response of the web host carries. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {

@@ -29,9 +29,23 @@ export interface LineReaderOptions {
    * Return false (or omit) to leave it for the next read, as a line still being written.
    */
   readonly onUnterminatedLine?: (line: WholeLine) => boolean;
+  /**
+   * Keep every whole line's bytes valid after its callback: a buffer that lines were handed out from is
+   * never written again (the unfinished line moves to a fresh buffer instead), so callers can keep the
+   * views instead of copying each line. Fresh buffers are never from Node's shared pool (transferable).
+   */
+  readonly keepLines?: boolean;
+  /**
+   * Awaited before each read, when every line handed out so far is complete (with keepLines: in buffers that
+   * are never written again, so they may be transferred). Lets a consumer flush a batch or apply backpressure.
+   */
+  readonly beforeRead?: () => Promise<void> | void;
 }
 
-/** A complete line. `bytes` excludes the `\n` (and a `\r` before it) and is only valid during the callback. */
+/**
+ * A complete line. `bytes` excludes the `\n` (and a `\r` before it) and is only valid during the callback
+ * (unless the read was started with `keepLines`).
+ */
 export interface WholeLine {
   readonly oversize: false;
   readonly line: number;
@@ -75,10 +89,15 @@ export async function readLines(
   const maxLineBytes = Math.max(1, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   const keepBytes = Math.max(1, Math.min(options.oversizeKeepBytes ?? DEFAULT_OVERSIZE_KEEP_BYTES, maxLineBytes));
   const startOffset = options.startOffset ?? 0;
-  const { signal, onBytes } = options;
+  const { signal, onBytes, beforeRead } = options;
+  const keepLines = options.keepLines === true;
+  // allocUnsafeSlow: never a slice of Node's shared pool, whose ArrayBuffer cannot be transferred.
+  const allocate = keepLines ? Buffer.allocUnsafeSlow : Buffer.allocUnsafe;
 
   let lineNumber = options.startLine ?? 1;
-  let buffer = Buffer.allocUnsafe(chunkSize);
+  let buffer = allocate(chunkSize);
+  /** Whether a line was handed out from `buffer` (with keepLines it must then not be written again). */
+  let handedOut = false;
   let bufferOffset = startOffset; // file offset of buffer[0]
   let lineStart = 0; // start of the current (unfinished) line in buffer
   let filled = 0; // valid bytes in buffer
@@ -90,7 +109,16 @@ export async function readLines(
   try {
     for (;;) {
       throwIfAborted(signal);
-      if (lineStart > 0) {
+      if (keepLines && handedOut) {
+        // The handed-out lines stay as they are: the unfinished line starts a fresh buffer.
+        const fresh = allocate(Math.max(chunkSize, filled - lineStart + chunkSize));
+        buffer.copy(fresh, 0, lineStart, filled);
+        buffer = fresh;
+        handedOut = false;
+        filled -= lineStart;
+        bufferOffset += lineStart;
+        lineStart = 0;
+      } else if (lineStart > 0) {
         // Move the unfinished line to the front so the buffer only ever holds one partial line.
         buffer.copyWithin(0, lineStart, filled);
         filled -= lineStart;
@@ -104,10 +132,11 @@ export async function readLines(
       }
       if (buffer.length - filled < chunkSize) {
         // Room for a full chunk after the partial line, so long lines do not degrade into tiny reads.
-        const grown = Buffer.allocUnsafe(Math.max(filled + chunkSize, Math.min(buffer.length * 2, maxLineBytes + chunkSize)));
+        const grown = allocate(Math.max(filled + chunkSize, Math.min(buffer.length * 2, maxLineBytes + chunkSize)));
         buffer.copy(grown, 0, 0, filled);
         buffer = grown;
       }
+      if (beforeRead !== undefined) await beforeRead();
       const { bytesRead } = await handle.read(buffer, filled, chunkSize, readPosition);
       if (bytesRead === 0) break;
       readPosition += bytesRead;
@@ -143,6 +172,7 @@ export async function readLines(
           const state = new OversizeState(bufferOffset + lineStart, lineNumber, keepBytes, buffer.subarray(lineStart, newline));
           onLine(state.finish());
         } else {
+          handedOut = true;
           onLine({ oversize: false, line: lineNumber, offset: bufferOffset + lineStart, bytes: buffer.subarray(lineStart, end) });
         }
         lineNumber += 1;

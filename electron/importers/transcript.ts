@@ -31,8 +31,12 @@ export interface ParsedNode {
   readonly timestamp: string | null;
   /** One line for the graph, ≤ 120 chars. */
   readonly label: string;
-  /** Searchable text (prompt, assistant text, tool names and inputs, result text), bounded to 32 KiB. */
-  readonly text: string;
+  /**
+   * Searchable text (prompt, assistant text, tool names and inputs, result text), bounded to 32 KiB; '' when
+   * there is none. null: not extracted during the import (it is off the hot path) — the full-text indexer
+   * derives it later from `raw` with the format's own reader (see ./search-text.ts).
+   */
+  readonly text: string | null;
   /** tool_use blocks on this line. */
   readonly toolUses: readonly { readonly id: string; readonly name: string }[];
   /** tool_result blocks on this line. */

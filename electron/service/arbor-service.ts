@@ -6,6 +6,7 @@ import {
   parseClaudeTranscript,
   readNodeContent,
 } from '../importers/claude-code';
+import { startParseWorker } from '../importers/worker/parse-worker';
 import type { TranscriptReader } from './import-sessions';
 import { createServiceWith } from './service-core';
 import type { ArborService, ArborServiceOptions } from './service-types';
@@ -13,6 +14,7 @@ import type { ArborService, ArborServiceOptions } from './service-types';
 export const claudeCodeReader: TranscriptReader = {
   discover: (paths, options) => discoverClaudeTranscripts([...paths], options),
   parse: (file, sink, options) => parseClaudeTranscript(file, sink, options),
+  startWorker: startParseWorker,
 };
 
 export function createArborService(options: ArborServiceOptions): Promise<ArborService> {

@@ -1,9 +1,11 @@
 /**
  * Fills the full-text index in the background after an import has returned: small chunks, one
- * transaction each, yielding to the event loop between them so requests are served meanwhile.
+ * transaction each, yielding to the event loop between them so requests are served meanwhile. The import
+ * stores no search text for most nodes (it is off its hot path): each chunk derives it from the raw lines.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { SessionStore } from '../db/session-store';
+import type { DeriveSearchText, SessionStore } from '../db/session-store';
+import { deriveSearchText } from '../importers/search-text';
 
 export interface FullTextIndexer {
   /** Starts indexing what is pending (no-op when already running; new rows are picked up). */
@@ -18,20 +20,24 @@ export interface IndexerOptions {
   /** While true (an import is writing), the indexer steps aside; the import kicks it when done. */
   readonly paused?: () => boolean;
   readonly onProgress?: (progress: { done: number; total: number }) => void;
+  /** A node's search text from its raw line when the import deferred it. Default: the formats' own readers. */
+  readonly derive?: DeriveSearchText;
 }
 
 export function createFullTextIndexer(store: SessionStore, options: IndexerOptions = {}): FullTextIndexer {
   const chunkRows = options.chunkRows ?? 2000;
+  const derive = options.derive ?? deriveSearchText;
   let running: Promise<void> | null = null;
   let stopped = false;
   // Kept, not thrown from kick(): nobody awaits the background run, so idle() reports it instead.
   let failure: unknown = null;
+  let again = false;
 
   async function run(): Promise<void> {
     let total = store.pendingIndexRows();
     let done = 0;
     while (!stopped && !(options.paused?.() ?? false)) {
-      const consumed = store.indexNextChunk(chunkRows);
+      const consumed = store.indexNextChunk(chunkRows, derive);
       if (consumed === 0) break;
       done += consumed;
       // Nodes imported meanwhile grow the job.
@@ -41,19 +47,32 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
     }
   }
 
+  function kick(): void {
+    if (stopped) return;
+    if (running !== null) {
+      // The run may be finishing (it saw nothing left, or stepped aside): go round once more.
+      again = true;
+      return;
+    }
+    // Set at once so idle() waits for it; the work starts on a later turn, after the caller got its result.
+    running = nextTurn()
+      .then(run)
+      .catch((error: unknown) => {
+        failure = error;
+      })
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  }
+
   return {
-    kick() {
-      if (running !== null || stopped) return;
-      running = run()
-        .catch((error: unknown) => {
-          failure = error;
-        })
-        .finally(() => {
-          running = null;
-        });
-    },
+    kick,
     async idle() {
-      await running;
+      while (running !== null) await running;
       if (failure !== null) {
         const error = failure;
         failure = null;

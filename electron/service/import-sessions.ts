@@ -2,9 +2,14 @@
  * Import: discover transcript files, then read each one from where the last import stopped (unchanged
  * files are skipped), streaming parsed lines into the store in batches; finally re-link the sessions
  * that changed. Cancellable between and within files; reports bytes and files as it goes.
+ *
+ * Big imports parse in a worker thread (the reader's `startWorker`) while this thread stores, so both cores
+ * work. The worker takes over at a file boundary once it has loaded (the files before are parsed here, so
+ * its start-up costs nothing); if it fails, the rest is parsed here. Both paths store the same rows.
  */
 import type { SessionStore } from '../db/session-store';
 import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
+import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
 import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId } from '../../shared/model';
 
@@ -15,6 +20,8 @@ export interface TranscriptReader {
     options: { readonly signal?: AbortSignal },
   ): Promise<{ readonly files: readonly TranscriptFile[]; readonly problems: readonly ImportProblem[] }>;
   parse(file: TranscriptFile, sink: ParseSink, options: ParseOptions): Promise<ParseResult>;
+  /** Starts a worker thread that parses files ahead (optional: without it every file is parsed in-thread). */
+  startWorker?(): ParseWorker;
 }
 
 export interface ImportOptions {
@@ -23,6 +30,11 @@ export interface ImportOptions {
   readonly onProgress?: (progress: ImportProgress) => void;
   /** Keeps a report readable when a corrupt corpus yields a problem per line. */
   readonly maxProblems?: number;
+  /**
+   * Imports reading fewer bytes than this parse in-thread (a worker's start-up would dominate). Default
+   * WORKER_FROM_BYTES; tests pass 0 or Infinity to pin a path.
+   */
+  readonly workerFromBytes?: number;
 }
 
 export interface ImportOutcome extends ImportReport {
@@ -31,6 +43,9 @@ export interface ImportOutcome extends ImportReport {
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+export const WORKER_FROM_BYTES = 4 * 1024 * 1024;
+/** A file at least this big waits for a worker still loading rather than being parsed in-thread. */
+const WAIT_FOR_WORKER_BYTES = 16 * 1024 * 1024;
 
 interface PlannedFile {
   readonly file: TranscriptFile;
@@ -53,16 +68,44 @@ export async function importSessions(
   problems.addAll(discovered.problems);
   throwIfAborted(signal);
   const plan = planFiles(store, discovered.files, problems);
-  progress.start(plan.length, plan.reduce((sum, item) => sum + (item.file.size - item.startOffset), 0));
+  const planBytes = plan.reduce((sum, item) => sum + (item.file.size - item.startOffset), 0);
+  progress.start(plan.length, planBytes);
 
   const touched = new Map<SessionId, { files: number; nodes: number }>();
   store.setBulkMode(true);
   let cancelled: unknown = null;
+  let worker = planBytes >= (options.workerFromBytes ?? WORKER_FROM_BYTES) ? (reader.startWorker?.() ?? null) : null;
+  let workerHasRest = false;
   try {
-    for (const item of plan) {
+    for (let index = 0; index < plan.length; index++) {
+      const item = plan[index] as PlannedFile;
       throwIfAborted(signal);
+      if (worker !== null && !workerHasRest && (worker.isReady() || item.file.size - item.startOffset >= WAIT_FOR_WORKER_BYTES)) {
+        if (await worker.ready) {
+          worker.start(plan.slice(index));
+          workerHasRest = true;
+        } else {
+          worker = null;
+        }
+      }
       progress.beginFile(item.file.path);
-      const result = await importFile(store, reader, item, problems, (bytes) => progress.fileBytes(bytes), signal);
+      const onBytes = (bytes: number): void => progress.fileBytes(bytes);
+      let result: FileOutcome;
+      try {
+        const parse: ParseFile =
+          worker !== null && workerHasRest
+            ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
+            : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
+        result = await importFile(store, item, parse, problems, signal);
+      } catch (error) {
+        if (!(error instanceof ParseWorkerFailedError)) throw error;
+        // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
+        worker = null;
+        workerHasRest = false;
+        const parse: ParseFile = (sink) =>
+          reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
+        result = await importFile(store, item, parse, problems, signal);
+      }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { files: 0, nodes: 0 };
         touched.set(result.sessionId, { files: counts.files + 1, nodes: counts.nodes + result.nodesAdded });
@@ -71,6 +114,8 @@ export async function importSessions(
     }
   } catch (error) {
     cancelled = error;
+  } finally {
+    await worker?.close();
   }
   let link: ReturnType<SessionStore['linkChangedSessions']>;
   try {
@@ -109,14 +154,16 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
   return plan;
 }
 
+type ParseFile = (sink: ParseSink) => Promise<ParseResult>;
+type FileOutcome = { sessionId: SessionId | null; nodesAdded: number };
+
 async function importFile(
   store: SessionStore,
-  reader: TranscriptReader,
   item: PlannedFile,
+  parse: ParseFile,
   problems: ProblemList,
-  onBytes: (bytes: number) => void,
   signal: AbortSignal | undefined,
-): Promise<{ sessionId: SessionId | null; nodesAdded: number }> {
+): Promise<FileOutcome> {
   const writer = store.beginFile(item.file);
   const sink: ParseSink = {
     node: (node) => writer.node(node),
@@ -124,14 +171,10 @@ async function importFile(
     problem: (problem) => problems.add(problem),
   };
   try {
-    const end = await reader.parse(item.file, sink, {
-      startOffset: item.startOffset,
-      startLine: item.startLine,
-      signal,
-      onBytes,
-    });
+    const end = await parse(sink);
     return writer.finish(end);
   } catch (error) {
+    if (error instanceof ParseWorkerFailedError) throw error;
     if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
     // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
     problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}` });

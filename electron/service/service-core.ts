@@ -60,12 +60,10 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       if (outcome.changedSessionIds.length > 0) events.emit('sessions.changed', { sessionIds: [...outcome.changedSessionIds] });
       return { sessions: outcome.sessions, problems: outcome.problems };
     });
-    // Full-text indexing starts once the result is on its way (and after failed/cancelled runs too).
+    // Full-text indexing follows the import (failed and cancelled ones too: their committed batches count).
+    const indexAfterImport = (): void => indexer.kick();
     void job.then(indexAfterImport, indexAfterImport);
     return job;
-  }
-  function indexAfterImport(): void {
-    queueMicrotask(() => indexer.kick());
   }
 
   async function locations(): Promise<SourceLocation[]> {

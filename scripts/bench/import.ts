@@ -4,7 +4,8 @@
  * measures in the same run:
  *   - the raw anchor: read 1 MiB chunks, split lines, JSON.parse each line, store nothing;
  *   - Arbor's import: the service's import.run into a fresh data folder (parse, group, dedupe, store, link);
- *   - the background full-text indexing that follows, separately.
+ *   - the background full-text indexing that follows, separately;
+ *   - as a diagnostic, the Claude Code parser alone (no store).
  * Targets: Arbor's MB/s ≥ 0.5 × the anchor's; peak RSS < 500 MB.
  * Wall-clock rates are what the targets are about; CPU-time rates are printed too because a busy machine
  * (other processes on the same cores) distorts wall-clock figures.
@@ -15,6 +16,7 @@ import { open, rm, mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSyntheticCorpus } from '../../electron/demo/synthetic';
+import { discoverClaudeTranscripts, parseClaudeTranscript } from '../../electron/importers/claude-code';
 import { createArborService } from '../../electron/service/arbor-service';
 
 const MiB = 1024 * 1024;
@@ -97,6 +99,19 @@ async function main(): Promise<void> {
     const rawRate = raw.bytes / MiB / rawSeconds;
     console.log(
       `raw anchor: ${raw.lines} lines in ${rawSeconds.toFixed(2)} s = ${rawRate.toFixed(1)} MB/s (cpu ${rawCpu.toFixed(2)} s = ${(raw.bytes / MiB / rawCpu).toFixed(1)} MB/cpu-s)`,
+    );
+
+    // Diagnostic: the Claude Code parser alone (no store), to show where the import's time goes.
+    const { files: transcripts } = await discoverClaudeTranscripts([projectsDir]);
+    started = performance.now();
+    cpu = process.cpuUsage();
+    for (const file of transcripts) {
+      await parseClaudeTranscript(file, { node() {}, record() {}, problem() {} }, { startOffset: 0, startLine: 1 });
+    }
+    const parseSeconds = (performance.now() - started) / 1000;
+    const parseCpu = cpuSeconds(process.cpuUsage(cpu));
+    console.log(
+      `parser only (no store): ${parseSeconds.toFixed(2)} s = ${(corpus.bytes / MiB / parseSeconds).toFixed(1)} MB/s (cpu ${parseCpu.toFixed(2)} s)`,
     );
 
     const service = await createArborService({

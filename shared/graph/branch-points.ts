@@ -63,6 +63,33 @@ export function classifyBranchPoints(session: SessionTree): BranchPoints {
   return { branch, width };
 }
 
+/** Which of its branch point's branches a node starts, as "1 of 2"; null for any other node. */
+export interface BranchOrdinal {
+  readonly index: number;
+  readonly of: number;
+}
+
+/**
+ * The branch `node` starts when it is a diverging child of a branch point (a rewound prompt under a
+ * fork, an answer under a retry), numbered by first appearance in the transcript. Replays share the
+ * number of the line they replay, so the numbers match the branch point's width.
+ */
+export function branchOrdinal(session: SessionTree, branches: BranchPoints, node: number): BranchOrdinal | null {
+  const { tree, nodes } = session;
+  const p = tree.parent[node]!;
+  if (p < 0 || branches.branch[p] === BRANCH_NONE) return null;
+  const accept = branches.branch[p] === BRANCH_FORK ? (kind: NodeKind) => kind === 'user' : isAssistantLine;
+  if (!accept(nodes[node]!.kind)) return null;
+  const seen: (string | null)[] = [];
+  const end = tree.childStart[p + 1]!;
+  for (let c = tree.childStart[p]!; c < end; c++) {
+    const child = nodes[tree.children[c]!]!;
+    if (accept(child.kind) && !seen.includes(child.timestamp)) seen.push(child.timestamp);
+  }
+  const index = seen.indexOf(nodes[node]!.timestamp);
+  return index < 0 ? null : { index: index + 1, of: branches.width[p]! };
+}
+
 /**
  * The tree as drawn. Children of a branch point keep transcript order; at an artifact the main line
  * comes first. Subagent runs always stay children of their spawning call (they fold there).

@@ -4,6 +4,7 @@
  */
 import type { WritableDB } from '../database';
 import { migration001Sessions } from './001-sessions';
+import { migration002SearchTextFromRaw } from './002-search-text-from-raw';
 
 export interface Migration {
   readonly version: number;
@@ -11,7 +12,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -52,14 +52,25 @@ const SYSTEM_TEXT_PREFIXES = [
   '[Request interrupted by user',
 ];
 
-export function summarizeEntry(entry: JsonObject, type: string | null, cwd: string | null, toolNames: ToolNames): EntrySummary {
+/**
+ * `withText` false leaves `text` empty (the import defers search text to the background indexer, which calls
+ * this again with true on the stored line); every other field is the same either way.
+ */
+export function summarizeEntry(
+  entry: JsonObject,
+  type: string | null,
+  cwd: string | null,
+  toolNames: ToolNames,
+  withText = true,
+): EntrySummary {
+  const search = new SearchText(withText ? SEARCH_TEXT_LIMIT : 0);
   switch (type) {
     case 'user':
-      return summarizeUser(entry, toolNames);
+      return summarizeUser(entry, toolNames, search);
     case 'assistant':
-      return summarizeAssistant(entry, cwd);
+      return summarizeAssistant(entry, cwd, search);
     case 'system':
-      return summarizeSystem(entry);
+      return summarizeSystem(entry, search);
     case 'progress':
     case 'attachment':
     case 'saved_hook_context':
@@ -73,12 +84,11 @@ function plain(kind: NodeKind, label: string, text = label, usage: TokenUsage | 
   return { kind, label, text, toolUses: NO_TOOLS, toolResults: NO_TOOLS, spawnedAgentId: null, model: null, usage, promptText, spawns: NO_TOOLS };
 }
 
-function summarizeUser(entry: JsonObject, toolNames: ToolNames): EntrySummary {
+function summarizeUser(entry: JsonObject, toolNames: ToolNames, search: SearchText): EntrySummary {
   const message = objectField(entry, 'message');
   const content = message === null ? undefined : message.content;
   if (typeof content !== 'string' && !Array.isArray(content)) return plain('unknown', 'User line without message content');
 
-  const search = new SearchText();
   const results: ToolResultRef[] = [];
   let labelResult: { name: string | null; text: string; isError: boolean } | null = null;
   let prompt: string | null = null;
@@ -142,10 +152,9 @@ function isContextText(text: string): boolean {
   return trimmed.startsWith('<ide_') || trimmed.startsWith('<system-reminder>');
 }
 
-function summarizeAssistant(entry: JsonObject, cwd: string | null): EntrySummary {
+function summarizeAssistant(entry: JsonObject, cwd: string | null, search: SearchText): EntrySummary {
   const message = objectField(entry, 'message');
   const content = message === null ? undefined : message.content;
-  const search = new SearchText();
   const toolUses: ToolUseRef[] = [];
   const spawns: SpawnCall[] = [];
   let firstCall: string | null = null;
@@ -247,10 +256,9 @@ function errorDetail(entry: JsonObject): string {
   return 'API error';
 }
 
-function summarizeSystem(entry: JsonObject): EntrySummary {
+function summarizeSystem(entry: JsonObject, search: SearchText): EntrySummary {
   const subtype = stringField(entry, 'subtype');
   const content = stringField(entry, 'content');
-  const search = new SearchText();
   if (content !== null) search.add(content);
   const contentLine = content === null ? '' : firstLine(content);
   switch (subtype) {

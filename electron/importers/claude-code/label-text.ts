@@ -66,7 +66,12 @@ export function base64Bytes(data: string): number {
  */
 export class SearchText {
   private readonly parts: string[] = [];
-  private remaining = SEARCH_TEXT_LIMIT;
+  private remaining: number;
+
+  /** `limit` 0 collects nothing: the import's hot path defers search text to the background indexer. */
+  constructor(limit = SEARCH_TEXT_LIMIT) {
+    this.remaining = limit;
+  }
 
   get full(): boolean {
     return this.remaining <= 0;

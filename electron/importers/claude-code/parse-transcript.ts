@@ -10,13 +10,14 @@ import { summarizeEntry, type EntrySummary, type SpawnCall } from './entry-summa
 import { isObject, objectField, stringField, type JsonObject } from './json-shape';
 import { clip } from './label-text';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
-import { RawArena } from './raw-arena';
 
 export interface ClaudeParseOptions extends ParseOptions {
   /** Read size; tests shrink it to exercise chunk boundaries. */
   readonly chunkSize?: number;
   /** Lines this long or longer are not parsed (see line-reader). Default 64 MiB. */
   readonly maxLineBytes?: number;
+  /** Awaited before each read, when every line emitted so far is complete (see line-reader's beforeRead). */
+  readonly beforeRead?: () => Promise<void> | void;
 }
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
@@ -40,6 +41,10 @@ export async function parseClaudeTranscript(
       onBytes: options.onBytes,
       chunkSize: options.chunkSize,
       maxLineBytes: options.maxLineBytes,
+      beforeRead: options.beforeRead,
+      // Emitted raw lines are views into the reader's buffers, never copied (and never from Node's shared
+      // pool, so a worker can transfer them).
+      keepLines: true,
       // Claude Code ends every line with `\n`, so a final line without one is normally still being written;
       // but copied or hand-made files often lack the last newline. A final line that parses as a JSON object
       // is complete either way; anything else waits for the next import.
@@ -51,7 +56,6 @@ export async function parseClaudeTranscript(
 /** What the parser remembers across lines of one file. */
 class TranscriptState {
   private readonly toolNames = new Map<string, string>();
-  private readonly arena = new RawArena();
   /** Main-thread Task/Agent calls whose inline sidechain has not been seen yet. */
   private readonly pendingSpawns: SpawnCall[] = [];
 
@@ -97,7 +101,7 @@ class TranscriptState {
     const type = stringField(value, 'type');
     const uuid = stringField(value, 'uuid');
     if (uuid !== null) this.sink.node(this.node(value, type, uuid, bytes, line, offset));
-    else if (type !== null) this.sink.record(record(value, type, this.arena.copy(bytes, RAW_LIMIT), bytes.length, line, offset));
+    else if (type !== null) this.sink.record(record(value, type, cutRaw(bytes), bytes.length, line, offset));
     else this.problem(line, 'not a transcript entry: an object without "type" or "uuid"');
   }
 
@@ -140,7 +144,9 @@ class TranscriptState {
 
   private node(entry: JsonObject, type: string | null, uuid: string, bytes: Buffer, line: number, offset: number): ParsedNode {
     const cwd = stringField(entry, 'cwd');
-    const summary = summarizeEntry(entry, type, cwd, this.toolNames);
+    // Search text is left to the background indexer, which re-reads the stored raw line — except for lines
+    // longer than the stored cut, whose text could not be read back from it.
+    const summary = summarizeEntry(entry, type, cwd, this.toolNames, bytes.length > RAW_LIMIT);
     const parentSourceId = stringField(entry, 'parentUuid');
     const sidechain = entry.isSidechain === true;
     this.remember(summary, sidechain);
@@ -154,7 +160,7 @@ class TranscriptState {
       kind: summary.kind,
       timestamp: stringField(entry, 'timestamp'),
       label: summary.label,
-      text: summary.text,
+      text: bytes.length > RAW_LIMIT ? summary.text : null,
       toolUses: summary.toolUses,
       toolResults: summary.toolResults,
       spawnedAgentId: summary.spawnedAgentId,
@@ -168,7 +174,7 @@ class TranscriptState {
       usage: summary.usage,
       line,
       offset,
-      raw: this.arena.copy(bytes, RAW_LIMIT),
+      raw: cutRaw(bytes),
       rawBytes: bytes.length,
     };
   }
@@ -281,6 +287,11 @@ function oversizeTools(envelope: OversizeEnvelope, head: Buffer): Pick<ParsedNod
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** What the store keeps of a line: the reader's bytes themselves (keepLines), cut at RAW_LIMIT. */
+function cutRaw(bytes: Buffer): Buffer {
+  return bytes.length > RAW_LIMIT ? bytes.subarray(0, RAW_LIMIT) : bytes;
 }
 
 function withoutBom(bytes: Buffer, offset: number): Buffer {

@@ -49,14 +49,62 @@ function Handles() {
   );
 }
 
+/** On a branch point: how many ways the conversation goes on from here. */
 function BranchBadge({ data }: { readonly data: GraphItemData }) {
   if (!data.branch) return null;
-  const text = data.branch === 'fork' ? `branch ×${data.branchWidth}` : `retry ×${data.branchWidth}`;
-  const title = data.branch === 'fork' ? 'Real branch point: the conversation was rewound or a prompt edited' : 'The same turn was answered more than once';
+  const text = data.branch === 'fork' ? `${data.branchWidth} branches` : `${data.branchWidth} answers`;
+  const title =
+    data.branch === 'fork'
+      ? `Branch point: the conversation was rewound or a prompt edited; ${data.branchWidth} branches start below`
+      : `The same turn was answered ${data.branchWidth} times`;
   return (
     <span className="graph-badge" data-testid="branch-badge" title={title}>
       {text}
     </span>
+  );
+}
+
+/** On the first node of each branch: which branch this is, so the split reads at a glance. */
+function BranchTag({ data }: { readonly data: GraphItemData }) {
+  if (!data.branchTag || data.lod) return null;
+  return (
+    <span className="graph-branch-tag" data-testid="branch-tag">
+      {data.branchTag}
+    </span>
+  );
+}
+
+const MISSING_TITLE = 'outcome not recorded: the call was requested, but the transcript holds no result';
+
+/** "no result" fits beside any tool name; the full words stay in the text for readers and search. */
+function MissingOutcome() {
+  return (
+    <span className="graph-node__missing" title={MISSING_TITLE}>
+      <span aria-hidden="true">no result</span>
+      <span className="graph-visually-hidden">outcome not recorded</span>
+    </span>
+  );
+}
+
+/** Labels are the transcript's words; markdown emphasis markers are noise in a one-line title. */
+function plainText(label: string): string {
+  return label.replace(/\*\*/g, '');
+}
+
+function nodeTitle(data: GraphItemData): string {
+  let title = data.label;
+  if (data.outcomeMissing) title += ' — outcome not recorded';
+  if (data.branchTag) title += ` (${data.branchTag})`;
+  return title;
+}
+
+/** Two stacked cards: a subagent run folded into one node (inline, so no font has to carry the glyph). */
+function AgentIcon() {
+  return (
+    <svg width="13" height="13" viewBox="0 0 16 16" aria-hidden="true">
+      <rect x="1.5" y="4.5" width="9" height="9" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <path d="M5.5 2.5h6.5a1.5 1.5 0 0 1 1.5 1.5v6.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
   );
 }
 
@@ -69,7 +117,7 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-node-id={data.nodeId}
       data-kind={data.kind}
       data-selected={data.selected ? 'true' : undefined}
-      title={data.label}
+      title={nodeTitle(data)}
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">
@@ -78,20 +126,21 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       {data.lod ? null : (
         <span className="graph-node__text">
           <span className="graph-node__title">
-            {title}
-            {data.outcomeMissing ? <span className="graph-node__missing">outcome not recorded</span> : null}
+            <span className="graph-node__name">{title}</span>
+            {data.outcomeMissing ? <MissingOutcome /> : null}
           </span>
-          <span className="graph-node__label">{data.label}</span>
+          <span className="graph-node__label">{plainText(data.label)}</span>
         </span>
       )}
       <BranchBadge data={data} />
+      <BranchTag data={data} />
     </div>
   );
 }
 
 function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
   const agent = data.itemKind === 'agent';
-  const title = agent ? `Agent: ${data.label}` : `${data.hidden} steps`;
+  const title = agent ? `Agent: ${plainText(data.label)}` : `${data.hidden} steps`;
   const detail = agent ? `${data.hidden} nodes` : data.summary;
   return (
     <div
@@ -103,17 +152,20 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">
-        {agent ? '⧉' : '⋮'}
+        {agent ? <AgentIcon /> : '⋮'}
       </span>
       {data.lod ? null : (
         <span className="graph-node__text">
-          <span className="graph-node__title">{title}</span>
+          <span className="graph-node__title">
+            <span className="graph-node__name">{title}</span>
+          </span>
           <span className="graph-node__label">{detail}</span>
         </span>
       )}
       <span className="graph-group__expand" aria-hidden="true">
         +
       </span>
+      <BranchTag data={data} />
     </div>
   );
 }

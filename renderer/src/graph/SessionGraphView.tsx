@@ -24,7 +24,7 @@ import { createGraphStore, type GraphStore } from './graph-store';
 import { nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
 import type { GraphFlowNode } from './mount-items';
-import { fitViewport, foldToToggle, itemViewport, keyToMove } from './view-actions';
+import { CLICK_SLOP_PX, fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport } from './view-actions';
 import './graph.css';
 
 export interface SessionGraphViewProps {
@@ -61,13 +61,21 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
   const generation = useRef(0);
   /** The last node this view selected itself: selections from elsewhere (search) reveal and centre. */
   const emitted = useRef<NodeId | null>(null);
+  const selectedRef = useRef(selectedNodeId);
+  selectedRef.current = selectedNodeId;
+
+  /** Keeps rings and glows a constant size on screen (graph.css reads --graph-unzoom). */
+  const trackZoom = useCallback((zoom: number) => {
+    wrapper.current?.style.setProperty('--graph-unzoom', String(Math.min(25, Math.max(1, 1 / zoom))));
+  }, []);
 
   const applyViewport = useCallback(
     (viewport: Viewport) => {
       void flow.setViewport(viewport);
       store.getState().setViewport(viewport);
+      trackZoom(viewport.zoom);
     },
-    [flow, store],
+    [flow, store, trackZoom],
   );
 
   /** Re-lays out with new expansions, keeping the cursor on the same node. */
@@ -90,19 +98,31 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
     [store],
   );
 
-  // Open the session: build the structure and the first layout off the UI thread, then fit.
+  // Open the session: build the structure and the first layout off the UI thread, then fit at a
+  // readable zoom. A refresh of the same session (live import) keeps the user's folds and camera.
+  const openedSession = useRef<string | null>(null);
   useEffect(() => {
     const current = createLayoutEngine();
     engine.current = current;
     const mine = ++generation.current;
-    store.getState().setLoading();
+    const refresh = openedSession.current === graph.session.id && store.getState().structure !== null;
+    const expanded = refresh ? store.getState().expanded : new Set<FoldId>();
+    if (!refresh) store.getState().setLoading();
     current
-      .open(graph.nodes, new Set())
+      .open(graph.nodes, expanded)
       .then((opened) => {
         if (mine !== generation.current) return;
-        store.getState().setLayout(opened.structure, opened.layout, new Set(), -1);
+        openedSession.current = graph.session.id;
+        store.getState().setLayout(opened.structure, opened.layout, expanded, -1);
+        if (refresh) {
+          // Keep the keyboard cursor on the selection; indices may have shifted with the new nodes.
+          const after = store.getState();
+          const selected = selectedRef.current === null ? undefined : opened.structure.indexById.get(selectedRef.current);
+          if (selected !== undefined && after.byNode) after.setCursor(itemShowingNode(opened.structure, opened.layout.visible, after.byNode, selected));
+          return;
+        }
         const { width, height } = store.getState();
-        applyViewport(fitViewport(opened.layout.layout, width, height, 0.6));
+        applyViewport(fitViewport(opened.layout.layout, width, height, OPEN_ZOOM));
       })
       .catch((cause: unknown) => {
         if (mine === generation.current) store.getState().setError(cause instanceof Error ? cause.message : String(cause));
@@ -128,9 +148,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
       if (!after.layout || !after.byNode) return;
       const item = itemShowingNode(structure, after.layout.visible, after.byNode, index);
       after.setCursor(item);
-      // Keep the view when the node is already in it; otherwise centre on it at a readable zoom.
-      const zoom = Math.max(after.viewport.zoom, 0.8);
-      applyViewport(itemViewport(after.layout.layout, item, after.width, after.height, zoom, after.viewport));
+      applyViewport(revealViewport(after.layout.layout, item, after.width, after.height, after.viewport));
     })();
   }, [selectedNodeId, structure, store, relayout, applyViewport]);
 
@@ -212,7 +230,13 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
     [store, fit, toggle, select, applyViewport],
   );
 
-  const onMove = useCallback((_event: unknown, viewport: Viewport) => store.getState().setViewport(viewport), [store]);
+  const onMove = useCallback(
+    (_event: unknown, viewport: Viewport) => {
+      store.getState().setViewport(viewport);
+      trackZoom(viewport.zoom);
+    },
+    [store, trackZoom],
+  );
 
   return (
     <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={0} onKeyDown={onKeyDown} aria-label="Session graph">
@@ -228,6 +252,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
+        // Keyboard focus lives on the wrapper (its own arrow-key navigation), not on hundreds of node tab stops.
+        nodesFocusable={false}
+        edgesFocusable={false}
+        // d3-zoom swallows the click after any pointer travel beyond this; a hand is never perfectly still.
+        paneClickDistance={CLICK_SLOP_PX}
         zoomOnDoubleClick={false}
         panOnScroll
         zoomActivationKeyCode={['Control', 'Meta']}
@@ -235,10 +264,10 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} size={1} />
-        <MiniMap pannable zoomable nodeColor={MINIMAP_COLOR} className="session-graph__minimap" />
+        <MiniMap pannable zoomable nodeColor={MINIMAP_COLOR} className="session-graph__minimap" style={{ width: 150, height: 110 }} />
         <Controls showFitView={false} showInteractive={false}>
           <ControlButton onClick={fit} title="Fit whole session (F)" aria-label="Fit whole session">
-            ⤢
+            <FitIcon />
           </ControlButton>
         </Controls>
       </ReactFlow>
@@ -250,5 +279,14 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** Four corners: fit everything in view (inline, so no font has to carry an arrow glyph). */
+function FitIcon() {
+  return (
+    <svg className="session-graph__fit-icon" viewBox="0 0 16 16" aria-hidden="true">
+      <path d="M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
   );
 }

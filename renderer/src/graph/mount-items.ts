@@ -3,7 +3,7 @@
  * culled to a bounded count, with the root→selection path marked and a simplified look when zoomed out.
  */
 import type { Edge, Node } from '@xyflow/react';
-import { BRANCH_FORK, BRANCH_NONE } from '../../../shared/graph/branch-points';
+import { BRANCH_FORK, BRANCH_NONE, branchOrdinal } from '../../../shared/graph/branch-points';
 import { foldIdOfItem, ITEM_AGENT, ITEM_NODE, ITEM_RUN, itemShowingNode, type VisibleGraph } from '../../../shared/graph/folds';
 import { pathToRoot } from '../../../shared/graph/navigation';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
@@ -31,6 +31,8 @@ export interface GraphItemData extends Record<string, unknown> {
   readonly outcomeMissing: boolean;
   readonly branch: 'fork' | 'retry' | null;
   readonly branchWidth: number;
+  /** On the first item of each branch below a branch point: "branch 1/2" (fork) or "answer 1/2" (retry). */
+  readonly branchTag: string | null;
   readonly hidden: number;
   /** Tool names in a folded run, most frequent first ("Bash ×5, Read ×2"). */
   readonly summary: string;
@@ -207,10 +209,19 @@ function itemData(
     outcomeMissing: node.toolCalls.some((call) => call.outcome === 'missing'),
     branch: itemKind !== 'node' || branch === BRANCH_NONE ? null : branch === BRANCH_FORK ? 'fork' : 'retry',
     branchWidth: structure.branchWidth[index]!,
+    branchTag: branchTag(structure, index),
     hidden: visible.hidden[item]!,
     summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!) : '',
     ...state,
   };
+}
+
+function branchTag(structure: SessionStructure, index: number): string | null {
+  const ordinal = branchOrdinal(structure, { branch: structure.branch, width: structure.branchWidth }, index);
+  if (!ordinal) return null;
+  const parent = structure.tree.parent[index]!;
+  const word = structure.branch[parent] === BRANCH_FORK ? 'branch' : 'answer';
+  return `${word} ${ordinal.index}/${ordinal.of}`;
 }
 
 const summaries = new WeakMap<SessionStructure, Map<number, string>>();

@@ -3,17 +3,22 @@ import { agentFoldId, foldIdOfItem, ITEM_NODE, runFoldId, type FoldId, type Visi
 import type { LaneLayout } from '../../../shared/graph/lane-layout';
 import { firstChildItem, nextBranchItem, parentItem, siblingItem } from '../../../shared/graph/navigation';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
-import { LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type Viewport } from './mount-items';
+import { DETAIL_ZOOM, LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type Viewport } from './mount-items';
 
 const PADDING = 32;
+/** The zoom a session opens at (at least) and a jump lands at: node text at ~10px, comfortably read. */
+export const OPEN_ZOOM = 0.8;
+/** Pointer travel (px) between press and release that still counts as a click rather than a pan. */
+export const CLICK_SLOP_PX = 6;
+/** A jump target nearer the pane's edge than this (px) is re-centred: at the edge it is easy to miss. */
+const REVEAL_MARGIN = 96;
 
 /**
  * Fits the whole layout, but never below `minZoom`; what does not fit starts at the top left, where the
  * session begins.
  */
 export function fitViewport(layout: LaneLayout, width: number, height: number, minZoom: number): Viewport {
-  const contentWidth = Math.max(NODE_WIDTH, layout.lanes * LANE_WIDTH - (LANE_WIDTH - NODE_WIDTH));
-  const contentHeight = Math.max(NODE_HEIGHT, layout.rows * ROW_HEIGHT - (ROW_HEIGHT - NODE_HEIGHT));
+  const { contentWidth, contentHeight } = contentSize(layout);
   const fitted = Math.min((width - 2 * PADDING) / contentWidth, (height - 2 * PADDING) / contentHeight, 1);
   const zoom = Math.max(minZoom, fitted);
   const x = contentWidth * zoom <= width - 2 * PADDING ? (width - contentWidth * zoom) / 2 : PADDING;
@@ -21,21 +26,66 @@ export function fitViewport(layout: LaneLayout, width: number, height: number, m
   return { x, y, zoom };
 }
 
-/** A viewport showing `item`: the current one when the item is already well inside it, else centred. */
-export function itemViewport(layout: LaneLayout, item: number, width: number, height: number, zoom: number, current?: Viewport): Viewport {
+/** A viewport showing `item`: the current one when the item is already inside it (`margin` px clear of the edges), else centred. */
+export function itemViewport(
+  layout: LaneLayout,
+  item: number,
+  width: number,
+  height: number,
+  zoom: number,
+  current?: Viewport,
+  margin: number = PADDING,
+): Viewport {
   const left = layout.lane[item]! * LANE_WIDTH;
   const top = layout.row[item]! * ROW_HEIGHT;
   if (current) {
+    // A pane too small for the margin on both sides still keeps a node that is on screen at all.
+    const marginX = Math.min(margin, Math.max(0, (width - NODE_WIDTH * current.zoom) / 2));
+    const marginY = Math.min(margin, Math.max(0, (height - NODE_HEIGHT * current.zoom) / 2));
     const screenLeft = left * current.zoom + current.x;
     const screenTop = top * current.zoom + current.y;
     const inside =
-      screenLeft >= PADDING &&
-      screenTop >= PADDING &&
-      screenLeft + NODE_WIDTH * current.zoom <= width - PADDING &&
-      screenTop + NODE_HEIGHT * current.zoom <= height - PADDING;
+      screenLeft >= marginX &&
+      screenTop >= marginY &&
+      screenLeft + NODE_WIDTH * current.zoom <= width - marginX &&
+      screenTop + NODE_HEIGHT * current.zoom <= height - marginY;
     if (inside) return current;
   }
-  return { x: width / 2 - (left + NODE_WIDTH / 2) * zoom, y: height / 2 - (top + NODE_HEIGHT / 2) * zoom, zoom };
+  return centreOn(layout, item, width, height, zoom);
+}
+
+/**
+ * Centres `item`, but never leaves empty space above or left of the session's start (centring the first
+ * prompt would show half a pane of nothing) nor right of its last lane; content narrower than the pane
+ * stays centred as a whole, so jumps between lanes do not slide the view sideways.
+ */
+function centreOn(layout: LaneLayout, item: number, width: number, height: number, zoom: number): Viewport {
+  const { contentWidth } = contentSize(layout);
+  const left = layout.lane[item]! * LANE_WIDTH;
+  const top = layout.row[item]! * ROW_HEIGHT;
+  let x = width / 2 - (left + NODE_WIDTH / 2) * zoom;
+  if (contentWidth * zoom <= width - 2 * PADDING) x = (width - contentWidth * zoom) / 2;
+  else x = Math.min(PADDING, Math.max(width - PADDING - contentWidth * zoom, x));
+  const y = Math.min(PADDING, height / 2 - (top + NODE_HEIGHT / 2) * zoom);
+  return { x, y, zoom };
+}
+
+function contentSize(layout: LaneLayout): { contentWidth: number; contentHeight: number } {
+  return {
+    contentWidth: Math.max(NODE_WIDTH, layout.lanes * LANE_WIDTH - (LANE_WIDTH - NODE_WIDTH)),
+    contentHeight: Math.max(NODE_HEIGHT, layout.rows * ROW_HEIGHT - (ROW_HEIGHT - NODE_HEIGHT)),
+  };
+}
+
+/**
+ * Where to look after a jump from outside the graph (a search hit, a link): keep the view only when the
+ * item is readable (labels drawn) and well clear of the edges; otherwise centre on it, zooming in to at
+ * least OPEN_ZOOM.
+ */
+export function revealViewport(layout: LaneLayout, item: number, width: number, height: number, current: Viewport): Viewport {
+  const zoom = Math.max(current.zoom, OPEN_ZOOM);
+  if (current.zoom < DETAIL_ZOOM) return itemViewport(layout, item, width, height, zoom);
+  return itemViewport(layout, item, width, height, zoom, current, REVEAL_MARGIN);
 }
 
 /**

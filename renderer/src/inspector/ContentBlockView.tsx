@@ -33,7 +33,9 @@ export function ContentBlockView({ block }: { block: ContentBlock }) {
       return (
         <div className={`tool-result ${block.isError ? 'is-error' : ''}`}>
           <div className="tool-result__head">
-            <span className="field-label">Result of {block.toolUseId}</span>
+            <span className="field-label">
+              Result of <code className="tool-id">{block.toolUseId}</code>
+            </span>
             <span className={`badge badge--outcome badge--${block.isError ? 'error' : 'ok'}`} data-testid="tool-outcome">
               {block.isError ? 'error' : 'ok'}
             </span>

@@ -12,8 +12,10 @@ export function Inspector() {
   const detail = useAppState((s) => s.nodeDetail);
   const status = useAppState((s) => s.nodeStatus);
   const selectedNodeId = useAppState((s) => s.selectedNodeId);
+  const sessionOpen = useAppState((s) => s.selectedSessionId !== null);
   let body: React.ReactNode;
-  if (selectedNodeId === null) body = <div className="pane-empty">Select a node in the graph to inspect it.</div>;
+  if (selectedNodeId === null && !sessionOpen) body = <div className="pane-empty">Open a session to inspect its prompts, answers and tool calls here.</div>;
+  else if (selectedNodeId === null) body = <div className="pane-empty">Select a node in the graph to inspect it.</div>;
   else if (status === 'error') body = <div className="pane-empty is-error">This node could not be loaded.</div>;
   else if (!detail || detail.node.id !== selectedNodeId) body = <div className="pane-empty">Loading…</div>;
   else body = <NodeInspector key={detail.node.id} detail={detail} />;

@@ -124,6 +124,9 @@ export function SessionList() {
         onKeyDown={onKeyDown}
       >
         {status === 'loading' && sessions.length === 0 ? <div className="session-list__empty">Loading sessions…</div> : null}
+        {status === 'ready' && sessions.length === 0 ? (
+          <div className="session-list__empty">Imported sessions will be listed here.</div>
+        ) : null}
         {status !== 'loading' && visible.length === 0 && sessions.length > 0 ? (
           <div className="session-list__empty">No session matches “{filter}”.</div>
         ) : null}

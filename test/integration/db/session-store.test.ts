@@ -151,6 +151,17 @@ describe('session store', () => {
     ]);
   });
 
+  it('titles a session with no typed prompt by its first readable step, not its id (away_summary)', () => {
+    importFile(
+      transcriptFile('/t/away.jsonl', { sessionHint: 'S1' }),
+      inOrder([
+        parsedNode('p1', null, { kind: 'progress', label: 'Hook SessionStart' }),
+        parsedNode('s1', 'p1', { kind: 'system', label: "We're adding a project-level layout" }),
+      ]),
+    );
+    expect(store.getSession('S1')?.title).toBe("We're adding a project-level layout");
+  });
+
   it('re-reading the same lines stores nothing twice', () => {
     const file = transcriptFile('/t/a.jsonl', { sessionHint: 'S1' });
     const nodes = inOrder([parsedNode('u1', null), parsedNode('a1', 'u1')]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CONTENT_SECURITY_POLICY } from '../../../electron/host/content-security';
+import { CONTENT_SECURITY_POLICY, PAGE_CONTENT_SECURITY_POLICY } from '../../../electron/host/content-security';
 import { startWebHost, type WebHost } from '../../../electron/host/web-host';
 import type { ServerMessage } from '../../../shared/wire';
 import { FAKE_SESSION, createFakeService, type FakeService } from '../../fakes/fake-service';
@@ -235,9 +235,10 @@ describe('arbor serve web host', () => {
     host = await startWebHost({ service, rendererDir }); // afterEach closes this one
   });
 
-  it('sends the same CSP as the renderer page declares', () => {
+  it('sends the CSP the renderer page declares, plus frame-ancestors (header-only)', () => {
     const html = readFileSync(resolve(__dirname, '../../../renderer/index.html'), 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html);
-    expect(meta?.[1]).toBe(CONTENT_SECURITY_POLICY);
+    expect(meta?.[1]).toBe(PAGE_CONTENT_SECURITY_POLICY);
+    expect(meta?.[1]).not.toContain('frame-ancestors');
   });
 });

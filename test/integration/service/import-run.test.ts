@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RAW_LIMIT } from '../../../electron/importers/transcript';
 import { toErrorData } from '../../../shared/errors';
 import { appendTranscript, compactBoundary, jsonl, prompt, reply, summary, toolCall, toolResult, writeTranscript } from './claude-lines';
 import { type Harness, openHarness } from './service-harness';
@@ -169,6 +170,26 @@ describe('import.run', () => {
     expect((await h.service.api['sessions.list']({})).total).toBe(0);
     const rest = await h.service.api['import.run']({ paths: [h.projects] });
     expect(rest.sessions.length).toBe(3);
+  });
+
+  it('cancels a running import when the service closes', async () => {
+    for (let index = 0; index < 5; index++) {
+      writeTranscript(sessionFile(`S${index}`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`)]);
+    }
+    const running = h.service.api['import.run']({ paths: [h.projects] });
+    const closing = h.service.close();
+    expect(await errorCode(running)).toBe('CANCELLED');
+    await closing;
+    expect(await errorCode(h.service.api['sessions.list']({}))).toBe('INTERNAL');
+  });
+
+  it('keeps the first RAW_LIMIT bytes of a huge line and says where it was cut', async () => {
+    writeTranscript(sessionFile('S1'), [prompt('u1', null, 'x'.repeat(RAW_LIMIT + 1000))]);
+    await h.service.api['import.run']({ paths: [h.projects] });
+    const node = await h.service.api['nodes.get']({ nodeId: 'u1' });
+    expect(node.rawTruncatedAt).toBe(RAW_LIMIT);
+    expect(Buffer.byteLength(node.raw)).toBe(RAW_LIMIT);
+    expect(node.node.kind).toBe('user');
   });
 
   it('reports missing paths as problems, not failures', async () => {

@@ -43,7 +43,11 @@ describe('SessionGraphView', () => {
     await waitFor(() => expect(view.container.querySelectorAll('[data-testid="graph-node"]').length).toBeGreaterThan(0));
     const byId = (id: string) => view.container.querySelector(`[data-node-id="${id}"]`);
     expect(byId('prompt')?.getAttribute('data-kind')).toBe('user');
-    expect(byId('hook')?.querySelector('[data-testid="branch-badge"]')?.textContent).toBe('branch ×2');
+    expect(byId('hook')?.querySelector('[data-testid="branch-badge"]')?.textContent).toBe('2 branches');
+    // The split is marked on both sides: the fork point's badge and each branch's first node.
+    expect(byId('first')?.querySelector('[data-testid="branch-tag"]')?.textContent).toBe('branch 1/2');
+    expect(byId('second')?.querySelector('[data-testid="branch-tag"]')?.textContent).toBe('branch 2/2');
+    expect(byId('answer')?.querySelector('[data-testid="branch-tag"]')).toBeNull();
     const run = view.container.querySelector('[data-fold-id="run:n5"]');
     expect(run?.textContent).toContain('8 steps');
     fireEvent.click(byId('answer')!);

@@ -3,7 +3,7 @@ import { buildVisibleGraph, ITEM_RUN, runFoldId } from '../../../../shared/graph
 import { forestFromParents } from '../../../../shared/graph/forest';
 import { layoutLanes } from '../../../../shared/graph/lane-layout';
 import { buildSessionStructure } from '../../../../shared/graph/session-structure';
-import { fitViewport, foldToToggle, itemViewport, keyToMove } from '../../../../renderer/src/graph/view-actions';
+import { fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport } from '../../../../renderer/src/graph/view-actions';
 import { SessionBuilder } from '../../shared/graph/session-builder';
 
 describe('view actions', () => {
@@ -24,6 +24,24 @@ describe('view actions', () => {
     const moved = itemViewport(layout, 90, 1000, 800, 1, current);
     expect(moved).not.toBe(current);
     expect(moved.y).toBeLessThan(0);
+  });
+
+  it('a jump keeps a readable view that shows the node well inside, and otherwise centres at a readable zoom', () => {
+    const layout = layoutLanes(forestFromParents(Int32Array.from({ length: 100 }, (_, i) => i - 1)));
+    const readable = { x: 100, y: 100, zoom: 1 };
+    expect(revealViewport(layout, 2, 1000, 800, readable)).toBe(readable);
+    // Row 9 sits at the bottom edge (y 730–776 of 800): on screen, but easy to miss, so centre it.
+    const edge = revealViewport(layout, 9, 1000, 800, readable);
+    expect(edge).not.toBe(readable);
+    expect(edge.y + (9 * 70 + 23) * edge.zoom).toBeCloseTo(400);
+    // Zoomed out to pills, the node is "in view" but unreadable: zoom in on it.
+    const overview = { x: 0, y: 0, zoom: 0.1 };
+    const jumped = revealViewport(layout, 50, 1000, 800, overview);
+    expect(jumped.zoom).toBe(OPEN_ZOOM);
+    expect(jumped.y + (50 * 70 + 23) * jumped.zoom).toBeCloseTo(400);
+    expect(revealViewport(layout, 50, 1000, 800, { x: 0, y: 0, zoom: 1.5 }).zoom).toBe(1.5);
+    // Centring the session's first node would show half a pane of nothing above it: the start stays at the top.
+    expect(revealViewport(layout, 0, 1000, 800, { x: 0, y: -5000, zoom: 1 }).y).toBe(32);
   });
 
   it('Enter expands a group and folds an expanded run back from any of its nodes', () => {

@@ -6,6 +6,8 @@ import { render } from '@testing-library/react';
 import { createFakeClient, nodeDetail, nodeSummary } from '../fake-client';
 import { renderWithStore } from '../render';
 import type { NodeDetail } from '../../../../shared/model';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 afterEach(cleanup);
 
@@ -17,8 +19,12 @@ async function show(detail: NodeDetail) {
 }
 
 describe('Inspector', () => {
-  it('asks for a selection when nothing is selected', () => {
-    renderWithStore(<Inspector />);
+  it('says what it will show before a session is open, and asks for a selection once one is', async () => {
+    const view = renderWithStore(<Inspector />);
+    expect(screen.getByTestId('inspector').textContent).toContain('Open a session');
+    await act(async () => {
+      view.store.setState({ selectedSessionId: 's1' });
+    });
     expect(screen.getByTestId('inspector').textContent).toContain('Select a node');
   });
 
@@ -81,5 +87,16 @@ describe('Inspector', () => {
     expect(container.querySelector('pre')!.textContent!.length).toBeLessThan(7000);
     fireEvent.click(screen.getByText('Show all 20000 characters'));
     expect(container.querySelector('pre')!.textContent!.length).toBe(20_000);
+  });
+
+  it('keeps the case of a tool id inside an upper-cased label', async () => {
+    await show(nodeDetail('r1', { blocks: [{ type: 'tool_result', toolUseId: 'toolu_01AbCd', text: 'done', isError: false }] }));
+    const id = screen.getByText('toolu_01AbCd');
+    expect(id.tagName).toBe('CODE');
+    expect(id.closest('.field-label')).not.toBeNull();
+    // The label's CSS upper-cases its words; the id's own rule must undo that (happy-dom loads no CSS).
+    const css = readFileSync(resolve(__dirname, '../../../../renderer/src/styles/app.css'), 'utf8');
+    const rule = /\.field-label code,[^{]*\{([^}]*)\}/.exec(css);
+    expect(rule?.[1]).toMatch(/text-transform:\s*none/);
   });
 });

@@ -68,4 +68,11 @@ describe('SessionList', () => {
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(100);
   });
+
+  it('says where sessions will appear when there are none, instead of a blank pane', async () => {
+    const view = renderWithStore(<SessionList />, createFakeClient({ 'sessions.list': () => ({ sessions: [], total: 0 }) }));
+    await act(() => view.store.getState().loadSessions());
+    expect(screen.getByTestId('session-list').textContent).toContain('Imported sessions will be listed here.');
+    expect(screen.queryAllByTestId('session-row')).toHaveLength(0);
+  });
 });

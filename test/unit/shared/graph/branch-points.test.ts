@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BRANCH_FORK, BRANCH_NONE, BRANCH_RETRY, buildDisplayTree, classifyBranchPoints } from '../../../../shared/graph/branch-points';
+import { BRANCH_FORK, BRANCH_NONE, BRANCH_RETRY, branchOrdinal, buildDisplayTree, classifyBranchPoints } from '../../../../shared/graph/branch-points';
 import { buildSessionTree } from '../../../../shared/graph/session-tree';
 import { SessionBuilder } from './session-builder';
 
@@ -90,5 +90,30 @@ describe('classifyBranchPoints', () => {
     expect(displayParent(agent)).toBe(call);
     expect(displayParent(result)).toBe(call);
     expect(childIds(call)).toEqual([result, agent]);
+  });
+});
+
+describe('branchOrdinal', () => {
+  it('numbers the prompts under a fork and the answers under a retry; replays share a number; others get none', () => {
+    const s = new SessionBuilder();
+    const root = s.add('user', null);
+    const hook = s.add('system', root);
+    const first = s.add('user', hook, { timestamp: '2025-01-01T00:01:00Z' });
+    const progress = s.add('progress', hook);
+    const second = s.add('user', hook, { timestamp: '2025-01-01T00:02:00Z' });
+    const replay = s.add('user', hook, { timestamp: '2025-01-01T00:01:00Z' });
+    const retried = s.add('user', second);
+    const a1 = s.add('assistant', retried);
+    const a2 = s.add('assistant', retried);
+    const { tree, branches, at } = analyse(s);
+    const ordinal = (id: string) => branchOrdinal(tree, branches, at(id));
+    expect(ordinal(first)).toEqual({ index: 1, of: 2 });
+    expect(ordinal(second)).toEqual({ index: 2, of: 2 });
+    expect(ordinal(replay)).toEqual({ index: 1, of: 2 });
+    expect(ordinal(progress)).toBeNull();
+    expect(ordinal(root)).toBeNull();
+    expect(ordinal(a1)).toEqual({ index: 1, of: 2 });
+    expect(ordinal(a2)).toEqual({ index: 2, of: 2 });
+    expect(ordinal(retried)).toBeNull();
   });
 });

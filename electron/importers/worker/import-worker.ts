@@ -1,0 +1,130 @@
+/**
+ * The parse worker's entry (a worker_threads Worker; electron-vite bundles it as out/main/import-worker.js).
+ * Reads and parses the files it is given, in order, and posts their lines in batches, one per read chunk:
+ * raw lines stay in the line reader's buffers, which are transferred (not copied). Reading pauses while more
+ * than MAX_IN_FLIGHT_BYTES are sent but not yet stored, so memory stays bounded however fast it parses.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { ImportProblem } from '../../../shared/model';
+import { parseClaudeTranscript } from '../claude-code/parse-transcript';
+import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
+import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
+
+const MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+
+if (parentPort === null) throw new Error('import-worker runs as a worker thread');
+const port = parentPort;
+
+let inFlight = 0;
+let resume: (() => void) | null = null;
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'parse':
+      void parseAll(message.jobs);
+      break;
+    case 'ack':
+      inFlight -= message.bytes;
+      if (resume !== null && inFlight <= MAX_IN_FLIGHT_BYTES) {
+        const go = resume;
+        resume = null;
+        go();
+      }
+      break;
+  }
+});
+post({ type: 'ready' });
+
+function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+}
+
+async function parseAll(jobs: readonly ParseJob[]): Promise<void> {
+  for (let index = 0; index < jobs.length; index++) {
+    const job = jobs[index] as ParseJob;
+    const batch = new Batch(index);
+    try {
+      const end = await parseFile(job, batch);
+      await batch.send();
+      post({ type: 'end', job: index, endOffset: end.endOffset, endLine: end.endLine });
+    } catch (error) {
+      await batch.send();
+      post({ type: 'failed', job: index, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+function parseFile(job: ParseJob, batch: Batch): Promise<ParseResult> {
+  const options = {
+    startOffset: job.startOffset,
+    startLine: job.startLine,
+    onBytes: (bytes: number) => batch.progress(bytes),
+    // Every line parsed so far is complete and its buffer is never written again: send them.
+    beforeRead: () => batch.send(),
+  };
+  switch (job.file.format) {
+    case 'claude-code':
+      return parseClaudeTranscript(job.file, batch, options);
+  }
+}
+
+/** One file's lines since the last send, in order. */
+class Batch implements ParseSink {
+  private kinds: ItemKind[] = [];
+  private items: (ParsedNode | ParsedRecord | ImportProblem)[] = [];
+  private buffers = new Set<ArrayBuffer>();
+  private bytesRead = 0;
+
+  constructor(private readonly job: number) {}
+
+  node(node: ParsedNode): void {
+    this.kinds.push(NODE_ITEM);
+    this.items.push({ ...node, raw: this.keep(node.raw) });
+  }
+
+  record(record: ParsedRecord): void {
+    this.kinds.push(RECORD_ITEM);
+    this.items.push({ ...record, raw: this.keep(record.raw) });
+  }
+
+  problem(problem: ImportProblem): void {
+    this.kinds.push(PROBLEM_ITEM);
+    this.items.push(problem);
+  }
+
+  progress(bytesRead: number): void {
+    this.bytesRead = bytesRead;
+  }
+
+  /** Posts what was gathered, then waits while too much is in flight. */
+  async send(): Promise<void> {
+    if (this.items.length > 0) {
+      const transfer = [...this.buffers];
+      const bytes = transfer.reduce((sum, buffer) => sum + buffer.byteLength, 0);
+      inFlight += bytes;
+      post({ type: 'batch', job: this.job, kinds: this.kinds, items: this.items, bytesRead: this.bytesRead, bytes }, transfer);
+      this.kinds = [];
+      this.items = [];
+      this.buffers = new Set();
+    }
+    while (inFlight > MAX_IN_FLIGHT_BYTES) {
+      await new Promise<void>((go) => {
+        resume = go;
+      });
+    }
+  }
+
+  /**
+   * The raw bytes to send: a view into a reader buffer, whose ArrayBuffer is transferred. Small buffers may be
+   * slices of Node's shared pool (an oversize line's kept head, in tests), which cannot be transferred: copied.
+   */
+  private keep(raw: Buffer): Buffer {
+    if (raw.buffer.byteLength > Buffer.poolSize) {
+      this.buffers.add(raw.buffer as ArrayBuffer);
+      return raw;
+    }
+    const own = new Uint8Array(raw);
+    this.buffers.add(own.buffer);
+    return Buffer.from(own.buffer);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The main thread's side of the parse worker: starts it, hands it the files to parse, and delivers each
+ * file's lines to a ParseSink as batches arrive — so parsing (worker) and storing (main thread) use both
+ * cores. The worker runs from TypeScript source under tsx (CLI, scripts, vitest) and from the electron-vite
+ * bundle (out/main/import-worker.js, a second main entry) in the app.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { CancelledError } from '../../../shared/errors';
+import type { ImportProblem } from '../../../shared/model';
+import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
+import { type FromWorker, NODE_ITEM, type ParseJob, RECORD_ITEM, type ToWorker } from './worker-protocol';
+
+export type { ParseJob } from './worker-protocol';
+
+/** The worker stopped (crashed, or could not start): what it had not delivered must be parsed in-thread. */
+export class ParseWorkerFailedError extends Error {
+  constructor(cause: unknown) {
+    super(`the parse worker stopped: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'ParseWorkerFailedError';
+  }
+}
+
+export interface ParseWorker {
+  /** Whether the worker has loaded and can take files now. */
+  readonly isReady: () => boolean;
+  /** Resolves true once loaded, false if it could not start. */
+  readonly ready: Promise<boolean>;
+  /** Hands over the files to parse, in order (once). */
+  start(jobs: readonly ParseJob[]): void;
+  /**
+   * Delivers the next file's lines (in `start` order) to `sink` as they arrive; resolves where it ended.
+   * Rejects with the file's own read error (as an in-thread parse would throw), CancelledError, or
+   * ParseWorkerFailedError.
+   */
+  next(sink: ParseSink, onBytes: (bytesRead: number) => void, signal: AbortSignal | undefined): Promise<ParseResult>;
+  close(): Promise<void>;
+}
+
+interface Consumer {
+  readonly sink: ParseSink;
+  readonly onBytes: (bytesRead: number) => void;
+  readonly resolve: (result: ParseResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export function startParseWorker(): ParseWorker {
+  const entry = workerEntry();
+  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, resourceLimits: process.env.ARBOR_YG ? { maxYoungGenerationSizeMb: Number(process.env.ARBOR_YG) } : undefined });
+  const DBG_T0 = performance.now(); const DBG_ELU = performance.eventLoopUtilization();
+  const inbox: FromWorker[] = [];
+  let consumer: Consumer | null = null;
+  let failure: ParseWorkerFailedError | null = null;
+  let loaded = false;
+  let settleReady: (ok: boolean) => void = () => {};
+  const ready = new Promise<boolean>((resolve) => {
+    settleReady = resolve;
+  });
+
+  const fail = (cause: unknown): void => {
+    if (failure !== null) return;
+    failure = new ParseWorkerFailedError(cause);
+    settleReady(false);
+    const current = consumer;
+    consumer = null;
+    current?.reject(failure);
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`exited with code ${code}`)));
+  worker.on('message', (message: FromWorker) => {
+    if (message.type === 'ready') {
+      if (process.env.ARBOR_DEBUG_WORKER) console.log('DBG worker ready after', (performance.now() - DBG_T0).toFixed(0));
+      loaded = true;
+      settleReady(true);
+      return;
+    }
+    inbox.push(message);
+    deliver();
+  });
+
+  /** Hands the consumer what has arrived for its file (messages come in file order). */
+  function deliver(): void {
+    while (consumer !== null && inbox.length > 0) {
+      const message = inbox.shift() as FromWorker;
+      const current = consumer;
+      try {
+        if (message.type === 'batch') {
+          deliverBatch(message, current);
+          post({ type: 'ack', bytes: message.bytes });
+        } else if (message.type === 'end') {
+          consumer = null;
+          current.resolve({ endOffset: message.endOffset, endLine: message.endLine });
+        } else if (message.type === 'failed') {
+          consumer = null;
+          current.reject(new Error(message.message));
+        }
+      } catch (error) {
+        // The sink failed (the store): the import stops as an in-thread parse would.
+        consumer = null;
+        current.reject(error);
+      }
+    }
+  }
+
+  function post(message: ToWorker): void {
+    worker.postMessage(message);
+  }
+
+  return {
+    isReady: () => loaded && failure === null,
+    ready,
+    start(jobs) {
+      post({ type: 'parse', jobs });
+    },
+    next(sink, onBytes, signal) {
+      if (failure !== null) return Promise.reject(failure);
+      if (signal?.aborted) return Promise.reject(new CancelledError());
+      return new Promise<ParseResult>((resolve, reject) => {
+        const onAbort = (): void => {
+          consumer = null;
+          reject(new CancelledError());
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const done = (): void => signal?.removeEventListener('abort', onAbort);
+        consumer = {
+          sink,
+          onBytes,
+          resolve: (result) => (done(), resolve(result)),
+          reject: (error) => (done(), reject(error)),
+        };
+        deliver();
+      });
+    },
+    async close() {
+      if (process.env.ARBOR_DEBUG_WORKER) { const w = worker.performance.eventLoopUtilization(); const m = performance.eventLoopUtilization(DBG_ELU);
+        console.log('DBG worker active', w.active.toFixed(0), 'idle', w.idle.toFixed(0), '| main active', m.active.toFixed(0), 'idle', m.idle.toFixed(0), 'since start', (performance.now() - DBG_T0).toFixed(0)); }
+      worker.removeAllListeners('exit');
+      worker.removeAllListeners('error');
+      // An error after close (terminating mid-read) is nobody's concern.
+      worker.on('error', () => {});
+      await worker.terminate();
+    },
+  };
+}
+
+function deliverBatch(message: Extract<FromWorker, { type: 'batch' }>, consumer: Consumer): void {
+  const { kinds, items } = message;
+  for (let index = 0; index < items.length; index++) {
+    const kind = kinds[index];
+    if (kind === NODE_ITEM) {
+      const node = items[index] as Mutable<ParsedNode>;
+      node.raw = asBuffer(node.raw);
+      consumer.sink.node(node);
+    } else if (kind === RECORD_ITEM) {
+      const record = items[index] as Mutable<ParsedRecord>;
+      record.raw = asBuffer(record.raw);
+      consumer.sink.record(record);
+    } else {
+      consumer.sink.problem(items[index] as ImportProblem);
+    }
+  }
+  consumer.onBytes(message.bytesRead);
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A cloned Buffer arrives as a plain Uint8Array over the transferred memory: the same bytes, as a Buffer. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * From TypeScript source (tsx, vitest) the worker runs import-worker.ts with tsx's CommonJS hook; bundled,
+ * it is import-worker.js beside the main bundle (or one folder up, from a shared chunk).
+ */
+function workerEntry(): { readonly filename: string; readonly execArgv: string[] } {
+  if (__filename.endsWith('.ts')) {
+    const tsx = createRequire(__filename).resolve('tsx/cjs');
+    return { filename: join(__dirname, 'import-worker.ts'), execArgv: ['--require', tsx] };
+  }
+  const bundled = [join(__dirname, 'import-worker.js'), join(__dirname, '..', 'import-worker.js')];
+  return { filename: bundled.find((path) => existsSync(path)) ?? (bundled[0] as string), execArgv: [] };
+}

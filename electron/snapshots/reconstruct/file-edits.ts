@@ -1,0 +1,157 @@
+/**
+ * What one file-edit tool result says about a file (FORMATS.md §1.4): its content before and after the
+ * edit, as far as the result line alone tells. Rejected and failed edits (a string `toolUseResult`, or an
+ * `is_error` tool_result) changed nothing and give no FileEdit.
+ *
+ * Where the pre-state comes from, best first:
+ * - `originalFile` (Edit, Write ≥ 2.0.5x) / `originalFileContents` (MultiEdit): the whole file as read;
+ * - Write `type:"create"`: the file did not exist;
+ * - Write `type:"update"` without `originalFile` (old versions): the written `content` with the hunks undone;
+ * - otherwise unknown: the caller may still apply `patch` to a state it derived from earlier steps.
+ * The post-state is the pre-state with `structuredPatch` applied; when the hunks do not apply (they are what
+ * the tool reported, not a promise) the old/new strings are substituted as the tool itself does.
+ */
+import { applyPatch, readHunks, unapplyPatch, type PatchHunk } from './patch';
+
+/** A file's content that the transcript does not tell. A symbol, so no real content can be mistaken for it. */
+export const UNKNOWN_CONTENT: unique symbol = Symbol('unknown content');
+export type UnknownContent = typeof UNKNOWN_CONTENT;
+/** A file's content: text, null when the file does not exist, or unknown. */
+export type FileContent = string | null | UnknownContent;
+
+export type FileEditTool = 'Edit' | 'MultiEdit' | 'Write' | 'NotebookEdit';
+export const FILE_EDIT_TOOLS: readonly string[] = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] satisfies readonly FileEditTool[];
+
+export type BeforeSource =
+  | 'originalFile' // Edit / Write: the whole pre-edit file
+  | 'originalFileContents' // MultiEdit's name for it
+  | 'create' // Write type:"create" (or originalFile: null): the file did not exist
+  | 'reverse-patch' // the written content with structuredPatch undone
+  | 'notebook' // NotebookEdit's original_file
+  | 'none'; // the result does not tell
+
+export interface StringReplacement {
+  readonly oldString: string;
+  readonly newString: string;
+  readonly replaceAll: boolean;
+}
+
+export interface FileEdit {
+  readonly tool: FileEditTool;
+  readonly toolUseId: string;
+  /** As written in the result (absolute for Claude Code). */
+  readonly path: string;
+  readonly before: FileContent;
+  readonly after: FileContent;
+  readonly source: BeforeSource;
+  /** The hunks as written, for a caller that knows the pre-state when the result does not. */
+  readonly patch: readonly PatchHunk[];
+  /** Edit / MultiEdit's replacements, the fallback when the hunks do not apply. */
+  readonly replacements: readonly StringReplacement[];
+}
+
+/** The tool_use a result answers: its name and input (from the call line). */
+export interface ToolUseRef {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+type Json = Record<string, unknown>;
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** Substitutes like the Edit tool: the first occurrence, or all of them; null when `oldString` is absent. */
+export function replaceInText(text: string, replacement: StringReplacement): string | null {
+  const { oldString, newString, replaceAll } = replacement;
+  if (oldString === '') return text === '' ? newString : null;
+  const at = text.indexOf(oldString);
+  if (at === -1) return null;
+  if (replaceAll) return text.split(oldString).join(newString);
+  return text.slice(0, at) + newString + text.slice(at + oldString.length);
+}
+
+/** The post-state of `before` under this edit's hunks, else its replacements; UNKNOWN_CONTENT if neither fits. */
+export function applyFileEdit(before: string | null, patch: readonly PatchHunk[], replacements: readonly StringReplacement[]): FileContent {
+  const base = before ?? '';
+  if (patch.length > 0) {
+    const patched = applyPatch(base, patch);
+    if (patched !== null) return patched;
+  }
+  if (replacements.length > 0) {
+    let text: string | null = base;
+    for (const replacement of replacements) text = text === null ? null : replaceInText(text, replacement);
+    if (text !== null) return text;
+  }
+  return patch.length === 0 && replacements.length === 0 ? base : UNKNOWN_CONTENT;
+}
+
+function readReplacements(tool: FileEditTool, result: Json, input: Json): StringReplacement[] {
+  if (tool === 'Edit') {
+    const oldString = str(result.oldString) ?? str(input.old_string);
+    const newString = str(result.newString) ?? str(input.new_string);
+    if (oldString === null || newString === null) return [];
+    return [{ oldString, newString, replaceAll: result.replaceAll === true || input.replace_all === true }];
+  }
+  if (tool === 'MultiEdit') {
+    const edits = Array.isArray(result.edits) ? result.edits : Array.isArray(input.edits) ? input.edits : [];
+    return edits.flatMap((edit: unknown) => {
+      if (!isJson(edit)) return [];
+      const oldString = str(edit.old_string);
+      const newString = str(edit.new_string);
+      return oldString === null || newString === null ? [] : [{ oldString, newString, replaceAll: edit.replace_all === true }];
+    });
+  }
+  return [];
+}
+
+/**
+ * The edit a file-edit tool result made, or null when it made none (rejected, failed, not a file-edit
+ * tool, or a result too damaged to name its file).
+ */
+export function readFileEdit(call: ToolUseRef, toolUseResult: unknown, isError: boolean): FileEdit | null {
+  if (!FILE_EDIT_TOOLS.includes(call.name)) return null;
+  const tool = call.name as FileEditTool;
+  if (isError || !isJson(toolUseResult)) return null;
+  const result = toolUseResult;
+  const input = isJson(call.input) ? call.input : {};
+  const path = str(result.filePath) ?? str(result.notebook_path) ?? str(input.file_path) ?? str(input.notebook_path);
+  if (path === null) return null;
+  const patch = readHunks(result.structuredPatch) ?? [];
+  const replacements = readReplacements(tool, result, input);
+  const edit = (before: FileContent, after: FileContent, source: BeforeSource): FileEdit => ({
+    tool, toolUseId: call.id, path, before, after, source, patch, replacements,
+  });
+  const forward = (before: string | null, source: BeforeSource): FileEdit => edit(before, applyFileEdit(before, patch, replacements), source);
+
+  switch (tool) {
+    case 'Edit':
+      if ('originalFile' in result && (typeof result.originalFile === 'string' || result.originalFile === null)) {
+        return forward(result.originalFile, result.originalFile === null ? 'create' : 'originalFile');
+      }
+      return edit(UNKNOWN_CONTENT, UNKNOWN_CONTENT, 'none');
+    case 'MultiEdit': {
+      const original = result.originalFileContents ?? result.originalFile;
+      if (typeof original === 'string') return forward(original, 'originalFileContents');
+      if (original === null) return forward(null, 'create');
+      return edit(UNKNOWN_CONTENT, UNKNOWN_CONTENT, 'none');
+    }
+    case 'Write': {
+      const content = str(result.content) ?? str(input.content);
+      const after: FileContent = content ?? UNKNOWN_CONTENT;
+      if (typeof result.originalFile === 'string') return edit(result.originalFile, after, 'originalFile');
+      if (result.originalFile === null || result.type === 'create') return edit(null, after, 'create');
+      if (content !== null && (result.type === 'update' || patch.length > 0)) {
+        const before = unapplyPatch(content, patch);
+        return edit(before ?? UNKNOWN_CONTENT, after, before === null ? 'none' : 'reverse-patch');
+      }
+      return edit(UNKNOWN_CONTENT, after, 'none');
+    }
+    case 'NotebookEdit': {
+      // The notebook tool rewrites JSON cells; only a result that carries both whole files tells the states.
+      const before = str(result.original_file);
+      const after = str(result.updated_file);
+      return edit(before ?? UNKNOWN_CONTENT, after ?? UNKNOWN_CONTENT, before === null ? 'none' : 'notebook');
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/** One table of ignore cases, checked against our rules (unit) and against `git check-ignore` (integration). */
+export const IGNORE_FILES: Readonly<Record<string, string>> = {
+  '.gitignore': [
+    '# comment line',
+    '*.log',
+    '!keep.log',
+    'build/',
+    '/rooted.txt',
+    'docs/**/*.tmp',
+    '**/cache',
+    'a/**/b.txt',
+    '\\#hash.txt',
+    '\\!bang.txt',
+    'trailing.txt   ',
+    'escaped\\ ',
+    '*.[oa]',
+    'file?.c',
+    '[!x]y.md',
+    'foo**/bar',
+    'vendor/*',
+    '!vendor/keep/',
+    'na?ve.md',
+    '',
+  ].join('\n'),
+  'sub/.gitignore': ['*.txt', '!important.txt', '/local-only', 'deep/', ''].join('\n'),
+};
+
+export const INFO_EXCLUDE = ['secret.env', 'excluded-but-negated.txt', ''].join('\n');
+
+export interface IgnoreCase {
+  readonly path: string;
+  readonly directory?: boolean;
+  readonly ignored: boolean;
+}
+
+export const IGNORE_CASES: readonly IgnoreCase[] = [
+  { path: 'app.log', ignored: true },
+  { path: 'keep.log', ignored: false },
+  { path: 'sub/keep.log', ignored: false },
+  { path: 'café.log', ignored: true },
+  { path: 'build', directory: true, ignored: true },
+  { path: 'src/build', directory: true, ignored: true },
+  { path: 'src/build/out.js', ignored: true },
+  { path: 'other/build', ignored: false },
+  { path: 'rooted.txt', ignored: true },
+  { path: 'nested/rooted.txt', ignored: false },
+  { path: 'docs/a.tmp', ignored: true },
+  { path: 'docs/x/y/z.tmp', ignored: true },
+  { path: 'other/a.tmp', ignored: false },
+  { path: 'x/cache', directory: true, ignored: true },
+  { path: 'cache', ignored: true },
+  { path: 'a/b.txt', ignored: true },
+  { path: 'a/x/b.txt', ignored: true },
+  { path: 'a/x/y/b.txt', ignored: true },
+  { path: 'ab/b.txt', ignored: false },
+  { path: '#hash.txt', ignored: true },
+  { path: '!bang.txt', ignored: true },
+  { path: 'trailing.txt', ignored: true },
+  { path: 'escaped ', ignored: true },
+  { path: 'x.o', ignored: true },
+  { path: 'lib.a', ignored: true },
+  { path: 'x.c', ignored: false },
+  { path: 'file1.c', ignored: true },
+  { path: 'file10.c', ignored: false },
+  { path: 'ay.md', ignored: true },
+  { path: 'xy.md', ignored: false },
+  { path: 'foo/bar', ignored: true },
+  { path: 'fooX/bar', ignored: true },
+  { path: 'foo/x/bar', ignored: true },
+  { path: 'vendor/lib.js', ignored: true },
+  { path: 'vendor/keep', directory: true, ignored: false },
+  { path: 'vendor/keep/a.js', ignored: false },
+  { path: 'sub/notes.txt', ignored: true },
+  { path: 'sub/important.txt', ignored: false },
+  { path: 'sub/local-only', ignored: true },
+  { path: 'sub/x/local-only', ignored: false },
+  { path: 'sub/x/deep', directory: true, ignored: true },
+  { path: 'secret.env', ignored: true },
+  { path: 'sub/secret.env', ignored: true },
+  { path: 'naive.md', ignored: true },
+  { path: 'naxve.md', ignored: true },
+  // `?` matches one byte, as in git; "ï" is two.
+  { path: 'naïve.md', ignored: false },
+  { path: 'plain.md', ignored: false },
+];
