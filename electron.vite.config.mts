@@ -5,7 +5,15 @@ import react from '@vitejs/plugin-react';
 const r = (p: string) => resolve(import.meta.dirname, p);
 
 export default defineConfig({
-  main: { build: { outDir: 'out/main', rollupOptions: { input: { main: r('electron/main.ts') } } } },
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        // The import's parse worker runs from its own file beside main.js (electron/importers/worker/parse-worker.ts).
+        input: { main: r('electron/main.ts'), 'import-worker': r('electron/importers/worker/import-worker.ts') },
+      },
+    },
+  },
   preload: {
     build: {
       outDir: 'out/preload',

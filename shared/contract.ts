@@ -8,11 +8,15 @@ import type {
   ImportProgress,
   ImportReport,
   NodeDetail,
+  NodeDiff,
+  NodeFileContent,
+  NodeFiles,
   NodeId,
   SearchHit,
   SessionGraph,
   SessionId,
   SessionSummary,
+  SnapshotCaptured,
   SourceLocation,
 } from './model';
 import { v, type Validator } from './validate';
@@ -33,6 +37,14 @@ export interface ArborMethods {
   };
   'sessions.graph': { request: { sessionId: SessionId }; result: SessionGraph };
   'nodes.get': { request: { nodeId: NodeId }; result: NodeDetail };
+  /** The workspace state at a node: how it is known, what the node changed, the files present. */
+  'nodes.files': { request: { nodeId: NodeId }; result: NodeFiles };
+  /** One file's content at a node (path as `nodes.files` lists it). */
+  'nodes.file': { request: { nodeId: NodeId; path: string }; result: NodeFileContent };
+  /** The files that differ between two nodes' states. */
+  'nodes.diff': { request: { nodeIdA: NodeId; nodeIdB: NodeId }; result: NodeDiff };
+  /** Captures a folder exactly into the snapshot store and records it as a node of its workspace's session. */
+  'snapshots.capture': { request: { dir: string }; result: SnapshotCaptured };
   'search.query': {
     request: { query: string; limit?: number };
     result: { hits: SearchHit[]; indexing: boolean };
@@ -69,6 +81,10 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   }),
   'sessions.graph': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'nodes.get': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
+  'nodes.files': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
+  'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path }),
+  'nodes.diff': v.object({ nodeIdA: v.string({ min: 1, max: 200 }), nodeIdB: v.string({ min: 1, max: 200 }) }),
+  'snapshots.capture': v.object({ dir: path }),
   'search.query': v.object({ query: v.string({ min: 1, max: 1000 }), limit: v.optional(v.int({ min: 1, max: 1000 })) }),
   'import.locations': empty,
   'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),

@@ -192,3 +192,84 @@ export interface SourceLocation {
   readonly path: string;
   readonly exists: boolean;
 }
+
+/**
+ * How a node's workspace state is known (DESIGN.md "snapshot"): `exact` (a captured snapshot of the whole
+ * folder), `reconstructed` (the files the session touched, rebuilt from the transcript) or `unknown` (some
+ * step on the path may have changed files the transcript cannot replay, or a touched file's content is unknown).
+ */
+export type WorkspaceStateKnown = 'exact' | 'reconstructed' | 'unknown';
+
+export type FileChangeStatus = 'added' | 'modified' | 'deleted';
+
+/** A file the node itself changed (relative to its state parent). */
+export interface NodeChangedFile {
+  readonly path: string;
+  readonly status: FileChangeStatus;
+  readonly binary?: boolean;
+}
+
+/** A file present at the node. Paths are absolute (a snapshot's files are joined to its folder). */
+export interface NodeFileEntry {
+  readonly path: string;
+  /** Set when the node itself changed the file. */
+  readonly status?: FileChangeStatus;
+  /** Set when the file's content at this node is not known (reconstructed states only). */
+  readonly unknown?: true;
+}
+
+/** What `arbor files NODE --json` prints. */
+export interface NodeFiles {
+  readonly node: NodeSummary;
+  readonly known: WorkspaceStateKnown;
+  readonly changed: readonly NodeChangedFile[];
+  readonly files: readonly NodeFileEntry[];
+  /** For a reconstructed or unknown state: the step from which files may have changed unrecorded. */
+  readonly unknownSince: NodeId | null;
+}
+
+export interface NodeFileContent {
+  readonly path: string;
+  /** The text, or null when the file does not exist here, is binary, or its content is not known. */
+  readonly content: string | null;
+  readonly exists: boolean;
+  readonly binary: boolean;
+  readonly known: WorkspaceStateKnown;
+}
+
+export interface FileDiffEntry {
+  readonly path: string;
+  readonly status: FileChangeStatus;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly binary?: boolean;
+  /** Set when either side's content is not known, so whether it changed cannot be told. */
+  readonly unknown?: true;
+}
+
+/** What `arbor diff A B --json` prints: the files that differ from A to B. */
+export interface NodeDiff {
+  readonly nodeIdA: NodeId;
+  readonly nodeIdB: NodeId;
+  readonly files: readonly FileDiffEntry[];
+}
+
+export interface SnapshotInfo {
+  readonly id: string;
+  readonly dir: string;
+  readonly tree: string;
+  readonly commit: string | null;
+  readonly files: number;
+  readonly createdAt: string;
+  /** New objects this capture wrote (an unchanged folder writes only its commit). */
+  readonly objectsWritten: number;
+  readonly filesRead: number;
+  readonly skipped: readonly { readonly path: string; readonly bytes: number; readonly reason: 'too-large' | 'unreadable' }[];
+}
+
+/** What `arbor snapshot DIR --json` prints. */
+export interface SnapshotCaptured {
+  readonly node: NodeSummary;
+  readonly snapshot: SnapshotInfo;
+  readonly files: number;
+}

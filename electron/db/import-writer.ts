@@ -8,9 +8,12 @@ import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/tran
 import type { SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 
-/** Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. */
-const BATCH_LINES = Number(process.env.ARBOR_BL ?? 2000);
-const BATCH_BYTES = Number(process.env.ARBOR_BB ?? 8 * 1024 * 1024);
+/**
+ * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
+ * rewrites every index page its batch touched (ids are random, pages 64 KiB), so batches are not small.
+ */
+const BATCH_LINES = 4000;
+const BATCH_BYTES = 16 * 1024 * 1024;
 
 export interface StoredFileState {
   readonly fileId: number;

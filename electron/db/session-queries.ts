@@ -45,9 +45,14 @@ export function prepareSessionQueries(db: ReadableDB) {
        WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0`,
     ),
     session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
-    nodes: db.prepare<[string], NodeRow>(
-      `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.session_id = ? ORDER BY n.file_id, n.line`,
-    ),
+    // Rows as arrays (raw mode): a 10k-node graph skips 10k keyed row objects. Every column read here is in
+    // the covering index nodes_by_session_graph (migration 003), so the table's raw lines are never touched.
+    nodes: db
+      .prepare<[string], NodeTuple>(
+        `SELECT n.seq, n.id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model
+         FROM nodes n WHERE n.session_id = ? ORDER BY n.session_id, n.file_id, n.line`,
+      )
+      .raw(true),
     edges: db.prepare<[string], { node_seq: number; kind: string; other_id: string }>(
       `SELECT e.node_seq, e.kind, e.other_id FROM nodes n JOIN edges e ON e.node_seq = n.seq WHERE n.session_id = ?`,
     ),
@@ -66,6 +71,20 @@ export function prepareSessionQueries(db: ReadableDB) {
   };
 }
 export type SessionQueries = ReturnType<typeof prepareSessionQueries>;
+
+/** One node of a session's graph as the `nodes` query returns it (columns in SELECT order). */
+type NodeTuple = readonly [
+  seq: number,
+  id: string,
+  parentSourceId: string | null,
+  parentId: string | null,
+  kind: string,
+  timestamp: string | null,
+  label: string,
+  sidechain: number,
+  agentId: string | null,
+  model: string | null,
+];
 
 interface CallRow {
   readonly node_seq: number;
@@ -133,11 +152,35 @@ export function getSession(q: SessionQueries, sessionId: string): SessionSummary
   return row ? toSessionSummary(row) : null;
 }
 
+/** Shared by every node without extra edges or tool calls (most of them): read-only, never mutated. */
+const NO_EDGES: readonly ExtraEdge[] = Object.freeze([]);
+const NO_CALLS: readonly ToolCallRef[] = Object.freeze([]);
+
 /** A session's nodes in transcript order, each with its extra edges and tool calls (outcomes joined). */
 export function getSessionNodes(q: SessionQueries, sessionId: string): NodeSummary[] {
   const edges = groupBySeq(q.edges.all(sessionId), toEdge);
   const calls = groupBySeq(q.calls.all(sessionId), toCallRef);
-  return q.nodes.all(sessionId).map((row) => toNodeSummary(row, edges.get(row.seq) ?? [], calls.get(row.seq) ?? []));
+  const rows = q.nodes.all(sessionId);
+  const nodes = new Array<NodeSummary>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [seq, id, parentSourceId, parentId, kind, timestamp, label, sidechain, agentId, model] = rows[i]!;
+    nodes[i] = {
+      id,
+      sessionId,
+      sourceId: id,
+      parentSourceId,
+      parentId,
+      extraEdges: edges.get(seq) ?? NO_EDGES,
+      kind: kind as NodeKind,
+      timestamp,
+      label,
+      toolCalls: calls.get(seq) ?? NO_CALLS,
+      sidechain: sidechain !== 0,
+      agentId,
+      model,
+    };
+  }
+  return nodes;
 }
 
 export function groupBySeq<R extends { node_seq: number }, T>(rows: readonly R[], map: (row: R) => T): Map<number, T[]> {

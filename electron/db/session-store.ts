@@ -17,6 +17,7 @@ import {
   type StoredToolCall,
 } from './node-queries';
 import { getSession, getSessionNodes, listSessions, prepareSessionQueries } from './session-queries';
+import { insertSnapshot, prepareSnapshotQueries, prepareSnapshotWrites, type SnapshotRecord, toSnapshotRecord } from './snapshot-records';
 import {
   type DeriveSearchText,
   indexNextChunk,
@@ -29,6 +30,7 @@ import {
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { DeriveSearchText } from './search';
+export type { SnapshotRecord } from './snapshot-records';
 
 export interface SessionStore {
   // --- import (write side)
@@ -54,6 +56,15 @@ export interface SessionStore {
   /** The session a file's nodes were grouped into. */
   sessionOfFile(path: string): SessionId | null;
 
+  // --- manual snapshots (migration 004)
+  recordSnapshot(record: SnapshotRecord): void;
+  /** The snapshot known by this node id, or null when the node is not a snapshot. */
+  getSnapshotByNode(nodeId: string): SnapshotRecord | null;
+  /** The session's snapshots in the order they were taken. */
+  getSessionSnapshots(sessionId: SessionId): SnapshotRecord[];
+  /** The most recently active session that ran in `dir` (its project), if any. */
+  sessionOfProject(dir: string): SessionId | null;
+
   // --- full-text
   search(query: string, limit: number): SearchHit[];
   /**
@@ -74,6 +85,8 @@ export function openSessionStore(path: string): SessionStore {
   const sessionQueries = prepareSessionQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
   const searchQueries = prepareSearchQueries(db.read);
+  const snapshotWrites = prepareSnapshotWrites(db.write);
+  const snapshotQueries = prepareSnapshotQueries(db.read);
   const linkOne = db.write.transaction((sessionId: SessionId, summaries: ReadonlyMap<string, string>) =>
     linkSession(linkStatements, sessionId, summaries),
   );
@@ -95,6 +108,13 @@ export function openSessionStore(path: string): SessionStore {
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
+    recordSnapshot: (record) => insertSnapshot(snapshotWrites, record),
+    getSnapshotByNode(nodeId) {
+      const row = snapshotQueries.byNode.get(nodeId);
+      return row ? toSnapshotRecord(row) : null;
+    },
+    getSessionSnapshots: (sessionId) => snapshotQueries.bySession.all(sessionId).map(toSnapshotRecord),
+    sessionOfProject: (dir) => snapshotQueries.sessionOfProject.get(dir)?.id ?? null,
     search: (query, limit) => searchNodes(searchQueries, query, limit),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),

@@ -4,6 +4,8 @@
  * A message that cannot even be answered (not JSON, no call id) is a protocol violation: the socket closes.
  */
 import type { ArborApi } from '../../shared/contract';
+import type { SessionGraph } from '../../shared/model';
+import { encodeSessionGraph } from '../../shared/session-graph-wire';
 import type { ServerMessage } from '../../shared/wire';
 import { dispatch } from './dispatch';
 
@@ -57,7 +59,7 @@ export function createSocketSession(api: ArborApi, send: (message: ServerMessage
     void dispatch(api, method, params, controller.signal).then((envelope) => {
       calls.delete(id);
       if (disposed) return;
-      send(envelope.ok ? { t: 'res', id, ok: true, result: envelope.result } : { t: 'res', id, ok: false, error: envelope.error });
+      send(envelope.ok ? { t: 'res', id, ok: true, result: forTransport(method, envelope.result) } : { t: 'res', id, ok: false, error: envelope.error });
     });
     return undefined;
   }
@@ -75,4 +77,14 @@ export function createSocketSession(api: ArborApi, send: (message: ServerMessage
       return calls.size;
     },
   };
+}
+
+/** A session graph travels in its compact form (shared/session-graph-wire.ts); the client decodes it. */
+function forTransport(method: unknown, result: unknown): unknown {
+  if (method !== 'sessions.graph') return result;
+  try {
+    return encodeSessionGraph(result as SessionGraph) ?? result;
+  } catch {
+    return result; // Not the shape the codec knows: the plain form still answers the call.
+  }
 }

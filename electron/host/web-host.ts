@@ -12,6 +12,7 @@ import { TOKEN_PARAM, WS_PATH, type ServerMessage } from '../../shared/wire';
 import type { ArborService } from '../service/service-types';
 import { MAX_MESSAGE_BYTES, createSocketSession } from './socket-session';
 import { sendText, serveStatic } from './static-files';
+import { wireText } from './wire-text';
 
 export interface WebHostOptions {
   readonly service: ArborService;
@@ -80,7 +81,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function accept(ws: WebSocket): void {
     sockets.add(ws);
     const send = (message: ServerMessage): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState === ws.OPEN) ws.send(wireText(message));
     };
     const session = createSocketSession(options.service.api, send);
     ws.on('message', (data, isBinary) => {
@@ -101,7 +102,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // Every connected page hears every service event (import progress, sessions changed, indexing).
   const unsubscribe = EVENT_NAMES.map((event: EventName) =>
     options.service.events.on(event, (payload) => {
-      const text = JSON.stringify({ t: 'evt', event, payload } satisfies ServerMessage);
+      const text = wireText({ t: 'evt', event, payload } satisfies ServerMessage);
       for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
     }),
   );

@@ -16,7 +16,11 @@ export interface FullTextIndexer {
 }
 
 export interface IndexerOptions {
+  /** Rows of the first chunk; later chunks are sized to take about `chunkMs` each. */
   readonly chunkRows?: number;
+  /** Target time of one chunk: a request arriving meanwhile (a graph, a search) waits at most about this long. */
+  readonly chunkMs?: number;
+  readonly now?: () => number;
   /** While true (an import is writing), the indexer steps aside; the import kicks it when done. */
   readonly paused?: () => boolean;
   readonly onProgress?: (progress: { done: number; total: number }) => void;
@@ -25,7 +29,9 @@ export interface IndexerOptions {
 }
 
 export function createFullTextIndexer(store: SessionStore, options: IndexerOptions = {}): FullTextIndexer {
-  const chunkRows = options.chunkRows ?? 2000;
+  const firstChunkRows = options.chunkRows ?? 250;
+  const chunkMs = options.chunkMs ?? 20;
+  const now = options.now ?? (() => performance.now());
   const derive = options.derive ?? deriveSearchText;
   let running: Promise<void> | null = null;
   let stopped = false;
@@ -36,9 +42,14 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
   async function run(): Promise<void> {
     let total = store.pendingIndexRows();
     let done = 0;
+    let chunkRows = firstChunkRows;
     while (!stopped && !(options.paused?.() ?? false)) {
+      const started = now();
       const consumed = store.indexNextChunk(chunkRows, derive);
       if (consumed === 0) break;
+      // Rows vary from bytes to megabytes: size the next chunk by how long this one took.
+      const elapsed = Math.max(now() - started, 0.5);
+      chunkRows = Math.round(Math.min(5000, Math.max(20, (chunkRows * chunkMs) / elapsed)));
       done += consumed;
       // Nodes imported meanwhile grow the job.
       if (done > total) total = done + store.pendingIndexRows();

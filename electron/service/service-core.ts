@@ -14,6 +14,7 @@ import { importSessions, type TranscriptReader } from './import-sessions';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
 import { createSerialQueue } from './serial-queue';
 import type { ArborService, ArborServiceOptions } from './service-types';
+import { createWorkspaceMethods } from './workspace-methods';
 
 export interface ServiceParts {
   readonly reader: TranscriptReader;
@@ -46,6 +47,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   const lifetime = new AbortController();
   let jobCounter = 0;
   let closed = false;
+  const workspace = createWorkspaceMethods(store, { dataDir: options.dataDir, now, lifetime: lifetime.signal });
+  // A session that received nodes needs its reconstruction rebuilt.
+  events.on('sessions.changed', ({ sessionIds }) => workspace.forget(sessionIds));
 
   function runImport(paths: readonly string[], context: CallContext | undefined): Promise<ImportReport> {
     const signal = context?.signal ? AbortSignal.any([context.signal, lifetime.signal]) : lifetime.signal;
@@ -93,6 +97,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       return { session, nodes: store.getSessionNodes(sessionId) };
     },
     'nodes.get': async ({ nodeId }) => getNodeDetail(store, parts.readNodeContent, nodeId),
+    ...workspace.methods,
     'search.query': async ({ query, limit }) => ({
       hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT),
       indexing: imports.busy || store.pendingIndexRows() > 0,
@@ -125,6 +130,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       lifetime.abort();
       await imports.drained();
       await indexer.stop();
+      await workspace.close();
       store.close();
     },
   };

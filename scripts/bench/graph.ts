@@ -131,6 +131,37 @@ function benchLayout(size: number): { ours: number; d3: number; visible: number;
   return { ours, d3, visible: full.count, folded: folded.count, structure: structureMs };
 }
 
+const DOM_MARKS_SCRIPT = `(() => {
+  const wanted = { 'dom:graph': '[data-testid="graph"]', 'dom:first-node': '[data-testid="graph-node"]' };
+  const observer = new MutationObserver(() => {
+    for (const [name, selector] of Object.entries(wanted)) {
+      if (performance.getEntriesByName(name).length === 0 && document.querySelector(selector)) performance.mark(name);
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true });
+})()`;
+
+const READ_MARKS_SCRIPT = `Object.fromEntries(performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime]))`;
+
+/** The time between consecutive stages of opening the session, as the page's own clock saw them. */
+function stageBreakdown(marks: Record<string, number>): string {
+  const stages: readonly (readonly [string, string])[] = [
+    ['arbor:graph:sent', 'request'],
+    ['arbor:graph:received', 'server + transfer'],
+    ['arbor:graph:decoded', 'parse + decode'],
+    ['arbor:graph:stored', 'store'],
+    ['dom:graph', 'render'],
+    ['dom:first-node', 'layout + mount'],
+  ];
+  const parts: string[] = [];
+  for (let k = 1; k < stages.length; k++) {
+    const from = marks[stages[k - 1]![0]];
+    const to = marks[stages[k]![0]];
+    parts.push(`${stages[k]![1]} ${from === undefined || to === undefined ? '?' : (to - from).toFixed(0)}`);
+  }
+  return parts.join(', ');
+}
+
 async function benchBrowser(): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'arbor-bench-graph-'));
   try {
@@ -162,6 +193,9 @@ async function benchBrowser(): Promise<string> {
       });
       try {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        // Marks when the graph's container and its first node enter the DOM, next to the app's own
+        // arbor:graph:* marks (renderer/src/client/graph-timing.ts), for the per-stage breakdown below.
+        await page.addInitScript(DOM_MARKS_SCRIPT);
         await page.goto(url);
         const row = page.getByTestId('session-row').first();
         await row.waitFor({ timeout: 30_000 });
@@ -182,7 +216,8 @@ async function benchBrowser(): Promise<string> {
           await node.click();
           await page.locator('[data-testid="graph-node"][data-selected="true"]').waitFor({ state: 'visible', timeout: 30_000 });
           results.push(performance.now() - start);
-          breakdown.push(`graph loaded ${container.toFixed(0)} ms, nodes visible ${visible.toFixed(0)} ms`);
+          const stages = stageBreakdown((await page.evaluate(READ_MARKS_SCRIPT)) as Record<string, number>);
+          breakdown.push(`graph loaded ${container.toFixed(0)} ms, nodes visible ${visible.toFixed(0)} ms | in page: ${stages}`);
         }
         console.log(`  ${breakdown.join('\n  ')}`);
         const mounted = await page.locator('.react-flow__node').count();

@@ -70,6 +70,22 @@ export function createFakeService(): FakeService {
       record('nodes.get', request);
       throw new ArborError('NOT_FOUND', 'no such node');
     },
+    'nodes.files': async (request) => {
+      record('nodes.files', request);
+      throw new ArborError('NOT_FOUND', 'no such node');
+    },
+    'nodes.file': async (request) => {
+      record('nodes.file', request);
+      throw new ArborError('NOT_FOUND', 'no such node');
+    },
+    'nodes.diff': async (request) => {
+      record('nodes.diff', request);
+      throw new ArborError('NOT_FOUND', 'no such node');
+    },
+    'snapshots.capture': async (request) => {
+      record('snapshots.capture', request);
+      throw new ArborError('UNSUPPORTED', 'no snapshots in this fake');
+    },
     'search.query': async (request) => (record('search.query', request), { hits: [], indexing: false }),
     'import.locations': async (request) => (record('import.locations', request), { locations: [] }),
     'import.run': (request, context?: CallContext) => {

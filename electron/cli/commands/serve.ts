@@ -1,10 +1,17 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startWebHost } from '../../host/web-host';
 import { integerOption, parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
 
-/** The renderer bundle built by `npm run build`, relative to this file's place in the repository. */
-export const RENDERER_DIR = resolve(__dirname, '../../../out/renderer');
+/**
+ * The renderer bundle built by `npm run build`: beside the CLI bundle (out/cli → out/renderer) when running
+ * bundled, else relative to this source file's place in the repository.
+ */
+export const RENDERER_DIR =
+  [resolve(__dirname, '../renderer'), resolve(__dirname, '../../../out/renderer')].find((dir) =>
+    existsSync(resolve(dir, 'index.html')),
+  ) ?? resolve(__dirname, '../../../out/renderer');
 
 export const serveCommand: CliCommand = {
   name: 'serve',

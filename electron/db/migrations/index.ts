@@ -5,6 +5,8 @@
 import type { WritableDB } from '../database';
 import { migration001Sessions } from './001-sessions';
 import { migration002SearchTextFromRaw } from './002-search-text-from-raw';
+import { migration003GraphIndex } from './003-graph-index';
+import { migration004Snapshots } from './004-snapshots';
 
 export interface Migration {
   readonly version: number;
@@ -12,7 +14,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -79,12 +79,14 @@ class Batch implements ParseSink {
 
   node(node: ParsedNode): void {
     this.kinds.push(NODE_ITEM);
-    this.items.push({ ...node, raw: this.keep(node.raw) });
+    const raw = this.keep(node.raw);
+    this.items.push(raw === node.raw ? node : { ...node, raw });
   }
 
   record(record: ParsedRecord): void {
     this.kinds.push(RECORD_ITEM);
-    this.items.push({ ...record, raw: this.keep(record.raw) });
+    const raw = this.keep(record.raw);
+    this.items.push(raw === record.raw ? record : { ...record, raw });
   }
 
   problem(problem: ImportProblem): void {

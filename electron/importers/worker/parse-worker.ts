@@ -48,8 +48,7 @@ interface Consumer {
 
 export function startParseWorker(): ParseWorker {
   const entry = workerEntry();
-  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, resourceLimits: process.env.ARBOR_YG ? { maxYoungGenerationSizeMb: Number(process.env.ARBOR_YG) } : undefined });
-  const DBG_T0 = performance.now(); const DBG_ELU = performance.eventLoopUtilization();
+  const worker = new Worker(entry.filename, { execArgv: entry.execArgv });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;
@@ -71,7 +70,6 @@ export function startParseWorker(): ParseWorker {
   worker.on('exit', (code) => fail(new Error(`exited with code ${code}`)));
   worker.on('message', (message: FromWorker) => {
     if (message.type === 'ready') {
-      if (process.env.ARBOR_DEBUG_WORKER) console.log('DBG worker ready after', (performance.now() - DBG_T0).toFixed(0));
       loaded = true;
       settleReady(true);
       return;
@@ -134,8 +132,6 @@ export function startParseWorker(): ParseWorker {
       });
     },
     async close() {
-      if (process.env.ARBOR_DEBUG_WORKER) { const w = worker.performance.eventLoopUtilization(); const m = performance.eventLoopUtilization(DBG_ELU);
-        console.log('DBG worker active', w.active.toFixed(0), 'idle', w.idle.toFixed(0), '| main active', m.active.toFixed(0), 'idle', m.idle.toFixed(0), 'since start', (performance.now() - DBG_T0).toFixed(0)); }
       worker.removeAllListeners('exit');
       worker.removeAllListeners('error');
       // An error after close (terminating mid-read) is nobody's concern.

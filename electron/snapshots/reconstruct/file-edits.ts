@@ -61,10 +61,16 @@ type Json = Record<string, unknown>;
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** Substitutes like the Edit tool: the first occurrence, or all of them; null when `oldString` is absent. */
+/**
+ * Substitutes like the Edit tool: the first occurrence, or all of them; null when `oldString` is absent.
+ * Deleting whole lines (an empty `newString`) takes the line's newline too, as the tool does (seen in
+ * 1.0.51 results whose hunks drop the line).
+ */
 export function replaceInText(text: string, replacement: StringReplacement): string | null {
-  const { oldString, newString, replaceAll } = replacement;
+  const { newString, replaceAll } = replacement;
+  let { oldString } = replacement;
   if (oldString === '') return text === '' ? newString : null;
+  if (newString === '' && !oldString.endsWith('\n') && text.includes(`${oldString}\n`)) oldString = `${oldString}\n`;
   const at = text.indexOf(oldString);
   if (at === -1) return null;
   if (replaceAll) return text.split(oldString).join(newString);

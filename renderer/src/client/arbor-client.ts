@@ -6,7 +6,9 @@ import type { ArborEvents, EventName, MethodName, RequestOf, ResultOf } from '..
 import { ArborError, CancelledError, isArborErrorData, type ArborErrorData } from '../../../shared/errors';
 import type { ArborBridge } from '../../../shared/bridge';
 import { BRIDGE_GLOBAL } from '../../../shared/bridge';
+import { decodeSessionGraph, isEncodedSessionGraph } from '../../../shared/session-graph-wire';
 import { TOKEN_PARAM, WS_PATH, type ClientMessage, type Envelope, type ServerMessage } from '../../../shared/wire';
+import { markGraphStage, timingNow } from './graph-timing';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
@@ -32,9 +34,14 @@ export function errorFromData(data: unknown): ArborError {
   return new ArborError(data.code, data.message, data.data);
 }
 
-function unwrap<T>(envelope: Envelope<T>): T {
-  if (envelope.ok) return envelope.result;
+function unwrap<T>(method: MethodName, envelope: Envelope<T>): T {
+  if (envelope.ok) return fromTransport(method, envelope.result) as T;
   throw errorFromData(envelope.error);
+}
+
+/** Undoes a transport encoding of a result (a host may send a session graph compactly); throws on bad data. */
+export function fromTransport(method: MethodName, result: unknown): unknown {
+  return method === 'sessions.graph' && isEncodedSessionGraph(result) ? decodeSessionGraph(result) : result;
 }
 
 type Listener = (payload: never) => void;
@@ -73,7 +80,7 @@ export function createBridgeClient(bridge: ArborBridge): ArborClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         const invoke = bridge.invoke[method] as (r: typeof request, id: number) => Promise<Envelope<ResultOf<typeof method>>>;
-        return unwrap(await invoke(request, callId));
+        return unwrap(method, await invoke(request, callId));
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }
@@ -134,6 +141,7 @@ export function createSocketClient(options: SocketClientOptions): ArborClient {
   };
 
   const onMessage = (raw: unknown) => {
+    const receivedAt = timingNow();
     let message: ServerMessage;
     try {
       message = JSON.parse(String(raw)) as ServerMessage;
@@ -149,8 +157,19 @@ export function createSocketClient(options: SocketClientOptions): ArborClient {
     if (!call) return;
     pending.delete(message.id);
     call.cleanup();
-    if (message.ok) call.resolve(message.result);
-    else call.reject(errorFromData((message as { error: ArborErrorData }).error));
+    if (!message.ok) {
+      call.reject(errorFromData((message as { error: ArborErrorData }).error));
+      return;
+    }
+    try {
+      const isGraph = call.message.method === 'sessions.graph';
+      if (isGraph) markGraphStage('received', receivedAt);
+      const result = fromTransport(call.message.method, message.result);
+      if (isGraph) markGraphStage('decoded');
+      call.resolve(result);
+    } catch (error) {
+      call.reject(error);
+    }
   };
 
   const connect = () => {
@@ -209,6 +228,7 @@ export function createSocketClient(options: SocketClientOptions): ArborClient {
         signal?.addEventListener('abort', onAbort, { once: true });
         pending.set(id, call);
         call.sent = send(call.message);
+        if (method === 'sessions.graph') markGraphStage('sent');
       });
     },
     on: (event, fn) => listeners.add(event, fn),

@@ -69,8 +69,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
     wrapper.current?.style.setProperty('--graph-unzoom', String(Math.min(25, Math.max(1, 1 / zoom))));
   }, []);
 
+  /** A fit made before React Flow's viewport was ready, applied again once it is (see the open effect). */
+  const pendingFit = useRef<Viewport | null>(null);
   const applyViewport = useCallback(
     (viewport: Viewport) => {
+      pendingFit.current = null; // A newer camera move wins over a fit still waiting.
       void flow.setViewport(viewport);
       store.getState().setViewport(viewport);
       trackZoom(viewport.zoom);
@@ -98,6 +101,17 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
     [store],
   );
 
+  // The open effect reads these through refs: useReactFlow() returns a new object once React Flow's
+  // viewport initializes, and re-running the effect then threw the first layout away and started a
+  // second worker (~400 ms more to a first graph). A fit made before that moment is applied again then.
+  const applyViewportRef = useRef(applyViewport);
+  applyViewportRef.current = applyViewport;
+  const viewportReady = useRef(flow.viewportInitialized);
+  viewportReady.current = flow.viewportInitialized;
+  useEffect(() => {
+    if (flow.viewportInitialized && pendingFit.current !== null) applyViewport(pendingFit.current);
+  }, [flow.viewportInitialized, applyViewport]);
+
   // Open the session: build the structure and the first layout off the UI thread, then fit at a
   // readable zoom. A refresh of the same session (live import) keeps the user's folds and camera.
   const openedSession = useRef<string | null>(null);
@@ -122,7 +136,9 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
           return;
         }
         const { width, height } = store.getState();
-        applyViewport(fitViewport(opened.layout.layout, width, height, OPEN_ZOOM));
+        const fitted = fitViewport(opened.layout.layout, width, height, OPEN_ZOOM);
+        applyViewportRef.current(fitted);
+        if (!viewportReady.current) pendingFit.current = fitted;
       })
       .catch((cause: unknown) => {
         if (mine === generation.current) store.getState().setError(cause instanceof Error ? cause.message : String(cause));
@@ -131,7 +147,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
       current.dispose();
       if (engine.current === current) engine.current = null;
     };
-  }, [graph, store, applyViewport]);
+  }, [graph, store]);
 
   // Follow the app's selection; when it came from elsewhere, unfold to reveal it and centre on it.
   useEffect(() => {

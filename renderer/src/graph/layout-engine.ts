@@ -27,11 +27,32 @@ function withNodes(arrays: StructureArrays, nodes: readonly NodeSummary[]): Sess
   return { ...arrays, nodes, indexById };
 }
 
+function startWorker(): Worker {
+  return new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+}
+
+/** A worker started ahead of need, taken by the next engine. */
+let spareWorker: Worker | null = null;
+
+/**
+ * Starts a layout worker now, while a session's nodes are still on their way: a new worker loads and
+ * compiles its script for a few hundred ms, which would otherwise come after the nodes arrived.
+ */
+export function prewarmLayoutWorker(): void {
+  if (spareWorker !== null || typeof Worker === 'undefined') return;
+  try {
+    spareWorker = startWorker();
+  } catch {
+    spareWorker = null;
+  }
+}
+
 export function createLayoutEngine(): LayoutEngine {
   if (typeof Worker === 'undefined') return createSyncEngine();
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+    worker = spareWorker ?? startWorker();
+    spareWorker = null;
   } catch {
     return createSyncEngine();
   }

@@ -1,8 +1,9 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { NodeId } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
 import { absoluteTime, plural, relativeTime, shortenPath } from '../app/format';
 import { DemoOffer } from '../import/DemoOffer';
+import { prewarmLayoutWorker } from '../graph/layout-engine';
 import { SessionGraphView } from '../graph/SessionGraphView';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
@@ -16,6 +17,13 @@ export function GraphPane() {
   const sessionsStatus = useAppState((s) => s.sessionsStatus);
   const importPhase = useAppState((s) => s.importPhase);
   const onSelectNode = useCallback((nodeId: NodeId) => void selectNode(nodeId), [selectNode]);
+  // Until a graph is on screen, a layout worker starts up in the background (prewarmLayoutWorker): its
+  // script is fetched and compiled while the session list and the session's nodes are still on their way,
+  // not after (a cold `arbor serve` answered the worker's script only once the graph was sent).
+  const showing = graph !== null && graph.session.id === selectedSessionId;
+  useEffect(() => {
+    if (!showing) prewarmLayoutWorker();
+  }, [showing]);
 
   let body: React.ReactNode;
   if (graph && graph.session.id === selectedSessionId) {

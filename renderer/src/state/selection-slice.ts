@@ -1,5 +1,6 @@
 import type { NodeDetail, NodeId, SessionGraph, SessionId } from '../../../shared/model';
 import { ArborError } from '../../../shared/errors';
+import { markGraphStage } from '../client/graph-timing';
 import type { LoadStatus, SliceCreator } from './app-state';
 
 export interface SelectionSlice {
@@ -29,6 +30,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
       const graph = await client.call('sessions.graph', { sessionId }, { signal: request.signal });
       if (request.signal.aborted || get().selectedSessionId !== sessionId) return;
       set({ graph, graphStatus: 'ready' });
+      markGraphStage('stored');
       // A freshly opened session starts at its first prompt, so the inspector is never blank.
       if (!quiet && get().selectedNodeId === null) {
         const start = graph.nodes.find((n) => n.kind === 'user') ?? graph.nodes[0];

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { discoverClaudeTranscripts, parseClaudeTranscript } from '../../../electron/importers/claude-code';
+import { claudeSearchText, discoverClaudeTranscripts, parseClaudeTranscript } from '../../../electron/importers/claude-code';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../../../electron/importers/transcript';
 import type { ImportProblem } from '../../../shared/model';
 
@@ -149,7 +149,7 @@ describe.skipIf(!present)('Claude Code corpus', () => {
       for (const node of nodes) {
         expect(node.label.length, `${file.path}:${node.line}`).toBeLessThanOrEqual(120);
         expect(node.label.includes('\n'), `${file.path}:${node.line}`).toBe(false);
-        expect(Buffer.byteLength(node.text)).toBeLessThanOrEqual(32 * 1024);
+        expect(Buffer.byteLength(node.text ?? claudeSearchText(node.raw))).toBeLessThanOrEqual(32 * 1024);
         const end = bytes.indexOf(0x0a, node.offset);
         expect(node.raw.equals(bytes.subarray(node.offset, end === -1 ? bytes.length : end)), `${file.path}:${node.line}`).toBe(true);
       }

@@ -208,3 +208,42 @@ describe('readLines', () => {
     await expect(readLines(join(dir, 'missing.jsonl'), () => {})).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('readLines with keepLines', () => {
+  it.each([1, 3, 7, 64, 1024 * 1024])('keeps every line valid after its callback, in buffers never written again (chunkSize %i)', async (chunkSize) => {
+    const content = ['{"a":1}', '', 'ünïcödé line', 'x'.repeat(200), '{"last":true}'].join('\n') + '\n';
+    const path = await file(content);
+    const kept: Buffer[] = [];
+    const sent = new Set<ArrayBuffer>();
+    let reads = 0;
+    await readLines(path, (line) => (line.oversize ? undefined : kept.push(line.bytes)), {
+      chunkSize,
+      keepLines: true,
+      beforeRead: async () => {
+        reads += 1;
+        // What was handed out before a read may be transferred: its buffer is never used again.
+        for (const bytes of kept) sent.add(bytes.buffer as ArrayBuffer);
+        await Promise.resolve();
+      },
+    });
+    // Read after every later chunk: had a buffer been reused, earlier lines would show later bytes.
+    expect(kept.map((bytes) => bytes.toString('utf8'))).toEqual(content.split('\n').slice(0, -1));
+    expect(reads).toBeGreaterThan(0);
+    expect(sent.size).toBeGreaterThan(0);
+  });
+
+  it('never hands out views into Node\'s shared buffer pool (they could not be transferred)', async () => {
+    const path = await file('{"a":1}\n{"b":2}\n');
+    const buffers: ArrayBuffer[] = [];
+    await readLines(path, (line) => (line.oversize ? undefined : buffers.push(line.bytes.buffer as ArrayBuffer)), { chunkSize: 4, keepLines: true });
+    const pooled = Buffer.from('x').buffer;
+    expect(buffers.length).toBe(2);
+    for (const buffer of buffers) expect(buffer).not.toBe(pooled);
+    // Transferable: posting them detaches them (a pooled ArrayBuffer would throw instead).
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(null, [...new Set(buffers)]);
+    port1.close();
+    port2.close();
+    for (const buffer of buffers) expect(buffer.byteLength).toBe(0);
+  });
+});

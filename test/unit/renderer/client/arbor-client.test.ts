@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ArborBridge } from '../../../../shared/bridge';
 import { ArborError, CancelledError } from '../../../../shared/errors';
+import type { NodeSummary, SessionGraph } from '../../../../shared/model';
+import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
 import type { ClientMessage } from '../../../../shared/wire';
 import { createArborClient, createBridgeClient, createSocketClient, socketUrlFor } from '../../../../renderer/src/client/arbor-client';
 
@@ -49,6 +51,27 @@ function socketClient() {
   return { client, socket, timers };
 }
 
+/** A chain of nodes in session S1. */
+function graphOf(ids: readonly string[]): SessionGraph {
+  const nodes: NodeSummary[] = ids.map((id, i) => ({
+    id,
+    sessionId: 'S1',
+    sourceId: id,
+    parentSourceId: i === 0 ? null : ids[i - 1]!,
+    parentId: i === 0 ? null : ids[i - 1]!,
+    extraEdges: [],
+    kind: i === 0 ? 'user' : 'tool_call',
+    timestamp: new Date(Date.UTC(2026, 0, 5, 9, 0, i)).toISOString(),
+    label: `step ${id}`,
+    toolCalls: i === 0 ? [] : [{ id: `toolu_${id}`, name: 'Bash', outcome: 'ok' }],
+    sidechain: false,
+    agentId: null,
+    model: 'claude-opus-4-6',
+  }));
+  const session = { id: 'S1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: ids.length, fileCount: 1, branchCount: 0 } as const;
+  return { session, nodes };
+}
+
 describe('socket client', () => {
   it('queues calls until the socket opens, then resolves on the matching response', async () => {
     const { client, socket } = socketClient();
@@ -59,6 +82,22 @@ describe('socket client', () => {
     socket().reply({ t: 'res', id: 1, ok: true, result: { sessions: [], total: 0 } });
     await expect(result).resolves.toEqual({ sessions: [], total: 0 });
     expect(client.host).toBe('web');
+  });
+
+  it('decodes a session graph sent in its compact form, and fails the call on a malformed one', async () => {
+    const { client, socket } = socketClient();
+    socket().open();
+    const graph = graphOf(['u1', 'a1', 'c1']);
+    const first = client.call('sessions.graph', { sessionId: 'S1' });
+    socket().reply({ t: 'res', id: 1, ok: true, result: encodeSessionGraph(graph) });
+    await expect(first).resolves.toEqual(graph);
+    // A graph a host sent plain still arrives as it was.
+    const plain = client.call('sessions.graph', { sessionId: 'S1' });
+    socket().reply({ t: 'res', id: 2, ok: true, result: graph });
+    await expect(plain).resolves.toEqual(graph);
+    const broken = client.call('sessions.graph', { sessionId: 'S1' });
+    socket().reply({ t: 'res', id: 3, ok: true, result: { ...encodeSessionGraph(graph), labels: [] } });
+    await expect(broken).rejects.toMatchObject({ code: 'INTERNAL' });
   });
 
   it('rebuilds ArborError with its code and data from an error response', async () => {
@@ -178,6 +217,12 @@ describe('bridge client', () => {
     expect(seen.map(([, id]) => id)).toEqual([1, 2]);
     expect(client.host).toBe('electron');
     expect(client.connection()).toBe('connected');
+  });
+
+  it('decodes a compact session graph from the bridge too', async () => {
+    const graph = graphOf(['u1', 'a1']);
+    const { bridge } = fakeBridge({ 'sessions.graph': async () => ({ ok: true, result: encodeSessionGraph(graph) }) });
+    await expect(createBridgeClient(bridge).call('sessions.graph', { sessionId: 'S1' })).resolves.toEqual(graph);
   });
 
   it('throws ArborError with the code from an error envelope', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ArborError } from '../../../../shared/errors';
-import { formatHash, parseHash, syncSelectionWithHash } from '../../../../renderer/src/state/location-sync';
+import { formatHash, HASH_WRITE_DELAY_MS, parseHash, syncSelectionWithHash } from '../../../../renderer/src/state/location-sync';
 import { createAppStore } from '../../../../renderer/src/state/store';
 import { createFakeClient, graphFor, nodeDetail } from '../fake-client';
 
@@ -37,12 +37,37 @@ describe('hash location', () => {
     await vi.waitFor(() => expect(store.getState().nodeDetail?.node.id).toBe('n9'));
     expect(store.getState().selectedSessionId).toBe('s5');
     await store.getState().selectNode('n2');
-    expect(win.history.replaceState).toHaveBeenLastCalledWith(null, '', '/?token=t#session=s5&node=n2');
+    await vi.waitFor(() => expect(win.history.replaceState).toHaveBeenLastCalledWith(null, '', '/?token=t#session=s5&node=n2'));
     win.location.hash = '#session=s6&node=n3';
     win.fireHashChange();
     await vi.waitFor(() => expect(store.getState().selectedSessionId).toBe('s6'));
     dispose();
     expect(win.listeners.size).toBe(0);
+  });
+
+  it('writes the hash later, once for a burst of selections, and flushes a pending write on dispose', async () => {
+    vi.useFakeTimers();
+    try {
+      const client = createFakeClient({ 'sessions.graph': ({ sessionId }) => graphFor(sessionId), 'nodes.get': ({ nodeId }) => nodeDetail(nodeId) });
+      const store = createAppStore(client);
+      const win = fakeWindow('');
+      const dispose = syncSelectionWithHash(store, win as never);
+      await store.getState().openSession('s1', 'n1');
+      for (const id of ['n2', 'n3', 'n4']) await store.getState().selectNode(id);
+      // Nothing yet: replaceState stays off the path of opening a session and of arrow-key bursts.
+      expect(win.history.replaceState).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(HASH_WRITE_DELAY_MS);
+      expect(win.history.replaceState).toHaveBeenCalledTimes(1);
+      expect(win.location.hash).toBe('#session=s1&node=n4');
+      await store.getState().selectNode('n5');
+      dispose();
+      expect(win.history.replaceState).toHaveBeenCalledTimes(2);
+      expect(win.location.hash).toBe('#session=s1&node=n5');
+      await vi.advanceTimersByTimeAsync(HASH_WRITE_DELAY_MS);
+      expect(win.history.replaceState).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a stale hash naming a missing session closes it so another can open', async () => {

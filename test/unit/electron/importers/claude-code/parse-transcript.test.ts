@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_LIMIT } from '../../../../../electron/importers/transcript';
+import { claudeSearchText } from '../../../../../electron/importers/claude-code/search-text';
+import { RAW_LIMIT, type ParsedNode } from '../../../../../electron/importers/transcript';
 import {
   assistantLine,
   envelope,
@@ -24,7 +25,8 @@ describe('parseClaudeTranscript: user lines', () => {
       kind: 'user',
       timestamp: '2026-01-02T03:04:05.000Z',
       label: 'fix the bug',
-      text: 'fix the bug\nin parser.ts',
+      // Search text is derived from raw by the background indexer, not on the import's hot path.
+      text: null,
       toolUses: [],
       toolResults: [],
       spawnedAgentId: null,
@@ -41,6 +43,7 @@ describe('parseClaudeTranscript: user lines', () => {
       rawBytes: Buffer.byteLength(line),
     });
     expect(node.raw.toString('utf8')).toBe(line);
+    expect(claudeSearchText(node.raw)).toBe('fix the bug\nin parser.ts');
   });
 
   it('labels a prompt by its text block, not the IDE context block before it', async () => {
@@ -51,7 +54,7 @@ describe('parseClaudeTranscript: user lines', () => {
       ]),
     );
     expect(node).toMatchObject({ kind: 'user', label: 'Why does this fail?' });
-    expect(node.text).toContain('ide_opened_file');
+    expect(searchText(node)).toContain('ide_opened_file');
   });
 
   it.each([
@@ -95,8 +98,8 @@ describe('parseClaudeTranscript: user lines', () => {
     );
     expect(node.kind).toBe('error');
     expect(node.label).toBe('✗ tool error (+1) — Exit code 1');
-    expect(node.text).toContain('fine');
-    expect(node.text).toContain('boom');
+    expect(searchText(node)).toContain('fine');
+    expect(searchText(node)).toContain('boom');
   });
 
   it('takes spawnedAgentId from a Task result', async () => {
@@ -136,9 +139,9 @@ describe('parseClaudeTranscript: assistant lines', () => {
       model: 'claude-opus-4-1',
       usage: { inputTokens: 10, outputTokens: 20, cacheReadTokens: 30, cacheCreationTokens: 40 },
     });
-    expect(node.text).toContain('Bash');
-    expect(node.text).toContain('npm test -- --run');
-    expect(node.text).toContain('Run tests');
+    expect(searchText(node)).toContain('Bash');
+    expect(searchText(node)).toContain('npm test -- --run');
+    expect(searchText(node)).toContain('Run tests');
   });
 
   it('counts extra calls in the label', async () => {
@@ -283,14 +286,23 @@ describe('parseClaudeTranscript: limits', () => {
     const node = await parseOne(userLine('big', null, prompt));
     expect(node.label.length).toBeLessThanOrEqual(120);
     expect(node.label.endsWith('…')).toBe(true);
-    expect(Buffer.byteLength(node.text)).toBeLessThanOrEqual(32 * 1024);
+    // Longer than what is stored: its text is extracted at once (it could not be read back from the cut raw).
+    expect(node.text).toContain('word word');
+    expect(Buffer.byteLength(node.text ?? '')).toBeLessThanOrEqual(32 * 1024);
     expect(node.raw.length).toBe(RAW_LIMIT);
     expect(node.rawBytes).toBeGreaterThan(RAW_LIMIT);
   });
 
   it('bounds search text in bytes for non-ASCII text', async () => {
     const node = await parseOne(userLine('cjk', null, '木'.repeat(40_000)));
-    expect(Buffer.byteLength(node.text)).toBeLessThanOrEqual(32 * 1024);
-    expect(node.text.endsWith('\ufffd')).toBe(false);
+    const text = searchText(node);
+    expect(text.startsWith('木木')).toBe(true);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(32 * 1024);
+    expect(text.endsWith('\ufffd')).toBe(false);
   });
 });
+
+/** What the full-text index gets for a node: the parser's text, else the text derived from its raw line. */
+function searchText(node: ParsedNode): string {
+  return node.text ?? claudeSearchText(node.raw);
+}

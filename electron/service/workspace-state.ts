@@ -1,0 +1,224 @@
+/**
+ * A node's workspace state as the service answers for it (`nodes.files`, `nodes.file`, `nodes.diff`): an
+ * exact snapshot (a manual capture, read from the object store) or the session's reconstruction (the files
+ * it touched, rebuilt from the transcript). Reconstructions are cached per session, a few at a time.
+ */
+import { sep } from 'node:path';
+import type { SessionStore, SnapshotRecord } from '../db/session-store';
+import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
+import type { SnapshotStore } from '../git/object-store';
+import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type Reconstruction } from '../snapshots/reconstruct';
+import { ArborError } from '../../shared/errors';
+import type { FileChangeStatus, NodeChangedFile, NodeFileEntry, NodeFiles, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
+
+/** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
+export type StateContent = FileContent | BinaryContent;
+export interface BinaryContent {
+  readonly binary: true;
+  readonly oid: string;
+}
+const isBinaryContent = (content: StateContent): content is BinaryContent => typeof content === 'object' && content !== null;
+
+/** One node's state, whichever way it is known. Paths are absolute. */
+export interface NodeState {
+  readonly node: NodeSummary;
+  readonly known: WorkspaceStateKnown;
+  readonly unknownSince: string | null;
+  /** The paths the state covers: a snapshot's files, or the reconstruction's touched files. */
+  paths(): readonly string[];
+  content(path: string): StateContent;
+  /** Exact states: the file's blob id (undefined when absent), so two snapshots compare without reading blobs. */
+  oidOf?(path: string): string | undefined;
+  /** Set for exact states. */
+  readonly snapshot?: SnapshotRecord;
+  /** Set for reconstructed states. */
+  readonly reconstruction?: Reconstruction;
+}
+
+const CACHED_SESSIONS = 4;
+
+export interface WorkspaceStates {
+  stateOf(nodeId: string, signal?: AbortSignal): Promise<NodeState>;
+  /** Drops cached reconstructions of sessions that changed (an import added nodes). */
+  forget(sessionIds: readonly string[]): void;
+}
+
+export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore): WorkspaceStates {
+  // Insertion order is recency order: a hit is re-inserted, the oldest entry is evicted.
+  const cache = new Map<string, Promise<Reconstruction>>();
+
+  function reconstructionOf(sessionId: string, signal: AbortSignal | undefined): Promise<Reconstruction> {
+    const hit = cache.get(sessionId);
+    if (hit !== undefined) {
+      cache.delete(sessionId);
+      cache.set(sessionId, hit);
+      return hit;
+    }
+    const nodes = store.getSessionNodes(sessionId);
+    const built = reconstructSession(nodes, (id) => readRaw(store, id), { signal });
+    cache.set(sessionId, built);
+    // A failed (or cancelled) build must not stay cached.
+    built.catch(() => {
+      if (cache.get(sessionId) === built) cache.delete(sessionId);
+    });
+    while (cache.size > CACHED_SESSIONS) cache.delete(cache.keys().next().value as string);
+    return built;
+  }
+
+  return {
+    async stateOf(nodeId, signal) {
+      const snapshot = store.getSnapshotByNode(nodeId);
+      if (snapshot !== null) return exactState(snapshots(), snapshot);
+      const stored = store.getNode(nodeId);
+      if (stored === null) throw new ArborError('NOT_FOUND', `No node ${nodeId}`, { nodeId });
+      const reconstruction = await reconstructionOf(stored.summary.sessionId, signal);
+      return reconstructedState(stored.summary, reconstruction);
+    },
+    forget(sessionIds) {
+      for (const id of sessionIds) cache.delete(id);
+    },
+  };
+}
+
+/** A line cut at the store's raw limit is not valid JSON: the reconstruction treats it as unreadable. */
+function readRaw(store: SessionStore, nodeId: string): string | null {
+  const node = store.getNode(nodeId);
+  if (node === null || node.rawBytes > node.raw.length) return null;
+  return node.raw.toString('utf8');
+}
+
+export function snapshotNode(record: SnapshotRecord): NodeSummary {
+  return {
+    id: record.nodeId,
+    sessionId: record.sessionId,
+    sourceId: record.nodeId,
+    parentSourceId: null,
+    parentId: record.parentId,
+    extraEdges: [],
+    kind: 'system',
+    timestamp: record.createdAt,
+    label: snapshotLabel(record.dir, record.files),
+    toolCalls: [],
+    sidechain: false,
+    agentId: null,
+    model: null,
+  };
+}
+
+export function snapshotLabel(dir: string, files: number): string {
+  const label = `Snapshot of ${dir} (${files} ${files === 1 ? 'file' : 'files'})`;
+  return label.length <= 120 ? label : `${label.slice(0, 119)}…`;
+}
+
+function exactState(objects: SnapshotStore, record: SnapshotRecord): NodeState {
+  const prefix = record.dir.endsWith(sep) ? record.dir : `${record.dir}/`;
+  let listed: ReadonlyMap<string, string> | undefined;
+  const files = (): ReadonlyMap<string, string> =>
+    (listed ??= new Map(listSnapshotFiles(objects, record.treeOid).map((file) => [prefix + file.path, file.oid])));
+  return {
+    node: snapshotNode(record),
+    known: 'exact',
+    unknownSince: null,
+    snapshot: record,
+    paths: () => [...files().keys()],
+    oidOf: (path) => files().get(path),
+    content(path) {
+      // A path outside the captured folder was not captured: its state there is not known.
+      if (!path.startsWith(prefix)) return UNKNOWN_CONTENT;
+      const file = findSnapshotFile(objects, record.treeOid, path.slice(prefix.length));
+      if (file === undefined) return null;
+      const bytes = objects.readBlob(file.oid);
+      return isBinary(bytes) ? { binary: true, oid: file.oid } : bytes.toString('utf8');
+    },
+  };
+}
+
+function reconstructedState(node: NodeSummary, reconstruction: Reconstruction): NodeState {
+  const state = reconstruction.stateAt(node.id);
+  const unknown = new Set(state.unknownFiles);
+  return {
+    node,
+    known: state.known,
+    unknownSince: state.unknownSince?.nodeId ?? null,
+    reconstruction,
+    paths: () => reconstruction.touchedFiles,
+    content(path) {
+      if (unknown.has(path)) return UNKNOWN_CONTENT;
+      const text = state.files.get(path);
+      return text === undefined ? UNKNOWN_CONTENT : text;
+    },
+  };
+}
+
+/** Like git: a NUL byte in the first 8000 bytes makes a file binary. */
+export function isBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8000).includes(0);
+}
+
+export function changeStatus(before: StateContent, after: StateContent): FileChangeStatus {
+  if (before === null) return 'added';
+  if (after === null) return 'deleted';
+  return 'modified';
+}
+
+/** What `nodes.files` answers. A snapshot's changes are against the session's previous snapshot of the same folder. */
+export function describeFiles(state: NodeState, previous: NodeState | null): NodeFiles {
+  let changed: NodeChangedFile[];
+  if (state.reconstruction !== undefined) {
+    changed = state.reconstruction.changedAt(state.node.id).map((change) => ({ path: change.path, status: changeStatus(change.before, change.after) }));
+  } else if (previous !== null) {
+    changed = diffStates(previous, state).map(({ path, status, binary }) => ({ path, status, ...(binary ? { binary } : {}) }));
+  } else {
+    changed = [];
+  }
+  const statusOf = new Map(changed.map((change) => [change.path, change.status]));
+  const files: NodeFileEntry[] = [];
+  for (const path of state.paths()) {
+    const content = state.reconstruction !== undefined ? state.content(path) : '';
+    if (content === null) continue; // touched, but absent here
+    const status = statusOf.get(path);
+    files.push({ path, ...(status === undefined ? {} : { status }), ...(content === UNKNOWN_CONTENT ? { unknown: true as const } : {}) });
+  }
+  return { node: state.node, known: state.known, changed, files, unknownSince: state.unknownSince };
+}
+
+export interface StateDifference {
+  readonly path: string;
+  readonly status: FileChangeStatus;
+  readonly before: StateContent;
+  readonly after: StateContent;
+  readonly binary: boolean;
+  readonly unknown: boolean;
+}
+
+/**
+ * The files that differ from `a` to `b`, over the paths both states cover (a reconstruction covers only its
+ * touched files, so against one the diff is limited to those). Unknown contents are reported, not guessed.
+ */
+export function diffStates(a: NodeState, b: NodeState): StateDifference[] {
+  const paths = new Set<string>();
+  const bothExact = a.snapshot !== undefined && b.snapshot !== undefined;
+  if (bothExact || a.reconstruction !== undefined) for (const path of a.paths()) paths.add(path);
+  if (bothExact || b.reconstruction !== undefined) for (const path of b.paths()) paths.add(path);
+  const differences: StateDifference[] = [];
+  for (const path of [...paths].sort()) {
+    // Identical blobs in two snapshots are the same content: skip them without reading either.
+    if (a.oidOf !== undefined && b.oidOf !== undefined && a.oidOf(path) === b.oidOf(path)) continue;
+    const before = a.content(path);
+    const after = b.content(path);
+    if (sameContent(before, after)) continue;
+    const unknown = before === UNKNOWN_CONTENT || after === UNKNOWN_CONTENT;
+    const binary = isBinaryContent(before) || isBinaryContent(after);
+    differences.push({ path, status: changeStatus(before, after), before, after, binary, unknown });
+  }
+  return differences;
+}
+
+function sameContent(a: StateContent, b: StateContent): boolean {
+  if (isBinaryContent(a) && isBinaryContent(b)) return a.oid === b.oid;
+  return a === b;
+}
+
+export function asText(content: StateContent): string | null {
+  return typeof content === 'string' ? content : null;
+}

@@ -1,0 +1,68 @@
+/**
+ * The esbuild bundle of the CLI (scripts/build-cli.cjs → out/cli/) that bin/arbor.cjs runs when it is fresh:
+ * it must behave like the sources, including the import worker and finding the built renderer.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../../..');
+const BIN = join(ROOT, 'bin', 'arbor.cjs');
+let dir: string;
+let bundleDir: string;
+let bundle: string;
+
+function arbor(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: dir, CLAUDE_CONFIG_DIR: join(dir, 'claude'), ARBOR_CLI_BUNDLE: bundle, ...env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arbor-cli-bundle-'));
+  // A bundle of its own, so other tests that spawn bin/arbor.cjs never see a half-written out/cli; inside the
+  // repository, because the bundle resolves better-sqlite3 from node_modules like the real one does.
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
+  bundleDir = mkdtempSync(join(ROOT, 'out', 'cli-test-'));
+  bundle = join(bundleDir, 'arbor.js');
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.cjs'), '--outdir', bundleDir], { cwd: ROOT });
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(bundleDir, { recursive: true, force: true });
+});
+
+describe('the bundled CLI', () => {
+  it('creates, imports and shows the demo exactly as the sources do', () => {
+    const data = join(dir, 'data');
+    const demo = arbor(['demo', join(dir, 'demo'), '--data-dir', data, '--json']);
+    expect(demo.code).toBe(0);
+    const { sessionId } = JSON.parse(demo.stdout) as { sessionId: string };
+    const bundled = arbor(['show', sessionId, '--json', '--data-dir', data]);
+    const fromSource = arbor(['show', sessionId, '--json', '--data-dir', data], { ARBOR_CLI_FROM_SOURCE: '1' });
+    expect(bundled.code).toBe(0);
+    expect(fromSource.code).toBe(0);
+    expect(JSON.parse(bundled.stdout)).toEqual(JSON.parse(fromSource.stdout));
+    expect((JSON.parse(bundled.stdout) as { nodes: unknown[] }).nodes.length).toBeGreaterThan(50);
+  });
+
+  it('reports usage errors with exit status 2 like the sources', () => {
+    expect(arbor(['no-such-command']).code).toBe(2);
+    expect(arbor(['no-such-command'], { ARBOR_CLI_FROM_SOURCE: '1' }).code).toBe(2);
+  });
+
+  it('is not used once a source file is newer than the bundle', () => {
+    expect(arbor(['--version'], { ARBOR_CLI_TRACE: '1' }).stderr).toContain('arbor: running the bundle');
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(bundle, past, past); // every source file is now newer: bin must fall back to tsx
+    const stale = arbor(['--version'], { ARBOR_CLI_TRACE: '1' });
+    expect(stale.code).toBe(0);
+    expect(stale.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(stale.stderr).toContain('arbor: running from sources');
+  });
+});

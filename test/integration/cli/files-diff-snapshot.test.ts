@@ -1,0 +1,143 @@
+/**
+ * `arbor files`, `arbor diff` and `arbor snapshot` end to end, in-process through runCli, over the demo
+ * session imported into a temp data folder. Exit codes: 0 ok, 1 failure (`arbor: reason [CODE]`), 2 usage.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../../../electron/cli/command';
+import { runCli } from '../../../electron/cli/main';
+import { createArborService } from '../../../electron/service/arbor-service';
+import type { NodeDiff, NodeFiles, SessionGraph, SnapshotCaptured } from '../../../shared/model';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let root: string;
+let home: string;
+let dataDir: string;
+let workspace: string;
+let graph: SessionGraph;
+
+async function cli(args: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    stdin: new PassThrough(),
+    cwd: root,
+    env: {},
+    interactive: false,
+  };
+  const code = await runCli(['--data-dir', dataDir, ...args], io, { createService: createArborService, homeDir: home, platform: 'linux' });
+  return { code, stdout, stderr };
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'arbor-cli-files-'));
+  home = join(root, 'home');
+  mkdirSync(home);
+  dataDir = join(root, 'data');
+  const demo = await cli(['demo', join(root, 'demo'), '--json']);
+  expect(demo.code).toBe(0);
+  const { sessionId } = JSON.parse(demo.stdout) as { sessionId: string; dir: string };
+  const shown = await cli(['show', sessionId, '--json']);
+  graph = JSON.parse(shown.stdout) as SessionGraph;
+  workspace = graph.session.project!;
+  expect(workspace).toBeTruthy();
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const mainLast = (): string => graph.nodes.filter((node) => !node.sidechain).at(-1)!.id;
+
+describe('arbor files', () => {
+  it('prints the main branch’s last state as JSON, matching the workspace on disk', async () => {
+    const run = await cli(['files', mainLast(), '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const files = JSON.parse(run.stdout) as NodeFiles;
+    expect(files.node.id).toBe(mainLast());
+    expect(files.known).toBe('unknown');
+    expect(files.files.map((file) => file.path)).toContain(join(workspace, 'src/format.ts'));
+  });
+
+  it('prints a readable listing without --json', async () => {
+    const run = await cli(['files', graph.nodes[0]!.id]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^State: +reconstructed/m);
+    expect(run.stdout).toMatch(/^Changed: 0 files$/m);
+  });
+
+  it('fails with NOT_FOUND for an unknown node and with usage for a missing argument', async () => {
+    const missing = await cli(['files', 'no-such-node']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/\[NOT_FOUND\]\n$/);
+    expect((await cli(['files'])).code).toBe(2);
+    expect((await cli(['diff', mainLast()])).code).toBe(2);
+  });
+});
+
+describe('arbor diff', () => {
+  it('lists the file the rewound branch changed differently', async () => {
+    const format = join(workspace, 'src/format.ts');
+    // The rewound branch's head: a leaf that is not the main branch's last node.
+    const parents = new Set(graph.nodes.map((node) => node.parentId));
+    const leaves = graph.nodes.filter((node) => !node.sidechain && !parents.has(node.id) && node.id !== mainLast());
+    let found: NodeDiff | undefined;
+    for (const leaf of leaves) {
+      const run = await cli(['diff', leaf.id, mainLast(), '--json']);
+      expect(run.code).toBe(0);
+      const diff = JSON.parse(run.stdout) as NodeDiff;
+      if (diff.files.some((file) => file.path === format && file.before?.includes('\\x1b[32m') === true)) found = diff;
+    }
+    expect(found).toBeDefined();
+    const entry = found!.files.find((file) => file.path === format)!;
+    expect(entry.status).toBe('modified');
+    expect(entry.after).toBe(readFileSync(format, 'utf8'));
+    const text = await cli(['diff', found!.nodeIdA, found!.nodeIdB]);
+    expect(text.stdout).toMatch(/^M .*src\/format\.ts \(\+\d+ -\d+\)$/m);
+  });
+
+  it('fails with NOT_FOUND when either node is unknown', async () => {
+    const run = await cli(['diff', mainLast(), 'nope']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/\[NOT_FOUND\]/);
+  });
+});
+
+describe('arbor snapshot', () => {
+  it('prints {node, snapshot, files}; a second snapshot of the unchanged folder reuses its objects', async () => {
+    const first = await cli(['snapshot', workspace, '--json']);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const one = JSON.parse(first.stdout) as SnapshotCaptured;
+    expect(Object.keys(one).sort()).toEqual(['files', 'node', 'snapshot']);
+    expect(one.node.sessionId).toBe(graph.session.id);
+    expect(one.files).toBeGreaterThanOrEqual(5);
+
+    const second = await cli(['snapshot', workspace, '--json']);
+    const two = JSON.parse(second.stdout) as SnapshotCaptured;
+    expect(two.snapshot.tree).toBe(one.snapshot.tree);
+    expect(two.snapshot.objectsWritten).toBeLessThanOrEqual(1);
+    expect(two.snapshot.filesRead).toBe(0);
+
+    const files = JSON.parse((await cli(['files', two.node.id, '--json'])).stdout) as NodeFiles;
+    expect(files.known).toBe('exact');
+    expect(files.files).toHaveLength(one.files);
+    const diff = await cli(['diff', one.node.id, two.node.id]);
+    expect(diff.stdout).toBe('0 files differ\n');
+  });
+
+  it('resolves a relative folder against the working directory and fails for a missing one', async () => {
+    const relative = await cli(['snapshot', 'demo/workspace']);
+    expect(relative.code).toBe(0);
+    expect(relative.stdout).toContain(`Snapshot of ${workspace}:`);
+    const missing = await cli(['snapshot', 'no-such-folder']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/\[NOT_FOUND\]/);
+  });
+});

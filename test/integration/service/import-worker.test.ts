@@ -1,0 +1,203 @@
+/**
+ * The parse worker path stores exactly what the in-thread path stores (every row of every table, the
+ * problems reported, the search index built afterwards), on synthetic sessions, hand-made awkward lines and
+ * the public corpus; a worker that dies part-way hands the rest back to the in-thread parse.
+ */
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../electron/db/database';
+import { openSessionStore } from '../../../electron/db/session-store';
+import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
+import { deriveSearchText } from '../../../electron/importers/search-text';
+import { ParseWorkerFailedError, startParseWorker, type ParseWorker } from '../../../electron/importers/worker/parse-worker';
+import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import type { ParseSink } from '../../../electron/importers/transcript';
+import { importSessions, type ImportOutcome, type TranscriptReader } from '../../../electron/service/import-sessions';
+import { CancelledError } from '../../../shared/errors';
+import { prompt, reply, toolCall, toolResult } from './claude-lines';
+
+const corpus = resolve(__dirname, '../../../../shared/corpus/sessions/claude-code');
+/** Every table the import writes, with an order that makes the dump deterministic. */
+const TABLES: Record<string, string> = {
+  sessions: 'id',
+  session_aliases: 'alias',
+  files: 'id',
+  nodes: 'seq',
+  edges: 'node_seq, kind, other_id',
+  tool_calls: 'node_seq, ordinal',
+  tool_results: 'tool_use_id',
+  agent_spawns: 'agent_id',
+  records: 'id',
+};
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'arbor-import-worker-'));
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A reader whose worker has already loaded, so it parses every file (not just those after start-up). */
+async function readerWithWorker(): Promise<{ reader: TranscriptReader; worker: ParseWorker }> {
+  const worker = startParseWorker();
+  expect(await worker.ready).toBe(true);
+  return { reader: { ...claudeCodeReader, startWorker: () => worker }, worker };
+}
+
+interface Imported {
+  readonly outcome: ImportOutcome;
+  readonly rows: Record<string, unknown[]>;
+  readonly hits: Record<string, string[]>;
+}
+
+async function importInto(name: string, reader: TranscriptReader, paths: string[], workerFromBytes: number, queries: string[]): Promise<Imported> {
+  const path = join(root, `${name}.sqlite`);
+  const store = openSessionStore(path);
+  let outcome: ImportOutcome;
+  const hits: Record<string, string[]> = {};
+  try {
+    outcome = await importSessions(store, reader, paths, { jobId: name, workerFromBytes });
+    while (store.indexNextChunk(500, deriveSearchText) > 0);
+    for (const query of queries) hits[query] = store.search(query, 1000).map((hit) => hit.nodeId).sort();
+  } finally {
+    store.close();
+  }
+  const db = openDatabase(path);
+  try {
+    const rows: Record<string, unknown[]> = {};
+    for (const [table, order] of Object.entries(TABLES)) rows[table] = db.read.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
+    return { outcome, rows, hits };
+  } finally {
+    db.close();
+  }
+}
+
+function rowText(row: unknown): string {
+  return JSON.stringify(row, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'Buffer'
+      ? Buffer.from((value as { data: number[] }).data).toString('hex')
+      : value,
+  );
+}
+
+async function expectSamePaths(paths: string[], queries: string[]): Promise<Imported> {
+  const inThread = await importInto('in-thread', claudeCodeReader, paths, Number.POSITIVE_INFINITY, queries);
+  const { reader } = await readerWithWorker();
+  const inWorker = await importInto('worker', reader, paths, 0, queries);
+  expect(inWorker.outcome).toEqual(inThread.outcome);
+  for (const table of Object.keys(TABLES)) {
+    // Rows as JSON lines (blobs as hex): a deep comparison of thousands of rows with blobs is slow.
+    const worker = (inWorker.rows[table] ?? []).map(rowText);
+    const thread = (inThread.rows[table] ?? []).map(rowText);
+    expect(worker.length, table).toBe(thread.length);
+    const differs = worker.findIndex((row, index) => row !== thread[index]);
+    expect(differs === -1 ? null : [worker[differs], thread[differs]], table).toBeNull();
+  }
+  expect(inWorker.hits).toEqual(inThread.hits);
+  return inThread;
+}
+
+describe('the parse worker stores what the in-thread parse stores', () => {
+  it('on synthetic sessions with subagents, big outputs and rewinds', async () => {
+    const projects = join(root, 'projects');
+    await writeSyntheticCorpus(projects, { totalBytes: 3 * 1024 * 1024, nodesPerSession: 400, seed: 7 });
+    const imported = await expectSamePaths([projects], ['Read', 'error', 'test']);
+    expect((imported.rows.nodes ?? []).length).toBeGreaterThan(500);
+    expect(Object.values(imported.hits).some((ids) => ids.length > 0)).toBe(true);
+  });
+
+  it('on awkward lines: bad JSON, records, a BOM, CRLF, an unterminated last line, a huge line', async () => {
+    const folder = join(root, 'p');
+    mkdirSync(folder, { recursive: true });
+    const a = join(folder, 'S1.jsonl');
+    const lines = [
+      prompt('u1', null, 'find the needle'),
+      toolCall('c1', 'u1', 'toolu_1', 'Bash', { command: 'grep needle -r .' }),
+      toolResult('r1', 'c1', 'toolu_1', 'haystack\nneedle found'),
+      { type: 'summary', summary: 'Needle hunt', leafUuid: 'r1' },
+      reply('a1', 'r1', `big ${'x'.repeat(300_000)} tail`),
+    ];
+    writeFileSync(a, `\ufeff${lines.map((line) => JSON.stringify(line)).join('\r\n')}\n{"broken": \n[1,2]\n`);
+    appendFileSync(a, JSON.stringify(reply('a2', 'a1', 'no newline at the end')));
+    writeFileSync(join(folder, 'S2.jsonl'), `${JSON.stringify(prompt('u9', null, 'second session', 'S2'))}\n`);
+    const imported = await expectSamePaths([folder], ['needle', 'tail', 'second']);
+    expect(imported.outcome.problems.length).toBeGreaterThanOrEqual(2);
+    expect(imported.hits.needle).toEqual(['c1', 'r1', 'u1']);
+  });
+
+  it.skipIf(!existsSync(corpus))('on the public Claude Code corpus', async () => {
+    const imported = await expectSamePaths([corpus], ['error', 'function']);
+    expect((imported.rows.nodes ?? []).length).toBeGreaterThan(1000);
+  });
+});
+
+describe('the parse worker, when things go wrong', () => {
+  it('hands the rest back to the in-thread parse when it dies mid-import', async () => {
+    const folder = join(root, 'p');
+    for (let index = 0; index < 4; index++) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(
+        join(folder, `S${index}.jsonl`),
+        [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`), reply(`a${index}`, `u${index}`, 'ok', `S${index}`)].map((line) => `${JSON.stringify(line)}\n`).join(''),
+      );
+    }
+    const { worker } = await readerWithWorker();
+    let files = 0;
+    const dying: ParseWorker = {
+      ...worker,
+      next: async (sink, onBytes, signal) => {
+        if (++files === 2) {
+          await worker.close();
+          throw new ParseWorkerFailedError(new Error('simulated crash'));
+        }
+        return worker.next(sink, onBytes, signal);
+      },
+    };
+    const store = openSessionStore(join(root, 'arbor.sqlite'));
+    try {
+      const outcome = await importSessions(store, { ...claudeCodeReader, startWorker: () => dying }, [folder], { jobId: 'j', workerFromBytes: 0 });
+      expect(outcome.problems).toEqual([]);
+      expect(outcome.sessions.map((session) => [session.id, session.nodes]).sort()).toEqual([
+        ['S0', 2], ['S1', 2], ['S2', 2], ['S3', 2],
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('stops with CancelledError when the import is cancelled while the worker delivers a file', async () => {
+    const projects = join(root, 'projects');
+    await writeSyntheticCorpus(projects, { totalBytes: 2 * 1024 * 1024, nodesPerSession: 200, seed: 3 });
+    const { worker } = await readerWithWorker();
+    const controller = new AbortController();
+    let files = 0;
+    const cancelling: ParseWorker = {
+      ...worker,
+      next: (sink, onBytes, signal) => {
+        if (++files < 2) return worker.next(sink, onBytes, signal);
+        // Cancelled mid-file, once the second file's first node has arrived.
+        const node: ParseSink['node'] = (parsed) => (sink.node(parsed), controller.abort());
+        return worker.next({ ...sink, node }, onBytes, signal);
+      },
+    };
+    const store = openSessionStore(join(root, 'arbor.sqlite'));
+    try {
+      const importing = importSessions(store, { ...claudeCodeReader, startWorker: () => cancelling }, [projects], {
+        jobId: 'j',
+        workerFromBytes: 0,
+        signal: controller.signal,
+      });
+      await expect(importing).rejects.toBeInstanceOf(CancelledError);
+      // The first file was stored and linked; nothing after the cancelled one was read.
+      const stored = store.listSessions({});
+      expect(stored.total).toBe(1);
+      expect(stored.sessions[0]?.nodeCount).toBeGreaterThan(100);
+      expect(files).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The demo session, imported through the real service, reconstructed: the main branch's last node must
+ * hold exactly the files the demo left on disk, and the abandoned (rewound) branch its own edit.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemo, type DemoCreated } from '../../../electron/demo';
+import { createArborService } from '../../../electron/service/arbor-service';
+import type { ArborService } from '../../../electron/service/service-types';
+import { reconstructSession, type Reconstruction } from '../../../electron/snapshots/reconstruct';
+import type { NodeSummary } from '../../../shared/model';
+
+describe('reconstructing the demo session', () => {
+  let root: string;
+  let service: ArborService;
+  let demo: DemoCreated;
+  let nodes: readonly NodeSummary[];
+  let reconstruction: Reconstruction;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'arbor-reconstruct-demo-'));
+    demo = await createDemo(join(root, 'demo'), { now: () => new Date('2026-05-01T12:00:00.000Z') });
+    service = await createArborService({ dataDir: join(root, 'data'), host: 'cli', version: 'test', homeDir: join(root, 'home'), env: {} });
+    await service.api['import.run']({ paths: demo.transcriptFiles });
+    nodes = (await service.api['sessions.graph']({ sessionId: demo.sessionId })).nodes;
+    reconstruction = await reconstructSession(nodes, async (id) => (await service.api['nodes.get']({ nodeId: id })).raw);
+  });
+  afterAll(async () => {
+    await service?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('ends the main branch with the files the demo left on disk', () => {
+    expect(reconstruction.touchedFiles.length).toBeGreaterThanOrEqual(5);
+    const last = nodes.filter((node) => !node.sidechain).at(-1)!;
+    const state = reconstruction.stateAt(last.id);
+    expect(state.unknownFiles).toEqual([]);
+    for (const path of reconstruction.touchedFiles) {
+      expect(path.startsWith(demo.workspaceDir)).toBe(true);
+      const onDisk = existsSync(path) ? readFileSync(path, 'utf8') : null;
+      expect(state.files.get(path), path).toBe(onDisk);
+    }
+    // The demo ran `npm run build` (and its last call's outcome was never recorded): not an exact state.
+    expect(state.known).toBe('unknown');
+    expect(reconstruction.problems).toEqual([]);
+  });
+
+  it('gives the rewound branch its own edit, which the main branch does not have', () => {
+    const format = join(demo.workspaceDir, 'src/format.ts');
+    const colored = nodes.find((node) => reconstruction.changedAt(node.id).some((change) => change.path === format && String(change.after).includes('\\x1b[32m')));
+    expect(colored).toBeDefined();
+    const last = nodes.filter((node) => !node.sidechain).at(-1)!;
+    expect(reconstruction.stateAt(colored!.id).files.get(format)).toContain('\\x1b[32m');
+    expect(reconstruction.stateAt(last.id).files.get(format)).toBe(readFileSync(format, 'utf8'));
+    expect(readFileSync(format, 'utf8')).not.toContain('\\x1b[32m');
+    // Turn 1 ran `npm run build` before the fork point, so the branch inherits an unknown state.
+    expect(reconstruction.stateAt(colored!.id).known).toBe('unknown');
+  });
+
+  it('starts every file at its pre-session state', () => {
+    const first = nodes[0]!;
+    const state = reconstruction.stateAt(first.id);
+    expect(state.known).toBe('reconstructed');
+    expect(state.files.get(join(demo.workspaceDir, 'src/json.ts'))).toBeNull();
+  });
+});
