@@ -51,9 +51,16 @@ describe('session graph transport', () => {
         ws.once('open', () => done());
         ws.once('error', fail);
       });
-      const answer = new Promise<{ message: ServerMessage; text: string }>((done) =>
-        ws.once('message', (data: WebSocket.RawData) => done({ message: JSON.parse(data.toString()) as ServerMessage, text: data.toString() })),
-      );
+      // Events (background indexing progress) may arrive first: wait for the response itself.
+      const answer = new Promise<{ message: ServerMessage; text: string }>((done) => {
+        const onMessage = (data: WebSocket.RawData) => {
+          const message = JSON.parse(data.toString()) as ServerMessage;
+          if (message.t === 'evt') return;
+          ws.off('message', onMessage);
+          done({ message, text: data.toString() });
+        };
+        ws.on('message', onMessage);
+      });
       ws.send(JSON.stringify({ t: 'req', id: 1, method: 'sessions.graph', params: { sessionId: SESSION_ID } }));
       const { message, text } = await answer;
       if (message.t !== 'res' || !message.ok) throw new Error(`unexpected answer ${JSON.stringify(message).slice(0, 200)}`);
