@@ -4,6 +4,8 @@
  */
 import { isMethodName, requestValidators, type ArborApi, type CallContext, type MethodName } from '../../shared/contract';
 import { ArborError, CancelledError, toErrorData } from '../../shared/errors';
+import type { SessionGraph } from '../../shared/model';
+import { encodeSessionGraph } from '../../shared/session-graph-wire';
 import type { Envelope } from '../../shared/wire';
 
 type AnyMethod = (request: unknown, context?: CallContext) => Promise<unknown>;
@@ -25,4 +27,17 @@ export async function dispatch(api: ArborApi, method: unknown, params: unknown, 
 function callMethod(api: ArborApi, method: MethodName, request: unknown, signal: AbortSignal): Promise<unknown> {
   const fn = api[method] as AnyMethod;
   return fn.call(api, request, { signal });
+}
+
+/**
+ * A session graph travels in its compact form (shared/session-graph-wire.ts) over both transports (WebSocket
+ * and Electron IPC); the renderer's client decodes it, so callers still see a SessionGraph.
+ */
+export function forTransport(method: unknown, result: unknown): unknown {
+  if (method !== 'sessions.graph') return result;
+  try {
+    return encodeSessionGraph(result as SessionGraph) ?? result;
+  } catch {
+    return result; // Not the shape the codec knows: the plain form still answers the call.
+  }
 }

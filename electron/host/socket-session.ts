@@ -4,10 +4,8 @@
  * A message that cannot even be answered (not JSON, no call id) is a protocol violation: the socket closes.
  */
 import type { ArborApi } from '../../shared/contract';
-import type { SessionGraph } from '../../shared/model';
-import { encodeSessionGraph } from '../../shared/session-graph-wire';
 import type { ServerMessage } from '../../shared/wire';
-import { dispatch } from './dispatch';
+import { dispatch, forTransport } from './dispatch';
 
 /** Generous for any request the contract allows (1000 paths of a few hundred bytes), small enough to refuse floods. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -77,14 +75,4 @@ export function createSocketSession(api: ArborApi, send: (message: ServerMessage
       return calls.size;
     },
   };
-}
-
-/** A session graph travels in its compact form (shared/session-graph-wire.ts); the client decodes it. */
-function forTransport(method: unknown, result: unknown): unknown {
-  if (method !== 'sessions.graph') return result;
-  try {
-    return encodeSessionGraph(result as SessionGraph) ?? result;
-  } catch {
-    return result; // Not the shape the codec knows: the plain form still answers the call.
-  }
 }

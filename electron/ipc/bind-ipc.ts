@@ -6,7 +6,7 @@
 import { EVENT_NAMES, IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, METHOD_NAMES, ipcChannel, type ArborApi, type ArborEvents, type EventName, type EventSource } from '../../shared/contract';
 import { ArborError } from '../../shared/errors';
 import type { Envelope } from '../../shared/wire';
-import { dispatch } from '../host/dispatch';
+import { dispatch, forTransport } from '../host/dispatch';
 
 /** The parts of an IPC event main reads: who sent it. */
 export interface IpcSenderEvent {
@@ -51,7 +51,8 @@ export function bindIpc(options: BindIpcOptions): () => void {
       const id = validCallId(callId) ? key(event, callId) : undefined;
       if (id !== undefined) running.set(id, controller);
       try {
-        return await dispatch(api, method, request, controller.signal);
+        const envelope = await dispatch(api, method, request, controller.signal);
+        return envelope.ok ? { ok: true, result: forTransport(method, envelope.result) } : envelope;
       } finally {
         if (id !== undefined && running.get(id) === controller) running.delete(id);
       }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bindIpc, forwardEvents, type IpcMainLike, type IpcSenderEvent } from '../../../../electron/ipc/bind-ipc';
 import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, METHOD_NAMES, ipcChannel } from '../../../../shared/contract';
+import { isEncodedSessionGraph } from '../../../../shared/session-graph-wire';
+import { fromTransport } from '../../../../renderer/src/client/arbor-client';
 import { FAKE_SESSION, createFakeService } from '../../../fakes/fake-service';
 
 const OWN = 'file:///app/out/renderer/index.html';
@@ -43,6 +45,15 @@ describe('bindIpc', () => {
     expect(await call('sessions.list', from(OWN), { limit: 2 }, 1)).toEqual({ ok: true, result: { sessions: [FAKE_SESSION], total: 1 } });
     expect(service.calls).toEqual([{ method: 'sessions.list', request: { limit: 2 } }]);
     expect(await call('nodes.get', from(OWN), { nodeId: 'n' }, 2)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('sends a session graph in its compact form, which decodes to what the service returned', async () => {
+    const { call, service } = setup();
+    const expected = await service.api['sessions.graph']({ sessionId: FAKE_SESSION.id });
+    const envelope = (await call('sessions.graph', from(OWN), { sessionId: FAKE_SESSION.id }, 1)) as { ok: boolean; result: unknown };
+    expect(envelope.ok).toBe(true);
+    expect(isEncodedSessionGraph(envelope.result)).toBe(true);
+    expect(fromTransport('sessions.graph', envelope.result)).toEqual(expected);
   });
 
   it('rejects bad payloads with BAD_REQUEST before the service sees them', async () => {
