@@ -11,6 +11,7 @@ import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hashObject, type FileMode, type TreeEntry } from './git-object';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from './ignore-rules';
 import { snapshotRefName, type ObjectWriter, type SnapshotStore } from './object-store';
+import { STAT_FIELDS, statFiles } from './parallel-stat';
 import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry, type TreeCacheEntry } from './stat-cache';
 
 export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -127,9 +128,12 @@ function readRegularFile(path: string, size: number): Buffer {
   }
 }
 
-function fileMode(stats: Stats): FileMode | undefined {
-  if (stats.isSymbolicLink()) return '120000';
-  if (stats.isFile()) return stats.mode & 0o100 ? '100755' : '100644';
+/** The git mode for an lstat `st_mode`: symlink, executable or plain file; anything else is not kept. */
+function fileMode(statMode: number): FileMode | undefined {
+  // POSIX type bits, which libuv reports on every platform.
+  const type = statMode & 0o170000;
+  if (type === 0o120000) return '120000';
+  if (type === 0o100000) return statMode & 0o100 ? '100755' : '100644';
   return undefined;
 }
 
@@ -214,39 +218,40 @@ export async function captureDirectory(store: SnapshotStore, directory: string, 
   let filesRead = 0;
   let included = 0;
 
+  const stats = statFiles(dir, files.map((f) => f.path), () => throwIfAborted(signal));
   for (let start = 0; start < files.length; start += BATCH) {
     throwIfAborted(signal);
     const end = Math.min(start + BATCH, files.length);
     for (let i = start; i < end; i++) {
       const file = files[i]!;
+      const o = i * STAT_FIELDS;
+      const statMode = stats[o + 3]!;
+      if (statMode < 0) continue; // deleted since the walk
+      const mode = fileMode(statMode);
+      if (mode === undefined) continue;
+      const size = stats[o]!;
+      const mtimeMs = stats[o + 1]!;
+      const ino = stats[o + 2]!;
       // Plain concatenation: path.join's normalisation costs more than the lstat on warm caches.
       const absolute = `${dir}/${file.path}`;
-      let stats: Stats;
-      try {
-        stats = lstatSync(absolute);
-      } catch {
-        continue; // deleted since the walk
-      }
-      const mode = fileMode(stats);
-      if (mode === undefined) continue;
-      if (stats.size > maxFileBytes && mode !== '120000') {
-        skipped.push({ path: file.path, bytes: stats.size, reason: 'too-large' });
+      if (size > maxFileBytes && mode !== '120000') {
+        skipped.push({ path: file.path, bytes: size, reason: 'too-large' });
         continue;
       }
       const cached = statCache?.get(file.path);
       let oid: string;
-      const hit = cached !== undefined && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs && cached.ino === stats.ino && cached.mode === mode;
+      const hit = cached !== undefined && cached.size === size && cached.mtimeMs === mtimeMs && cached.ino === ino && cached.mode === mode;
       if (hit) {
         oid = cached.oid;
       } else {
         directories[file.directory]!.dirty = true;
         let body: Buffer;
         try {
-          body = mode === '120000' ? readlinkSync(absolute, { encoding: 'buffer' }) : readRegularFile(absolute, stats.size);
+          body = mode === '120000' ? readlinkSync(absolute, { encoding: 'buffer' }) : readRegularFile(absolute, size);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code === 'ENOENT') continue;
-          skipped.push({ path: file.path, bytes: stats.size, reason: 'unreadable' });
+          skipped.push({ path: file.path, bytes: size, reason: 'unreadable' });
           continue;
         }
         bytesRead += body.length;
@@ -255,8 +260,8 @@ export async function captureDirectory(store: SnapshotStore, directory: string, 
         writer.writeHashed('blob', hash, body);
         oid = hash.toString('hex');
       }
-      if (stats.mtimeMs < startedAt - RACY_MARGIN_MS) {
-        nextCache.set(file.path, hit && cached.oid === oid ? cached : { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, mode, oid });
+      if (mtimeMs < startedAt - RACY_MARGIN_MS) {
+        nextCache.set(file.path, hit && cached.oid === oid ? cached : { size, mtimeMs, ino, mode, oid });
       } else {
         directories[file.directory]!.dirty = true; // not cached, so the folder's tree cannot be either
       }
