@@ -10,7 +10,7 @@ import { ArborError, throwIfAborted } from '../../shared/errors';
 import { commitDemoWorkspace } from '../git/demo-workspace';
 import { IGNORED_FILES, INITIAL_FILES } from './demo-files';
 import { demoTranscript } from './demo-script';
-import { Random } from './random';
+import { Random } from '../../shared/random';
 import { encodeProjectDir } from './synthetic';
 
 export interface CreateDemoOptions {

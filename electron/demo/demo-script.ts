@@ -4,7 +4,7 @@
  * and a final tool call whose outcome was never recorded.
  */
 import { DemoSession } from './demo-session';
-import { type Random } from './random';
+import { type Random } from '../../shared/random';
 import { TranscriptBuilder } from './transcript-builder';
 
 export const DEMO_MODEL = 'claude-opus-4-6';

@@ -2,7 +2,7 @@
  * A scripted agent for the demo: it works on an in-memory copy of the workspace so every Edit/Write
  * result carries the real pre-edit file (originalFile) and the real patch, like Claude Code records them.
  */
-import { type Random } from './random';
+import { type Random } from '../../shared/random';
 import { structuredPatch } from './structured-patch';
 import { type AssistantBlock, type FileBackup, type ToolCall, type TranscriptBuilder, type Usage } from './transcript-builder';
 

@@ -3,7 +3,7 @@
  * command output. Pools are built once per session from the seed, so generating megabytes costs one
  * random draw per line instead of per character.
  */
-import { type Random } from './random';
+import { type Random } from '../../shared/random';
 
 const WORDS = [
   'session', 'node', 'branch', 'parent', 'index', 'cursor', 'offset', 'buffer', 'result', 'options', 'entry',

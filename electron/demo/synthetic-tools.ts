@@ -3,7 +3,7 @@
  * consistent (originalFile = the file as the session last left it, structuredPatch = the real change).
  * Memory stays bounded: a fixed set of files that edits keep near their size.
  */
-import { type Random } from './random';
+import { type Random } from '../../shared/random';
 import { structuredPatch } from './structured-patch';
 import { type SyntheticText } from './synthetic-text';
 

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Random } from './random';
+import { Random } from '../../shared/random';
 import { SyntheticText } from './synthetic-text';
 import { type PlannedCall, SyntheticWorkspace, type ToolName } from './synthetic-tools';
 import { type AssistantBlock, type FileBackup, TranscriptBuilder, type Usage } from './transcript-builder';

@@ -4,7 +4,7 @@
  * progress lines threaded into the parent chain, envelope fields in the CLI's key order.
  * Used by the synthetic benchmark corpus and by the demo; both queue lines here and `take()` them.
  */
-import { type Random } from './random';
+import { type Random } from '../../shared/random';
 
 export interface TranscriptScope {
   readonly sessionId: string;

@@ -14,18 +14,13 @@ import type { Forest } from '../../shared/graph/forest';
 import { layoutLanes } from '../../shared/graph/lane-layout';
 import { buildSessionStructure } from '../../shared/graph/session-structure';
 import type { NodeKind, NodeSummary } from '../../shared/model';
+import { mulberry32 } from '../../shared/random';
 
 const repoRoot = resolve(__dirname, '../..');
 
-/** Deterministic PRNG (mulberry32). */
+/** Deterministic PRNG (mulberry32) with the helpers the session generator uses. */
 function random(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), chance: (p: number) => next() < p };
 }
 

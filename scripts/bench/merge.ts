@@ -12,19 +12,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mergeFileCommand } from '../../electron/cli/commands/merge-file';
 import { mergeText } from '../../shared/merge';
+import { mulberry32 } from '../../shared/random';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A file of small functions: the repeated `}`, `  }` and blank lines are what make diffs hard. */
 function codeFile(lines: number, random: () => number): string[] {
@@ -86,7 +77,7 @@ function arborCommand(): { command: string; args: string[] } {
 const fmt = (ms: number): string => `${ms.toFixed(1)} ms`;
 
 function benchCase(lines: number, edits: number, processRuns: number): void {
-  const random = seededRandom(lines + edits);
+  const random = mulberry32(lines + edits);
   const base = codeFile(lines, random);
   const ours = scatterEdits(base, edits, random, 'ours', 0);
   const theirs = scatterEdits(base, edits, random, 'theirs', 0.5);

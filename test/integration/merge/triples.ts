@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { mulberry32 } from '../../../shared/random';
 
 export interface MergeTriple {
   readonly name: string;
@@ -14,17 +15,6 @@ export interface MergeTriple {
   readonly theirs: string;
 }
 
-/** Small seeded PRNG (mulberry32) so every run sees the same triples. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -69,7 +59,7 @@ function joinLines(lines: readonly string[], finalNewline: boolean, eol: string)
 
 /** Generated triples: small code-like files full of repeated lines, with edits on both sides. */
 export function generatedTriples(count: number, seed = 1): MergeTriple[] {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   let counter = 0;
   const serial = (): number => ++counter;
   const triples: MergeTriple[] = [];
@@ -157,7 +147,7 @@ function realisticEdit(random: Random, lines: string[], source: readonly string[
 export function realTriples(repoRoot: string, count: number, seed = 7): MergeTriple[] {
   const sources = realSourceTexts(repoRoot);
   if (sources.length === 0) return [];
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   let counter = 0;
   const serial = (): number => ++counter;
   const triples: MergeTriple[] = [];
@@ -189,7 +179,7 @@ export function realTriples(repoRoot: string, count: number, seed = 7): MergeTri
  * discarding of frequent lines, the heuristics that decide where conflicts fall in big merges.
  */
 export function heavyTriples(count: number, seed = 11): MergeTriple[] {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const vocabulary = ['}', '', '', '  }', '{', '  return null;', '  i++;', 'else {', '  break;'];
   const line = (): string => (random() < 0.75 ? pick(random, vocabulary) : `x${Math.floor(random() * 3000)}`);
   const edit = (source: readonly string[], edits: number): string[] => {

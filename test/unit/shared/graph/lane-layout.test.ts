@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { forestFromParents } from '../../../../shared/graph/forest';
 import { layoutLanes } from '../../../../shared/graph/lane-layout';
+import { mulberry32 } from '../../../../shared/random';
 
 const layoutOf = (parents: number[]) => {
   const forest = forestFromParents(Int32Array.from(parents));
   return { forest, layout: layoutLanes(forest) };
 };
 
-/** A deterministic pseudo-random generator (mulberry32) for property checks. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('layoutLanes', () => {
   it('keeps a chain in one column and puts a branch in the next lane', () => {
@@ -44,7 +36,7 @@ describe('layoutLanes', () => {
   });
 
   it('never puts two items in one cell; children sit one row below and never left of the parent', () => {
-    const next = random(7);
+    const next = mulberry32(7);
     for (let trial = 0; trial < 20; trial++) {
       const n = 200 + Math.floor(next() * 800);
       const parents = [-1];

@@ -1,24 +1,29 @@
 /**
- * A small seeded random source (mulberry32) so generated transcripts are identical for the same seed:
- * tests and benchmarks can compare runs byte for byte.
+ * A small seeded random source (mulberry32) so generated transcripts, benchmark inputs and property tests are
+ * identical for the same seed: runs can be compared byte for byte.
  */
+
+/** The raw generator: uniform numbers in [0, 1) from a 32-bit seed. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';
 
 export class Random {
-  private state: number;
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = (seed ^ 0x9e3779b9) >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed ^ 0x9e3779b9);
   }
 
   /** Integer in [min, max] (both inclusive). */
