@@ -5,36 +5,19 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../../electron/cli/command';
-import { runCli, type CliOptions } from '../../../electron/cli/main';
-import { createArborService } from '../../../electron/service/arbor-service';
+import type { CliOptions } from '../../../electron/cli/main';
+import { runCliCaptured, type Run } from './run-cli';
 
 const CORPUS = resolve(__dirname, '../../../../shared/corpus/sessions/claude-code');
 const hasCorpus = existsSync(CORPUS);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let root: string;
 let home: string;
 
 function cli(args: string[], options: Partial<CliOptions> & { env?: Record<string, string> } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdin: new PassThrough(),
-    cwd: root,
-    env: options.env ?? {},
-    interactive: false,
-  };
-  return runCli(args, io, { createService: createArborService, homeDir: home, platform: 'linux', ...options }).then((code) => ({ code, stdout, stderr }));
+  const { env, ...rest } = options;
+  return runCliCaptured(args, { cwd: root, homeDir: home, ...(env === undefined ? {} : { env }) }, rest);
 }
 
 beforeAll(() => {

@@ -5,18 +5,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../../electron/cli/command';
-import { runCli } from '../../../electron/cli/main';
-import { createArborService } from '../../../electron/service/arbor-service';
 import type { NodeDiff, NodeFiles, SessionGraph, SnapshotCaptured } from '../../../shared/model';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { runCliCaptured, type Run } from './run-cli';
 
 let root: string;
 let home: string;
@@ -24,19 +15,8 @@ let dataDir: string;
 let workspace: string;
 let graph: SessionGraph;
 
-async function cli(args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdin: new PassThrough(),
-    cwd: root,
-    env: {},
-    interactive: false,
-  };
-  const code = await runCli(['--data-dir', dataDir, ...args], io, { createService: createArborService, homeDir: home, platform: 'linux' });
-  return { code, stdout, stderr };
+function cli(args: string[]): Promise<Run> {
+  return runCliCaptured(['--data-dir', dataDir, ...args], { cwd: root, homeDir: home });
 }
 
 beforeAll(async () => {
