@@ -18,7 +18,19 @@ import type {
   SessionSummary,
   SnapshotCaptured,
   SourceLocation,
+  WorkspaceStateKnown,
 } from './model';
+import type {
+  ForkCreated,
+  ForkSummary,
+  MergeFileSides,
+  MergeOutcome,
+  MergePreview,
+  MergeResolution,
+  OperationOutcome,
+  OperationSummary,
+  RewindPreview,
+} from './operations';
 import { v, type Validator } from './validate';
 
 export interface AppInfo {
@@ -45,6 +57,31 @@ export interface ArborMethods {
   'nodes.diff': { request: { nodeIdA: NodeId; nodeIdB: NodeId }; result: NodeDiff };
   /** Captures a folder exactly into the snapshot store and records it as a node of its workspace's session. */
   'snapshots.capture': { request: { dir: string }; result: SnapshotCaptured };
+  /** How each node's workspace state is known (exact / reconstructed / unknown), for the graph's markers. */
+  'sessions.states': { request: { sessionId: SessionId }; result: { known: Record<NodeId, WorkspaceStateKnown> } };
+  /** What rewinding `workspace` (default: the session's folder) to the node would write, create and delete. */
+  'rewind.preview': { request: { nodeId: NodeId; workspace?: string }; result: RewindPreview };
+  /** Applies a previewed rewind (journaled, undoable); stops if the workspace changed since `token`. */
+  'rewind.apply': { request: { nodeId: NodeId; workspace?: string; token: string }; result: OperationOutcome };
+  /** Restores the state before an operation, byte for byte (itself an undoable operation). */
+  'operations.undo': { request: { operationId: string }; result: OperationOutcome };
+  'operations.list': { request: { workspace?: string; limit?: number }; result: { operations: OperationSummary[] } };
+  /** A new branch from the node: a new workspace folder with its state and a resumable transcript. */
+  'fork.create': { request: { nodeId: NodeId; dir?: string }; result: ForkCreated };
+  'forks.list': { request: Record<string, never>; result: { forks: ForkSummary[] } };
+  /** Removes forks: their folder, resumable transcript and branch node. */
+  'forks.remove': {
+    request: { forkIds: string[] };
+    result: { removed: string[]; problems: { fork: string; message: string }[] };
+  };
+  /** Three-way merge of two nodes' states (or their live workspaces) over their lowest common ancestor. */
+  'merge.preview': { request: { nodeIdA: NodeId; nodeIdB: NodeId; into?: string }; result: MergePreview };
+  'merge.file': { request: { token: string; path: string }; result: MergeFileSides };
+  /** Writes the merge result into the target (journaled, undoable) and records a merge node with two parents. */
+  'merge.apply': {
+    request: { token: string; resolutions: MergeResolution[]; conflictSide?: 'ours' | 'theirs' };
+    result: MergeOutcome;
+  };
   'search.query': {
     request: { query: string; limit?: number };
     result: { hits: SearchHit[]; indexing: boolean };
@@ -66,10 +103,14 @@ export interface ArborEvents {
   'sessions.changed': { sessionIds: SessionId[] };
   /** Background full-text indexing. */
   'index.progress': { done: number; total: number };
+  /** A long workspace operation (rewind, undo, fork, merge) moved on. */
+  'operation.progress': { operation: string; phase: string; done: number; total: number };
 }
 export type EventName = keyof ArborEvents;
 
 const path = v.string({ min: 1, max: 4096 });
+const nodeId = v.string({ min: 1, max: 200 });
+const token = v.string({ min: 1, max: 10_000 });
 const empty = v.object({});
 
 export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } = {
@@ -85,6 +126,28 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path }),
   'nodes.diff': v.object({ nodeIdA: v.string({ min: 1, max: 200 }), nodeIdB: v.string({ min: 1, max: 200 }) }),
   'snapshots.capture': v.object({ dir: path }),
+  'sessions.states': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
+  'rewind.preview': v.object({ nodeId, workspace: v.optional(path) }),
+  'rewind.apply': v.object({ nodeId, workspace: v.optional(path), token }),
+  'operations.undo': v.object({ operationId: v.string({ min: 1, max: 200 }) }),
+  'operations.list': v.object({ workspace: v.optional(path), limit: v.optional(v.int({ min: 1, max: 10_000 })) }),
+  'fork.create': v.object({ nodeId, dir: v.optional(path) }),
+  'forks.list': empty,
+  'forks.remove': v.object({ forkIds: v.array(v.string({ min: 1, max: 200 }), { max: 1000 }) }),
+  'merge.preview': v.object({ nodeIdA: nodeId, nodeIdB: nodeId, into: v.optional(path) }),
+  'merge.file': v.object({ token, path }),
+  'merge.apply': v.object({
+    token,
+    resolutions: v.array(
+      v.object({
+        path,
+        content: v.optional(v.nullable(v.string({ max: 200_000_000 }))),
+        take: v.optional(v.literal('ours', 'theirs', 'base')),
+      }),
+      { max: 100_000 },
+    ),
+    conflictSide: v.optional(v.literal('ours', 'theirs')),
+  }),
   'search.query': v.object({ query: v.string({ min: 1, max: 1000 }), limit: v.optional(v.int({ min: 1, max: 1000 })) }),
   'import.locations': empty,
   'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),
@@ -92,7 +155,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
 };
 
 export const METHOD_NAMES = Object.keys(requestValidators) as MethodName[];
-export const EVENT_NAMES: readonly EventName[] = ['import.progress', 'sessions.changed', 'index.progress'];
+export const EVENT_NAMES: readonly EventName[] = ['import.progress', 'sessions.changed', 'index.progress', 'operation.progress'];
 
 export function isMethodName(value: unknown): value is MethodName {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(requestValidators, value);

@@ -3,6 +3,8 @@
  * Everything here crosses the boundary as JSON, so it holds plain data only.
  */
 
+import type { WorkspaceNodeInfo } from './operations';
+
 export type SessionId = string;
 /** A node's id. For Claude Code it is the transcript line's `uuid`, which is globally unique. */
 export type NodeId = string;
@@ -93,8 +95,10 @@ export interface NodeSummary {
 
 export interface SessionGraph {
   readonly session: SessionSummary;
-  /** In transcript order (file order, then line order). */
+  /** In transcript order (file order, then line order); nodes Arbor added (snapshots, forks, merges) last. */
   readonly nodes: readonly NodeSummary[];
+  /** Which of `nodes` Arbor added, and what they are (absent when none). */
+  readonly workspaceNodes?: readonly WorkspaceNodeInfo[];
 }
 
 /** A normalized piece of a node's content, as the inspector shows it. */

@@ -13,6 +13,8 @@ export const SESSION_GRAPH_CODEC = 'session-graph/1';
 export interface EncodedSessionGraph {
   readonly codec: typeof SESSION_GRAPH_CODEC;
   readonly session: SessionSummary;
+  /** Passed through as is (a handful of entries). */
+  readonly workspaceNodes?: SessionGraph['workspaceNodes'];
   readonly ids: readonly string[];
   /** Per node: the parent's index in `ids`, -1 for none, or the parent's id when it is not in this graph. */
   readonly parents: readonly (number | string)[];
@@ -128,6 +130,7 @@ export function encodeSessionGraph(graph: SessionGraph): EncodedSessionGraph | n
   return {
     codec: SESSION_GRAPH_CODEC,
     session: graph.session,
+    ...(graph.workspaceNodes === undefined ? {} : { workspaceNodes: graph.workspaceNodes }),
     ...encoded,
     kindTable: kinds.table,
     agentTable: agents.table,
@@ -223,5 +226,5 @@ export function decodeSessionGraph(encoded: EncodedSessionGraph): SessionGraph {
       model: pick(encoded.modelTable, models[i], 'model'),
     };
   }
-  return { session, nodes };
+  return encoded.workspaceNodes === undefined ? { session, nodes } : { session, nodes, workspaceNodes: encoded.workspaceNodes };
 }

@@ -45,6 +45,9 @@ export const v = {
   optional<T>(inner: Validator<T>): Validator<T | undefined> {
     return (value, path = '') => (value === undefined ? undefined : inner(value, path));
   },
+  nullable<T>(inner: Validator<T>): Validator<T | null> {
+    return (value, path = '') => (value === null ? null : inner(value, path));
+  },
   /** An object with exactly these keys (unknown keys are refused: the renderer is untrusted). */
   object<S extends Record<string, Validator<unknown>>>(shape: S): Validator<{ [K in keyof S]: ReturnType<S[K]> }> {
     return (value, path = '') => {

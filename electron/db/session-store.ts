@@ -4,7 +4,7 @@
  */
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchHit, SessionId, SessionSummary } from '../../shared/model';
-import { openDatabase, setBulkMode } from './database';
+import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkSession, loadSummaries, prepareLinkStatements } from './session-linker';
 import {
@@ -62,6 +62,8 @@ export interface SessionStore {
   getSnapshotByNode(nodeId: string): SnapshotRecord | null;
   /** The session's snapshots in the order they were taken. */
   getSessionSnapshots(sessionId: SessionId): SnapshotRecord[];
+  /** Hook snapshots taken after this tool call. */
+  getSnapshotsByToolUse(toolUseId: string): SnapshotRecord[];
   /** The most recently active session that ran in `dir` (its project), if any. */
   sessionOfProject(dir: string): SessionId | null;
 
@@ -75,6 +77,11 @@ export interface SessionStore {
   pendingIndexRows(): number;
 
   close(): void;
+  /**
+   * The connections, for the other stores in electron/db/ (operation journal, forks) that share this file and
+   * its migrations. Nothing outside electron/db/ uses it.
+   */
+  readonly handles: DatabaseHandles;
 }
 
 export function openSessionStore(path: string): SessionStore {
@@ -114,10 +121,12 @@ export function openSessionStore(path: string): SessionStore {
       return row ? toSnapshotRecord(row) : null;
     },
     getSessionSnapshots: (sessionId) => snapshotQueries.bySession.all(sessionId).map(toSnapshotRecord),
+    getSnapshotsByToolUse: (toolUseId) => snapshotQueries.byToolUse.all(toolUseId).map(toSnapshotRecord),
     sessionOfProject: (dir) => snapshotQueries.sessionOfProject.get(dir)?.id ?? null,
     search: (query, limit) => searchNodes(searchQueries, query, limit),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     close: () => db.close(),
+    handles: db,
   };
 }

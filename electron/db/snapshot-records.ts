@@ -11,7 +11,15 @@ export interface SnapshotRecord {
   readonly commitOid: string | null;
   readonly files: number;
   readonly createdAt: string;
+  /** Why it was taken (default 'manual'). */
+  readonly kind?: SnapshotKind;
+  /** Hook snapshots: the tool call the capture followed. */
+  readonly toolUseId?: string | null;
+  /** Merge snapshots: the second parent (theirs). */
+  readonly secondParentId?: string | null;
 }
+
+export type SnapshotKind = 'manual' | 'hook' | 'fork' | 'merge';
 
 interface SnapshotRow {
   readonly id: string;
@@ -23,14 +31,17 @@ interface SnapshotRow {
   readonly commit_oid: string | null;
   readonly files: number;
   readonly created_at: string;
+  readonly kind: SnapshotKind;
+  readonly tool_use_id: string | null;
+  readonly second_parent_id: string | null;
 }
 
-const COLUMNS = 'id, node_id, session_id, parent_id, dir, tree_oid, commit_oid, files, created_at';
+const COLUMNS = 'id, node_id, session_id, parent_id, dir, tree_oid, commit_oid, files, created_at, kind, tool_use_id, second_parent_id';
 
 export function prepareSnapshotWrites(db: WritableDB) {
   return {
     insert: db.prepare<[SnapshotRow]>(
-      `INSERT INTO snapshots (${COLUMNS}) VALUES (@id, @node_id, @session_id, @parent_id, @dir, @tree_oid, @commit_oid, @files, @created_at)`,
+      `INSERT INTO snapshots (${COLUMNS}) VALUES (@id, @node_id, @session_id, @parent_id, @dir, @tree_oid, @commit_oid, @files, @created_at, @kind, @tool_use_id, @second_parent_id)`,
     ),
   };
 }
@@ -39,6 +50,7 @@ export function prepareSnapshotQueries(db: ReadableDB) {
   return {
     byNode: db.prepare<[string], SnapshotRow>(`SELECT ${COLUMNS} FROM snapshots WHERE node_id = ?`),
     bySession: db.prepare<[string], SnapshotRow>(`SELECT ${COLUMNS} FROM snapshots WHERE session_id = ? ORDER BY rowid`),
+    byToolUse: db.prepare<[string], SnapshotRow>(`SELECT ${COLUMNS} FROM snapshots WHERE tool_use_id = ? ORDER BY rowid`),
     // The workspace's session: the most recently active one that ran in the folder.
     sessionOfProject: db.prepare<[string], { id: string }>(
       `SELECT id FROM sessions WHERE project = ? ORDER BY updated_at DESC, id LIMIT 1`,
@@ -60,6 +72,9 @@ export function insertSnapshot(w: SnapshotWrites, record: SnapshotRecord): void 
     commit_oid: record.commitOid,
     files: record.files,
     created_at: record.createdAt,
+    kind: record.kind ?? 'manual',
+    tool_use_id: record.toolUseId ?? null,
+    second_parent_id: record.secondParentId ?? null,
   });
 }
 
@@ -74,5 +89,8 @@ export function toSnapshotRecord(row: SnapshotRow): SnapshotRecord {
     commitOid: row.commit_oid,
     files: row.files,
     createdAt: row.created_at,
+    kind: row.kind,
+    toolUseId: row.tool_use_id,
+    secondParentId: row.second_parent_id,
   };
 }

@@ -14,6 +14,11 @@ import { importSessions, type TranscriptReader } from './import-sessions';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
 import { createSerialQueue } from './serial-queue';
 import type { ArborService, ArborServiceOptions } from './service-types';
+import { createForkMethods } from './fork-methods';
+import { createMergeMethods } from './merge-methods';
+import { createRewindMethods } from './rewind-methods';
+import { createSessionGraphs, snapshotNodeDetail } from './session-graphs';
+import { createWorkspaceContext } from './workspace-context';
 import { createWorkspaceMethods } from './workspace-methods';
 
 export interface ServiceParts {
@@ -47,9 +52,17 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   const lifetime = new AbortController();
   let jobCounter = 0;
   let closed = false;
-  const workspace = createWorkspaceMethods(store, { dataDir: options.dataDir, now, lifetime: lifetime.signal });
+  const workspace = createWorkspaceContext(store, {
+    dataDir: options.dataDir,
+    homeDir: options.homeDir,
+    env: options.env,
+    now,
+    lifetime: lifetime.signal,
+    events,
+  });
   // A session that received nodes needs its reconstruction rebuilt.
-  events.on('sessions.changed', ({ sessionIds }) => workspace.forget(sessionIds));
+  events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
+  const graphs = createSessionGraphs(workspace);
 
   function runImport(paths: readonly string[], context: CallContext | undefined): Promise<ImportReport> {
     const signal = context?.signal ? AbortSignal.any([context.signal, lifetime.signal]) : lifetime.signal;
@@ -91,13 +104,15 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       host: options.host === 'electron' ? 'electron' : 'web',
     }),
     'sessions.list': async (request) => store.listSessions(request),
-    'sessions.graph': async ({ sessionId }) => {
-      const session = store.getSession(sessionId);
-      if (session === null) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
-      return { session, nodes: store.getSessionNodes(sessionId) };
+    ...graphs,
+    'nodes.get': async ({ nodeId }) => {
+      const snapshot = store.getSnapshotByNode(nodeId);
+      return snapshot === null ? getNodeDetail(store, parts.readNodeContent, nodeId) : snapshotNodeDetail(snapshot);
     },
-    'nodes.get': async ({ nodeId }) => getNodeDetail(store, parts.readNodeContent, nodeId),
-    ...workspace.methods,
+    ...createWorkspaceMethods(workspace),
+    ...createRewindMethods(workspace),
+    ...createForkMethods(workspace),
+    ...createMergeMethods(workspace),
     'search.query': async ({ query, limit }) => ({
       hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT),
       indexing: imports.busy || store.pendingIndexRows() > 0,

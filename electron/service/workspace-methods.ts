@@ -6,37 +6,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { captureDirectory } from '../git/capture';
-import { SnapshotStore } from '../git/object-store';
 import { StatCache } from '../git/stat-cache';
 import { UNKNOWN_CONTENT } from '../snapshots/reconstruct';
 import type { ArborApi } from '../../shared/contract';
-import { createSerialQueue } from './serial-queue';
-import { asText, createWorkspaceStates, describeFiles, diffStates, snapshotNode, type NodeState } from './workspace-state';
+import type { WorkspaceContext } from './workspace-context';
+import { asText, describeFiles, diffStates, snapshotNode, type NodeState } from './workspace-state';
 
 export type WorkspaceMethodName = 'nodes.files' | 'nodes.file' | 'nodes.diff' | 'snapshots.capture';
 
-export interface WorkspaceMethods {
-  readonly methods: Pick<ArborApi, WorkspaceMethodName>;
-  /** Drops cached reconstructions of these sessions (call on `sessions.changed`). */
-  forget(sessionIds: readonly string[]): void;
-  /** Waits for captures in flight, then closes the object store. */
-  close(): Promise<void>;
-}
-
-export interface WorkspaceMethodOptions {
-  readonly dataDir: string;
-  readonly now: () => Date;
-  /** Aborted when the service closes. */
-  readonly lifetime: AbortSignal;
-}
-
-export function createWorkspaceMethods(store: SessionStore, options: WorkspaceMethodOptions): WorkspaceMethods {
-  let objects: SnapshotStore | undefined;
-  // Opened on first use: most sessions never need the object store.
-  const snapshots = (): SnapshotStore => (objects ??= SnapshotStore.open({ dataDir: options.dataDir }));
-  const states = createWorkspaceStates(store, snapshots);
-  // One capture at a time: captures of one folder share its stat cache file.
-  const captures = createSerialQueue();
+export function createWorkspaceMethods(workspace: WorkspaceContext): Pick<ArborApi, WorkspaceMethodName> {
+  const { store, states, objects: snapshots, writes: captures } = workspace;
 
   /** The session's snapshot of the same folder taken just before this one, to say what changed. */
   async function previousSnapshot(record: SnapshotRecord): Promise<NodeState | null> {
@@ -46,7 +25,7 @@ export function createWorkspaceMethods(store: SessionStore, options: WorkspaceMe
     return previous === undefined ? null : states.stateOf(previous.nodeId);
   }
 
-  const methods: Pick<ArborApi, WorkspaceMethodName> = {
+  return {
     'nodes.files': async ({ nodeId }, context) => {
       const state = await states.stateOf(nodeId, context?.signal);
       const previous = state.snapshot === undefined ? null : await previousSnapshot(state.snapshot);
@@ -78,7 +57,7 @@ export function createWorkspaceMethods(store: SessionStore, options: WorkspaceMe
       return { nodeIdA, nodeIdB, files };
     },
     'snapshots.capture': async ({ dir }, context) => {
-      const signal = context?.signal ? AbortSignal.any([context.signal, options.lifetime]) : options.lifetime;
+      const signal = workspace.signalFor(context?.signal);
       const folder = resolve(dir);
       return captures.run(async () => {
         const objectStore = snapshots();
@@ -99,7 +78,7 @@ export function createWorkspaceMethods(store: SessionStore, options: WorkspaceMe
           treeOid: captured.treeOid,
           commitOid: captured.commitOid ?? null,
           files: captured.files,
-          createdAt: options.now().toISOString(),
+          createdAt: workspace.now().toISOString(),
         };
         store.recordSnapshot(record);
         return {
@@ -118,16 +97,6 @@ export function createWorkspaceMethods(store: SessionStore, options: WorkspaceMe
           files: captured.files,
         };
       });
-    },
-  };
-
-  return {
-    methods,
-    forget: (sessionIds) => states.forget(sessionIds),
-    async close() {
-      await captures.drained();
-      objects?.close();
-      objects = undefined;
     },
   };
 }

@@ -94,10 +94,10 @@ export function snapshotNode(record: SnapshotRecord): NodeSummary {
     sourceId: record.nodeId,
     parentSourceId: null,
     parentId: record.parentId,
-    extraEdges: [],
+    extraEdges: record.secondParentId ? [{ kind: 'merge', nodeId: record.secondParentId }] : [],
     kind: 'system',
     timestamp: record.createdAt,
-    label: snapshotLabel(record.dir, record.files),
+    label: snapshotLabel(record.dir, record.files, record.kind),
     toolCalls: [],
     sidechain: false,
     agentId: null,
@@ -105,8 +105,10 @@ export function snapshotNode(record: SnapshotRecord): NodeSummary {
   };
 }
 
-export function snapshotLabel(dir: string, files: number): string {
-  const label = `Snapshot of ${dir} (${files} ${files === 1 ? 'file' : 'files'})`;
+const LABEL_PREFIX = { manual: 'Snapshot of', hook: 'Snapshot after tool call:', fork: 'Fork →', merge: 'Merge into' } as const;
+
+export function snapshotLabel(dir: string, files: number, kind: keyof typeof LABEL_PREFIX = 'manual'): string {
+  const label = `${LABEL_PREFIX[kind]} ${dir} (${files} ${files === 1 ? 'file' : 'files'})`;
   return label.length <= 120 ? label : `${label.slice(0, 119)}…`;
 }
 

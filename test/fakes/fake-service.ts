@@ -2,7 +2,7 @@
  * A small in-memory ArborService for host tests (web host, IPC): records calls, emits events on demand,
  * and has one slow method ('import.run') that waits for its AbortSignal, to test cancellation.
  */
-import { EVENT_NAMES, type ArborApi, type ArborEvents, type CallContext, type EventName } from '../../shared/contract';
+import { EVENT_NAMES, type ArborApi, type ArborEvents, type CallContext, type EventName, type MethodName } from '../../shared/contract';
 import { ArborError, CancelledError } from '../../shared/errors';
 import type { SessionGraph, SessionSummary } from '../../shared/model';
 import type { ArborService } from '../../electron/service/service-types';
@@ -86,6 +86,19 @@ export function createFakeService(): FakeService {
       record('snapshots.capture', request);
       throw new ArborError('UNSUPPORTED', 'no snapshots in this fake');
     },
+    'sessions.states': async (request) => (record('sessions.states', request), { known: {} }),
+    ...unsupported(record, [
+      'rewind.preview',
+      'rewind.apply',
+      'operations.undo',
+      'fork.create',
+      'forks.remove',
+      'merge.preview',
+      'merge.file',
+      'merge.apply',
+    ]),
+    'operations.list': async (request) => (record('operations.list', request), { operations: [] }),
+    'forks.list': async (request) => (record('forks.list', request), { forks: [] }),
     'search.query': async (request) => (record('search.query', request), { hits: [], indexing: false }),
     'import.locations': async (request) => (record('import.locations', request), { locations: [] }),
     'import.run': (request, context?: CallContext) => {
@@ -107,4 +120,16 @@ export function createFakeService(): FakeService {
   };
   (service as { api: ArborApi }).api = api;
   return service;
+}
+
+/** Methods this fake does not model: each records its call and refuses with UNSUPPORTED. */
+function unsupported<M extends MethodName>(record: (method: string, request: unknown) => void, names: readonly M[]): Pick<ArborApi, M> {
+  const methods = {} as Record<M, (request: unknown) => Promise<never>>;
+  for (const name of names) {
+    methods[name] = async (request) => {
+      record(name, request);
+      throw new ArborError('UNSUPPORTED', `${name} is not modelled by this fake`);
+    };
+  }
+  return methods as unknown as Pick<ArborApi, M>;
 }

@@ -7,6 +7,7 @@ import { migration001Sessions } from './001-sessions';
 import { migration002SearchTextFromRaw } from './002-search-text-from-raw';
 import { migration003GraphIndex } from './003-graph-index';
 import { migration004Snapshots } from './004-snapshots';
+import { migration005SnapshotLinks } from './005-snapshot-links';
 
 export interface Migration {
   readonly version: number;
@@ -14,7 +15,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

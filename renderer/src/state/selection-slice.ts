@@ -10,9 +10,15 @@ export interface SelectionSlice {
   readonly graphStatus: LoadStatus;
   readonly nodeDetail: NodeDetail | null;
   readonly nodeStatus: LoadStatus;
+  /**
+   * A second node chosen beside the selected one (Shift+click in the graph): the other end of "Compare" and
+   * "Merge…". Cleared when another session opens.
+   */
+  readonly compareNodeId: NodeId | null;
   /** Opens a session's graph; with `nodeId`, selects that node too (search hits do this). */
   openSession(sessionId: SessionId, nodeId?: NodeId | null): Promise<void>;
   selectNode(nodeId: NodeId | null): Promise<void>;
+  setCompareNode(nodeId: NodeId | null): void;
   /** Reloads the open session's graph in place (after 'sessions.changed'), keeping the selection. */
   refreshGraph(): Promise<void>;
 }
@@ -57,12 +63,16 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
     graphStatus: 'idle',
     nodeDetail: null,
     nodeStatus: 'idle',
+    compareNodeId: null,
+    setCompareNode(nodeId) {
+      set({ compareNodeId: nodeId });
+    },
     async openSession(sessionId, nodeId = null) {
       if (get().selectedSessionId === sessionId && get().graphStatus !== 'error') {
         if (nodeId !== null) await get().selectNode(nodeId);
         return;
       }
-      set({ selectedSessionId: sessionId, graph: null });
+      set({ selectedSessionId: sessionId, graph: null, compareNodeId: null });
       await Promise.all([get().selectNode(nodeId), loadGraph(sessionId, false)]);
     },
     async selectNode(nodeId) {

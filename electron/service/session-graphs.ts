@@ -1,0 +1,98 @@
+/**
+ * `sessions.graph` and `sessions.states`: a session's steps plus the nodes Arbor added to it (manual and hook
+ * snapshots, fork branches, merge results), and how each node's workspace state is known.
+ */
+import type { SnapshotRecord } from '../db/session-store';
+import type { ArborApi } from '../../shared/contract';
+import { ArborError } from '../../shared/errors';
+import type { NodeDetail, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
+import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
+import type { WorkspaceContext } from './workspace-context';
+import { snapshotNode } from './workspace-state';
+
+export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi, 'sessions.graph' | 'sessions.states'> {
+  const { store } = workspace;
+  return {
+    'sessions.graph': async ({ sessionId }) => {
+      const session = store.getSession(sessionId);
+      const snapshots = store.getSessionSnapshots(sessionId);
+      // A folder that only has Arbor's own snapshots still has a graph (its session is Arbor's).
+      if (session === null && snapshots.length === 0) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
+      const nodes = store.getSessionNodes(sessionId);
+      if (snapshots.length === 0) return { session: session!, nodes };
+      const added = snapshots.map(snapshotNode);
+      return {
+        session: session ?? arborSession(sessionId, snapshots, added),
+        nodes: [...nodes, ...added],
+        workspaceNodes: snapshots.map(workspaceNodeInfo),
+      };
+    },
+    'sessions.states': async ({ sessionId }, context) => {
+      const known: Record<string, WorkspaceStateKnown> = {};
+      for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';
+      const nodes = store.getSessionNodes(sessionId);
+      const first = nodes[0];
+      if (first === undefined) return { known };
+      // One reconstruction answers for every node of the session (it is cached for the next calls).
+      for (const node of nodes) {
+        const state = await workspace.states.stateOf(node.id, context?.signal);
+        known[node.id] = state.known;
+      }
+      return { known };
+    },
+  };
+}
+
+export function workspaceNodeKind(record: SnapshotRecord): WorkspaceNodeKind {
+  switch (record.kind ?? 'manual') {
+    case 'manual':
+      return 'snapshot';
+    case 'hook':
+      return 'hook-snapshot';
+    case 'fork':
+      return 'fork';
+    case 'merge':
+      return 'merge';
+  }
+}
+
+function workspaceNodeInfo(record: SnapshotRecord): WorkspaceNodeInfo {
+  return { nodeId: record.nodeId, kind: workspaceNodeKind(record), dir: record.dir };
+}
+
+/** The summary of a session made only of Arbor's snapshots of a folder no imported session ran in. */
+function arborSession(sessionId: string, snapshots: readonly SnapshotRecord[], nodes: readonly NodeSummary[]) {
+  const first = snapshots[0]!;
+  return {
+    id: sessionId,
+    source: 'claude-code' as const,
+    title: `Snapshots of ${first.dir}`,
+    project: first.dir,
+    startedAt: first.createdAt,
+    updatedAt: snapshots.at(-1)!.createdAt,
+    nodeCount: nodes.length,
+    fileCount: 0,
+    branchCount: 0,
+  };
+}
+
+/** What the inspector shows for a node Arbor added: its label as text, no transcript line behind it. */
+export function snapshotNodeDetail(record: SnapshotRecord): NodeDetail {
+  const node = snapshotNode(record);
+  const lines = [node.label, `Folder: ${record.dir}`, `Tree: ${record.treeOid}`];
+  if (record.toolUseId) lines.push(`After tool call ${record.toolUseId}`);
+  return {
+    node,
+    blocks: [{ type: 'text', text: lines.join('\n') }],
+    toolCalls: [],
+    usage: null,
+    cwd: record.dir,
+    gitBranch: null,
+    version: null,
+    file: '',
+    line: 0,
+    raw: JSON.stringify(record),
+    rawTruncatedAt: null,
+    records: [],
+  };
+}

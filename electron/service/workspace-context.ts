@@ -1,0 +1,70 @@
+/**
+ * What every workspace feature of the service shares (workspace states, rewind, fork, merge, live capture):
+ * the session store, the snapshot object store (opened on first use), the reconstruction cache, one queue
+ * that serializes writes to the object store and to workspaces, the clock, and the service's lifetime.
+ */
+import type { SessionStore } from '../db/session-store';
+import { SnapshotStore } from '../git/object-store';
+import type { EventHub } from './event-hub';
+import { createSerialQueue, type SerialQueue } from './serial-queue';
+import { createWorkspaceStates, type WorkspaceStates } from './workspace-state';
+
+export interface WorkspaceContext {
+  readonly store: SessionStore;
+  readonly dataDir: string;
+  /** Injected: tests never read the real home folder (`~/.claude`) or environment. */
+  readonly homeDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+  /** Aborted when the service closes. */
+  readonly lifetime: AbortSignal;
+  readonly events: EventHub;
+  /** Arbor's snapshot store, opened on first use (most sessions never need it). */
+  objects(): SnapshotStore;
+  readonly states: WorkspaceStates;
+  /**
+   * One capture or workspace write at a time: captures of a folder share its stat cache, and two operations
+   * on one workspace must not interleave.
+   */
+  readonly writes: SerialQueue;
+  /** Combines a call's signal with the service's lifetime. */
+  signalFor(signal: AbortSignal | undefined): AbortSignal;
+}
+
+export interface WorkspaceContextOptions {
+  readonly dataDir: string;
+  readonly homeDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+  readonly lifetime: AbortSignal;
+  readonly events: EventHub;
+}
+
+export interface OwnedWorkspaceContext extends WorkspaceContext {
+  /** Waits for queued writes, then closes the object store. */
+  close(): Promise<void>;
+}
+
+export function createWorkspaceContext(store: SessionStore, options: WorkspaceContextOptions): OwnedWorkspaceContext {
+  let objects: SnapshotStore | undefined;
+  const open = (): SnapshotStore => (objects ??= SnapshotStore.open({ dataDir: options.dataDir }));
+  const writes = createSerialQueue();
+  return {
+    store,
+    dataDir: options.dataDir,
+    homeDir: options.homeDir,
+    env: options.env,
+    now: options.now,
+    lifetime: options.lifetime,
+    events: options.events,
+    objects: open,
+    states: createWorkspaceStates(store, open),
+    writes,
+    signalFor: (signal) => (signal ? AbortSignal.any([signal, options.lifetime]) : options.lifetime),
+    async close() {
+      await writes.drained();
+      objects?.close();
+      objects = undefined;
+    },
+  };
+}
