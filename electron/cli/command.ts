@@ -5,7 +5,8 @@
 import type { ArborService } from '../service/service-types';
 
 export interface CliIO {
-  readonly stdout: (text: string) => void;
+  /** Text is written as UTF-8; bytes pass through unchanged (merge-file -p of non-UTF-8 files). */
+  readonly stdout: (output: string | Uint8Array) => void;
   readonly stderr: (text: string) => void;
   readonly stdin: NodeJS.ReadableStream;
   readonly cwd: string;

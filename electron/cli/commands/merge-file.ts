@@ -91,14 +91,6 @@ function asByteString(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
 
-/** Turns the byte string back into text for the stdout stream, which writes UTF-8. */
-function asOutputText(byteString: string): string {
-  const bytes = Buffer.from(byteString, 'latin1');
-  const text = bytes.toString('utf8');
-  // Bytes that are not UTF-8 cannot pass through a text stream unchanged; keep them as latin1.
-  return Buffer.from(text, 'utf8').equals(bytes) ? text : byteString;
-}
-
 async function run(args: readonly string[], context: CliContext): Promise<number> {
   const options = parseMergeFileArgs(args);
   const { io } = context;
@@ -132,7 +124,7 @@ async function run(args: readonly string[], context: CliContext): Promise<number
   });
 
   if (options.toStdout) {
-    io.stdout(asOutputText(result.text));
+    io.stdout(Buffer.from(result.text, 'latin1'));
   } else {
     try {
       await writeFile(absolute(oursPath), result.text, 'latin1');

@@ -7,6 +7,8 @@ import { createArborService } from '../../../electron/service/arbor-service';
 export interface Run {
   code: number;
   stdout: string;
+  /** stdout exactly as written (for byte-exact checks). */
+  stdoutBytes: Buffer;
   stderr: string;
 }
 
@@ -15,10 +17,10 @@ export async function runCliCaptured(
   where: { readonly cwd: string; readonly homeDir: string; readonly env?: Record<string, string> },
   options: Partial<CliOptions> = {},
 ): Promise<Run> {
-  let stdout = '';
+  const stdoutChunks: Buffer[] = [];
   let stderr = '';
   const io: CliIO = {
-    stdout: (text) => void (stdout += text),
+    stdout: (output) => void stdoutChunks.push(Buffer.from(output)),
     stderr: (text) => void (stderr += text),
     stdin: new PassThrough(),
     cwd: where.cwd,
@@ -26,5 +28,6 @@ export async function runCliCaptured(
     interactive: false,
   };
   const code = await runCli(args, io, { createService: createArborService, homeDir: where.homeDir, platform: 'linux', ...options });
-  return { code, stdout, stderr };
+  const stdoutBytes = Buffer.concat(stdoutChunks);
+  return { code, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr };
 }

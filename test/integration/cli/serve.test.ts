@@ -28,7 +28,7 @@ describe('arbor serve', () => {
     let stdout = '';
     const controller = new AbortController();
     const io: CliIO = {
-      stdout: (text) => void (stdout += text),
+      stdout: (output) => void (stdout += Buffer.from(output).toString('utf8')),
       stderr: () => undefined,
       stdin: new PassThrough(),
       cwd: root,

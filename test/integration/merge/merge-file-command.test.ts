@@ -19,14 +19,14 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function context(cwd: string): { context: CliContext; stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
+function context(cwd: string): { context: CliContext; stdout: Buffer[]; stderr: string[] } {
+  const stdout: Buffer[] = [];
   const stderr: string[] = [];
   return {
     stdout,
     stderr,
     context: {
-      io: { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t), stdin: process.stdin, cwd, env: {}, interactive: false },
+      io: { stdout: (t) => stdout.push(Buffer.from(t)), stderr: (t) => stderr.push(t), stdin: process.stdin, cwd, env: {}, interactive: false },
       service: () => Promise.reject(new Error('merge-file must not open the store')),
       signal: new AbortController().signal,
     },
@@ -50,10 +50,11 @@ function git(args: readonly string[]): { status: number | null; stdout: Buffer }
   return { status: result.status, stdout: result.stdout };
 }
 
-async function arbor(args: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+async function arbor(args: readonly string[]): Promise<{ status: number; stdout: string; stdoutBytes: Buffer; stderr: string }> {
   const run = context(dir);
   const status = await mergeFileCommand.run(args, run.context);
-  return { status, stdout: run.stdout.join(''), stderr: run.stderr.join('') };
+  const stdoutBytes = Buffer.concat(run.stdout);
+  return { status, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: run.stderr.join('') };
 }
 
 describe.skipIf(!hasGit)('arbor merge-file vs git merge-file', () => {
@@ -69,6 +70,19 @@ describe.skipIf(!hasGit)('arbor merge-file vs git merge-file', () => {
     const gitBytes = readFileSync(join(dir, 'git-ours'));
     const arborBytes = readFileSync(join(dir, 'arbor-ours'));
     expect(arborBytes.toString('latin1').replaceAll('arbor-', '')).toBe(gitBytes.toString('latin1').replaceAll('git-', ''));
+  });
+
+  it('prints the same bytes as git with -p, also when the files are not UTF-8', async () => {
+    const base = Buffer.from('caf\xe9\r\nline 2\r\nline 3\r\nend', 'latin1');
+    const ours = Buffer.from('caf\xe9\r\nline TWO \xff\r\nline 3\r\nend', 'latin1');
+    const theirs = Buffer.from('caf\xe9\r\nline 2 \xfe\r\nline 3\r\nEND', 'latin1');
+    writeTriple(base, ours, theirs);
+    const args = ['-p', '-L', 'ours', '-L', 'base', '-L', 'theirs'];
+    const expected = git([...args, 'git-ours', 'git-base', 'git-theirs']);
+    const actual = await arbor([...args, 'arbor-ours', 'arbor-base', 'arbor-theirs']);
+    expect(actual.status).toBe(expected.status);
+    expect(actual.stdoutBytes.includes(0xff)).toBe(true);
+    expect(actual.stdoutBytes.equals(expected.stdout)).toBe(true);
   });
 
   it('prints to stdout with -p, honours -L and --diff3, and leaves ours alone', async () => {
@@ -105,7 +119,7 @@ describe.skipIf(!hasGit)('arbor merge-file vs git merge-file', () => {
 
     expect(git(['-p', 'missing', 'git-base', 'git-theirs']).status).toBe(255);
     const missing = await arbor(['-q', '-p', 'missing', 'arbor-base', 'arbor-theirs']);
-    expect(missing).toEqual({ status: 255, stdout: '', stderr: '' });
+    expect({ ...missing, stdoutBytes: missing.stdoutBytes.length }).toEqual({ status: 255, stdout: '', stdoutBytes: 0, stderr: '' });
   });
 
   it('rejects bad usage', async () => {
