@@ -49,14 +49,19 @@ function bundleToRun() {
   return bundleIsStale(stat.mtimeMs) ? null : BUNDLE;
 }
 
-const bundle = bundleToRun();
-if (process.env.ARBOR_CLI_TRACE === '1') process.stderr.write(`arbor: running ${bundle ? 'the bundle' : 'from sources'}\n`);
+// `arbor merge-file` (called like `git merge-file`, once per file) has a lean bundle of its own beside the
+// main one: it loads only the merge engine.
+const argv = process.argv.slice(2);
+const mainBundle = bundleToRun();
+const leanBundle = mainBundle && argv[0] === 'merge-file' ? path.join(path.dirname(mainBundle), 'merge-file.js') : null;
+const bundle = leanBundle && fs.existsSync(leanBundle) ? leanBundle : mainBundle;
+if (process.env.ARBOR_CLI_TRACE === '1') process.stderr.write(`arbor: running ${bundle ? path.basename(bundle) : 'from sources'}\n`);
 const entry = bundle
   ? Promise.resolve(require(bundle))
   : import('tsx').then(() => require(path.join(ROOT, 'electron', 'cli', 'main.ts')));
 
 entry
-  .then(({ main }) => main(process.argv.slice(2)))
+  .then(({ main }) => main(argv))
   .then((code) => {
     process.exitCode = code;
   }, fail);

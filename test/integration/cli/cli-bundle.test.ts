@@ -3,7 +3,7 @@
  * it must behave like the sources, including the import worker and finding the built renderer.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,8 +56,25 @@ describe('the bundled CLI', () => {
     expect(arbor(['no-such-command'], { ARBOR_CLI_FROM_SOURCE: '1' }).code).toBe(2);
   });
 
+  it('runs merge-file from its lean bundle, with the same output and exit status as the full CLI', () => {
+    writeFileSync(join(dir, 'base'), 'a\nb\nc\nd\n');
+    writeFileSync(join(dir, 'ours'), 'a\nB\nc\nd\n');
+    writeFileSync(join(dir, 'theirs'), 'a\nb\nc\nD\n');
+    writeFileSync(join(dir, 'clash'), 'a\nX\nc\nd\n');
+    const args = ['merge-file', '-p', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')];
+    const lean = arbor(args, { ARBOR_CLI_TRACE: '1' });
+    expect(lean.stderr).toContain('arbor: running merge-file.js');
+    expect(lean.code).toBe(0);
+    expect(lean.stdout).toBe('a\nB\nc\nD\n');
+    const conflicted = ['merge-file', '-p', join(dir, 'ours'), join(dir, 'base'), join(dir, 'clash')];
+    const leanConflict = arbor(conflicted);
+    const fullConflict = arbor(conflicted, { ARBOR_CLI_FROM_SOURCE: '1' });
+    expect(leanConflict.code).toBe(1);
+    expect(leanConflict).toEqual(fullConflict);
+  });
+
   it('is not used once a source file is newer than the bundle', () => {
-    expect(arbor(['--version'], { ARBOR_CLI_TRACE: '1' }).stderr).toContain('arbor: running the bundle');
+    expect(arbor(['--version'], { ARBOR_CLI_TRACE: '1' }).stderr).toContain('arbor: running arbor.js');
     const past = new Date(Date.now() - 3_600_000);
     utimesSync(bundle, past, past); // every source file is now newer: bin must fall back to tsx
     const stale = arbor(['--version'], { ARBOR_CLI_TRACE: '1' });
