@@ -49,6 +49,8 @@ async function bootstrap(): Promise<void> {
     return;
   }
 
+  // Transcripts agents are writing now are imported as they grow; the window reloads on sessions.changed.
+  const tail = service.tail();
   hardenSession(session.defaultSession);
   const unbindIpc = bindIpc({ ipcMain, api: service.api, senderAllowed: isOwnUrl });
   const stopEvents = forwardEvents(service.events, (channel, message) => {
@@ -79,6 +81,7 @@ async function bootstrap(): Promise<void> {
     if (closed) return;
     event.preventDefault();
     shutdown ??= (async () => {
+      await tail.stop().catch(() => undefined);
       stopEvents();
       unbindIpc();
       await service.close().catch(() => undefined);

@@ -41,6 +41,13 @@ export interface AppInfo {
   readonly host: 'electron' | 'web';
 }
 
+/** What a PostToolUse hook says about the tool call its snapshot follows. */
+export interface HookCapture {
+  readonly sessionId: string;
+  readonly toolUseId: string;
+  readonly transcriptPath?: string;
+}
+
 export interface ArborMethods {
   'app.info': { request: Record<string, never>; result: AppInfo };
   'sessions.list': {
@@ -55,8 +62,11 @@ export interface ArborMethods {
   'nodes.file': { request: { nodeId: NodeId; path: string }; result: NodeFileContent };
   /** The files that differ between two nodes' states. */
   'nodes.diff': { request: { nodeIdA: NodeId; nodeIdB: NodeId }; result: NodeDiff };
-  /** Captures a folder exactly into the snapshot store and records it as a node of its workspace's session. */
-  'snapshots.capture': { request: { dir: string }; result: SnapshotCaptured };
+  /**
+   * Captures a folder exactly into the snapshot store and records it as a node of its workspace's session.
+   * With `hook`, the capture follows a tool call (Claude Code PostToolUse, FORMATS.md §1.9) and is linked to it.
+   */
+  'snapshots.capture': { request: { dir: string; hook?: HookCapture }; result: SnapshotCaptured };
   /** How each node's workspace state is known (exact / reconstructed / unknown), for the graph's markers. */
   'sessions.states': { request: { sessionId: SessionId }; result: { known: Record<NodeId, WorkspaceStateKnown> } };
   /** What rewinding `workspace` (default: the session's folder) to the node would write, create and delete. */
@@ -125,7 +135,12 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'nodes.files': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
   'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path }),
   'nodes.diff': v.object({ nodeIdA: v.string({ min: 1, max: 200 }), nodeIdB: v.string({ min: 1, max: 200 }) }),
-  'snapshots.capture': v.object({ dir: path }),
+  'snapshots.capture': v.object({
+    dir: path,
+    hook: v.optional(
+      v.object({ sessionId: v.string({ min: 1, max: 200 }), toolUseId: v.string({ min: 1, max: 200 }), transcriptPath: v.optional(path) }),
+    ),
+  }),
   'sessions.states': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'rewind.preview': v.object({ nodeId, workspace: v.optional(path) }),
   'rewind.apply': v.object({ nodeId, workspace: v.optional(path), token }),

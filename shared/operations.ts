@@ -96,6 +96,10 @@ export interface ForkCreated {
   /** The resumable transcript Arbor wrote (absolute), when it wrote one. */
   readonly transcript: string | null;
   readonly files: number;
+  /** Files of the node's state the fork could not set (unknown content, outside the workspace): the copy's version stays. */
+  readonly skipped?: readonly SkippedPath[];
+  /** What the user should know: no source workspace to copy, no resumable transcript and why, lines dropped from it. */
+  readonly warnings?: readonly string[];
 }
 
 export interface ForkSummary {

@@ -20,6 +20,9 @@ export interface CliContext {
   /** Opens the store on first use (commands like merge-file never touch it). */
   service(): Promise<ArborService>;
   readonly signal: AbortSignal;
+  /** Arbor's data folder and the user's home as runCli resolved them (injected: tests never touch `~`). */
+  readonly dataDir?: string;
+  readonly homeDir?: string;
 }
 
 export interface CliCommand {

@@ -89,6 +89,8 @@ export async function runCli(argv: readonly string[], io: CliIO, options: CliOpt
       io,
       signal,
       service: () => (service ??= create(serviceOptions)),
+      dataDir,
+      homeDir: serviceOptions.homeDir,
     };
     return await command.run(global.args, context);
   } catch (error) {

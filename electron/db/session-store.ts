@@ -17,7 +17,15 @@ import {
   type StoredToolCall,
 } from './node-queries';
 import { getSession, getSessionNodes, listSessions, prepareSessionQueries } from './session-queries';
-import { insertSnapshot, prepareSnapshotQueries, prepareSnapshotWrites, type SnapshotRecord, toSnapshotRecord } from './snapshot-records';
+import {
+  findToolCallNodes,
+  insertSnapshot,
+  prepareSnapshotQueries,
+  prepareSnapshotWrites,
+  type SnapshotRecord,
+  type ToolCallNodes,
+  toSnapshotRecord,
+} from './snapshot-records';
 import {
   type DeriveSearchText,
   indexNextChunk,
@@ -30,7 +38,7 @@ import {
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { DeriveSearchText } from './search';
-export type { SnapshotRecord } from './snapshot-records';
+export type { SnapshotRecord, ToolCallNodes } from './snapshot-records';
 
 export interface SessionStore {
   // --- import (write side)
@@ -55,6 +63,10 @@ export interface SessionStore {
   getRecords(nodeId: string): StoredRecord[];
   /** The session a file's nodes were grouped into. */
   sessionOfFile(path: string): SessionId | null;
+  /** Every transcript file imported so far (live tail watches them). */
+  transcriptFiles(): string[];
+  /** The nodes carrying a tool call and its result, when either is imported. */
+  findToolCall(toolUseId: string): ToolCallNodes | null;
 
   // --- manual snapshots (migration 004)
   recordSnapshot(record: SnapshotRecord): void;
@@ -94,6 +106,7 @@ export function openSessionStore(path: string): SessionStore {
   const searchQueries = prepareSearchQueries(db.read);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
+  const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
   const linkOne = db.write.transaction((sessionId: SessionId, summaries: ReadonlyMap<string, string>) =>
     linkSession(linkStatements, sessionId, summaries),
   );
@@ -115,6 +128,8 @@ export function openSessionStore(path: string): SessionStore {
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
+    transcriptFiles: () => transcriptPaths.all().map((row) => row.path),
+    findToolCall: (toolUseId) => findToolCallNodes(snapshotQueries, toolUseId),
     recordSnapshot: (record) => insertSnapshot(snapshotWrites, record),
     getSnapshotByNode(nodeId) {
       const row = snapshotQueries.byNode.get(nodeId);

@@ -55,7 +55,26 @@ export function prepareSnapshotQueries(db: ReadableDB) {
     sessionOfProject: db.prepare<[string], { id: string }>(
       `SELECT id FROM sessions WHERE project = ? ORDER BY updated_at DESC, id LIMIT 1`,
     ),
+    // Where a tool call lives: the node carrying the call and the one carrying its result (either may be missing).
+    toolCallNodes: db.prepare<[{ id: string }], { call_node_id: string | null; session_id: string | null; result_node_id: string | null }>(
+      `SELECT (SELECT n.id FROM tool_calls c JOIN nodes n ON n.seq = c.node_seq WHERE c.tool_use_id = @id LIMIT 1) AS call_node_id,
+              (SELECT n.session_id FROM tool_calls c JOIN nodes n ON n.seq = c.node_seq WHERE c.tool_use_id = @id LIMIT 1) AS session_id,
+              (SELECT n.id FROM tool_results r JOIN nodes n ON n.seq = r.node_seq WHERE r.tool_use_id = @id) AS result_node_id`,
+    ),
   };
+}
+
+/** The nodes of an imported tool call (FORMATS.md §1.9: a hook snapshot joins its call by tool_use_id). */
+export interface ToolCallNodes {
+  readonly callNodeId: string | null;
+  readonly sessionId: string | null;
+  readonly resultNodeId: string | null;
+}
+
+export function findToolCallNodes(q: SnapshotQueries, toolUseId: string): ToolCallNodes | null {
+  const row = q.toolCallNodes.get({ id: toolUseId });
+  if (row === undefined || (row.call_node_id === null && row.result_node_id === null)) return null;
+  return { callNodeId: row.call_node_id, sessionId: row.session_id, resultNodeId: row.result_node_id };
 }
 
 export type SnapshotWrites = ReturnType<typeof prepareSnapshotWrites>;
@@ -93,4 +112,9 @@ export function toSnapshotRecord(row: SnapshotRow): SnapshotRecord {
     toolUseId: row.tool_use_id,
     secondParentId: row.second_parent_id,
   };
+}
+
+/** Deletes a snapshot's record by its node id (a fork's branch node, removed with the fork). */
+export function prepareSnapshotRemoval(db: WritableDB) {
+  return db.prepare<[string]>('DELETE FROM snapshots WHERE node_id = ?');
 }

@@ -151,7 +151,8 @@ export class SnapshotStore {
   async mergeSmallPacks(maxSmallPacks = 16, smallPackBytes = 8 * 1024 * 1024): Promise<number> {
     const small = this.packs.filter((pack) => statSync(pack.path).size < smallPackBytes);
     if (small.length <= maxSmallPacks) return 0;
-    const writer = new PackWriter(this.packDir, this.compression);
+    // Durable: the small packs are deleted right after, so the merged one must be on disk first.
+    const writer = new PackWriter(this.packDir, this.compression, undefined, true);
     const lookup = (oid: Buffer): GitObject => this.read(oid.toString('hex'));
     for (const pack of small) {
       for (const hex of pack.index.oids()) {
@@ -176,9 +177,9 @@ export class SnapshotStore {
     return small.length;
   }
 
-  /** A batch writer; call `finish()` to make its objects visible. */
-  createWriter(): ObjectWriter {
-    return new ObjectWriter(this);
+  /** A batch writer; call `finish()` to make its objects visible (`durable`: and flushed to disk). */
+  createWriter(options: { readonly durable?: boolean } = {}): ObjectWriter {
+    return new ObjectWriter(this, options.durable ?? false);
   }
 
   async setRef(name: string, oid: string): Promise<void> {
@@ -296,8 +297,11 @@ export class SnapshotStore {
 export class ObjectWriter {
   private readonly pack: PackWriter;
 
-  constructor(private readonly store: SnapshotStore) {
-    this.pack = new PackWriter(store.packDir, store.compression);
+  constructor(
+    private readonly store: SnapshotStore,
+    durable = false,
+  ) {
+    this.pack = new PackWriter(store.packDir, store.compression, undefined, durable);
   }
 
   /** Objects written so far (not counting ones the store already had). */

@@ -5,7 +5,7 @@
  * The pack and its index appear by rename, the index last, so a reader never sees half a pack.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { ObjectType } from './git-object';
@@ -54,6 +54,8 @@ export class PackWriter {
     private readonly packDir: string,
     private readonly compression: PackCompression = 'stored',
     private readonly flushBytes = DEFAULT_PACK_FLUSH_BYTES,
+    /** Flush each pack to disk before it is renamed into place (what must survive a power loss). */
+    private readonly durable = false,
   ) {}
 
   /** True when this writer already holds the object (written or pending). */
@@ -102,10 +104,11 @@ export class PackWriter {
 
     const tmp = join(this.packDir, `tmp_${randomBytes(6).toString('hex')}`);
     try {
-      await writeFile(`${tmp}.pack`, Buffer.concat([head, ...chunks, checksum]), { mode: 0o444 });
-      await writeFile(`${tmp}.idx`, index, { mode: 0o444 });
+      await writePackFile(`${tmp}.pack`, Buffer.concat([head, ...chunks, checksum]), this.durable);
+      await writePackFile(`${tmp}.idx`, index, this.durable);
       await rename(`${tmp}.pack`, join(this.packDir, `${name}.pack`));
       await rename(`${tmp}.idx`, join(this.packDir, `${name}.idx`));
+      if (this.durable) await syncFolder(this.packDir);
     } catch (error) {
       await rm(`${tmp}.pack`, { force: true });
       await rm(`${tmp}.idx`, { force: true });
@@ -119,6 +122,33 @@ export class PackWriter {
   async finish(): Promise<readonly string[]> {
     await this.flush();
     return this.written;
+  }
+}
+
+/**
+ * Writes a pack or index file; `durable` flushes it to disk before it is renamed into place, so after a
+ * power loss a pack the store names is whole (a safety snapshot must outlive the workspace write after it).
+ */
+async function writePackFile(path: string, bytes: Buffer, durable: boolean): Promise<void> {
+  const handle = await open(path, 'wx', 0o444);
+  try {
+    await handle.writeFile(bytes);
+    if (durable) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes the renames durable; some platforms (Windows) cannot open a folder, and there rename is enough. */
+async function syncFolder(path: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    await handle.sync();
+  } catch {
+    // best effort
+  } finally {
+    await handle?.close();
   }
 }
 

@@ -1,18 +1,142 @@
-/** PLACEHOLDER being built this session: replaced by the real implementation before it lands. */
-import { ArborError } from '../../shared/errors';
+/**
+ * The service's rewind methods: `rewind.preview` (exactly what a rewind to a node writes, creates and
+ * deletes, what it leaves alone and why, and the side effects since the node that no rewind can undo),
+ * `rewind.apply` (re-plans; stops with `workspace-changed` when the plan no longer matches the preview's
+ * token, else runs the plan through the journaled operation engine), `operations.undo` and `operations.list`.
+ * Planning captures the workspace and stores target contents, so it runs in the workspace write queue.
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ArborApi } from '../../shared/contract';
+import { ArborError, throwIfAborted } from '../../shared/errors';
+import type { NodeSummary } from '../../shared/model';
+import type { OperationOutcome, RewindPreview } from '../../shared/operations';
+import type { ApplyOptions, PlannedFileChange } from '../operations/operation-types';
+import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type RewindPlan } from '../snapshots/rewind';
+import { sideEffectsSince } from '../snapshots/side-effects';
 import type { WorkspaceContext } from './workspace-context';
+import type { NodeState } from './workspace-state';
 
 export type RewindMethodName = 'rewind.preview' | 'rewind.apply' | 'operations.undo' | 'operations.list';
 
-export function createRewindMethods(_workspace: WorkspaceContext): Pick<ArborApi, RewindMethodName> {
-  const notYet = async (): Promise<never> => {
-    throw new ArborError('UNSUPPORTED', 'Not built yet');
-  };
+/** Previews remembered so a stale token can say which files changed since (a few, most recent last). */
+const REMEMBERED_PREVIEWS = 16;
+const CACHED_SESSIONS = 4;
+
+interface Planned {
+  readonly preview: RewindPreview;
+  readonly changes: readonly PlannedFileChange[];
+}
+
+export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi, RewindMethodName> {
+  const { store, states, writes, operations, events } = workspace;
+  const previews = new Map<string, readonly PlannedFileChange[]>();
+  // Side effects need the session's nodes; a rewind to a step of a long session should not reload them all.
+  const sessionNodes = new Map<string, readonly NodeSummary[]>();
+  events.on('sessions.changed', ({ sessionIds }) => {
+    for (const id of sessionIds) sessionNodes.delete(id);
+  });
+
+  function nodesOf(sessionId: string): readonly NodeSummary[] {
+    let nodes = sessionNodes.get(sessionId);
+    if (nodes === undefined) {
+      nodes = store.getSessionNodes(sessionId);
+      sessionNodes.set(sessionId, nodes);
+      while (sessionNodes.size > CACHED_SESSIONS) sessionNodes.delete(sessionNodes.keys().next().value as string);
+    }
+    return nodes;
+  }
+
+  async function workspaceFor(state: NodeState, requested: string | undefined, project: string | null): Promise<string> {
+    const dir = requested !== undefined ? resolve(requested) : (state.snapshot?.dir ?? project);
+    if (dir === null) {
+      throw new ArborError('BAD_REQUEST', `The session of ${state.node.id} has no known folder: name the workspace to rewind`, { nodeId: state.node.id });
+    }
+    const info = await stat(dir).catch(() => null);
+    if (info === null || !info.isDirectory()) throw new ArborError('NOT_FOUND', `No workspace folder at ${dir}`, { path: dir });
+    return dir;
+  }
+
+  function sideEffectsOf(nodeId: string, sessionId: string, project: string | null, signal: AbortSignal): RewindPreview['sideEffects'] {
+    const snapshot = store.getSnapshotByNode(nodeId);
+    return sideEffectsSince({
+      nodes: nodesOf(sessionId),
+      // A snapshot Arbor took hangs below the step it followed: that step's calls had run.
+      node: snapshot === null ? { step: nodeId } : { after: snapshot.parentId },
+      readLine: (id) => {
+        const node = store.getNode(id);
+        return node === null || node.rawBytes > node.raw.length ? null : node.raw.toString('utf8');
+      },
+      cwd: project,
+      signal,
+    });
+  }
+
+  async function plan(nodeId: string, requested: string | undefined, signal: AbortSignal): Promise<Planned> {
+    const state = await states.stateOf(nodeId, signal);
+    const project = store.getSession(state.node.sessionId)?.project ?? null;
+    const dir = await workspaceFor(state, requested, project);
+    throwIfAborted(signal);
+    const objects = workspace.objects();
+    let planned: RewindPlan;
+    if (state.snapshot !== undefined) {
+      planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal });
+    } else {
+      const files = { projectDir: project ?? dir, paths: state.paths(), content: (path: string) => state.content(path) };
+      planned = await planReconstructedRewind(objects, files, dir, { signal });
+    }
+    const preview: RewindPreview = {
+      nodeId,
+      workspace: dir,
+      known: state.known,
+      written: planned.written,
+      created: planned.created,
+      deleted: planned.deleted,
+      skipped: planned.skipped,
+      sideEffects: sideEffectsOf(nodeId, state.node.sessionId, project, signal),
+      token: planToken(nodeId, planned),
+    };
+    return { preview, changes: planned.changes };
+  }
+
+  function remember(planned: Planned): void {
+    previews.delete(planned.preview.token);
+    previews.set(planned.preview.token, planned.changes);
+    while (previews.size > REMEMBERED_PREVIEWS) previews.delete(previews.keys().next().value as string);
+  }
+
+  const progress: ApplyOptions['onProgress'] = (update) => events.emit('operation.progress', { ...update });
+
   return {
-    'rewind.preview': notYet,
-    'rewind.apply': notYet,
-    'operations.undo': notYet,
-    'operations.list': notYet,
+    'rewind.preview': async ({ nodeId, workspace: requested }, context) => {
+      const signal = workspace.signalFor(context?.signal);
+      const planned = await writes.run(() => plan(nodeId, requested, signal));
+      remember(planned);
+      return planned.preview;
+    },
+    'rewind.apply': async ({ nodeId, workspace: requested, token }, context) => {
+      const signal = workspace.signalFor(context?.signal);
+      return writes.run(async (): Promise<OperationOutcome> => {
+        const planned = await plan(nodeId, requested, signal);
+        if (planned.preview.token !== token) {
+          const seen = previews.get(token);
+          // Without the preview's plan (another process previewed), every path the rewind would touch is suspect.
+          const changed = seen === undefined ? planned.changes.map((change) => change.path) : differingPaths(seen, planned.changes);
+          return { status: 'workspace-changed', changed };
+        }
+        const { preview } = planned;
+        return operations.apply(
+          { kind: 'rewind', workspace: preview.workspace, nodeId, changes: planned.changes, sideEffects: preview.sideEffects },
+          { signal, onProgress: progress },
+        );
+      });
+    },
+    'operations.undo': async ({ operationId }, context) => {
+      const signal = workspace.signalFor(context?.signal);
+      return writes.run(() => operations.undo(operationId, { signal, onProgress: progress }));
+    },
+    'operations.list': async ({ workspace: dir, limit }) => ({
+      operations: operations.list({ ...(dir === undefined ? {} : { workspace: resolve(dir) }), ...(limit === undefined ? {} : { limit }) }),
+    }),
   };
 }

@@ -11,6 +11,7 @@ import type { ImportReport, SourceLocation } from '../../shared/model';
 import { createEventHub } from './event-hub';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
+import { startLiveTail } from './live-tail';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
 import { createSerialQueue } from './serial-queue';
 import type { ArborService, ArborServiceOptions } from './service-types';
@@ -18,7 +19,7 @@ import { createForkMethods } from './fork-methods';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
 import { createSessionGraphs, snapshotNodeDetail } from './session-graphs';
-import { createWorkspaceContext } from './workspace-context';
+import { createWorkspaceContext, type WorkspaceContext } from './workspace-context';
 import { createWorkspaceMethods } from './workspace-methods';
 
 export interface ServiceParts {
@@ -60,6 +61,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     lifetime: lifetime.signal,
     events,
   });
+  await recoverOperations(workspace);
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
@@ -139,6 +141,19 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       await imports.drained();
       await indexer.idle();
     },
+    tail(tailOptions = {}) {
+      const { folders, ...rest } = tailOptions;
+      const signal = tailOptions.signal ? AbortSignal.any([tailOptions.signal, lifetime.signal]) : lifetime.signal;
+      return startLiveTail(
+        {
+          folders: async () => folders ?? parts.defaultLocations(options.homeDir, options.env),
+          knownFiles: () => (folders === undefined ? store.transcriptFiles() : []),
+          discover: async (within, signal) => (await parts.reader.discover(within, { signal })).files,
+          importFiles: (paths, signal) => runImport(paths, { signal }),
+        },
+        { ...rest, signal },
+      );
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -149,6 +164,23 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       store.close();
     },
   };
+}
+
+/**
+ * Completes or rolls back workspace operations a crash interrupted, before the service answers a call.
+ * A recovery problem never stops the start: it is written to stderr (the paths are left as they are).
+ */
+async function recoverOperations(workspace: WorkspaceContext): Promise<void> {
+  try {
+    const report = await workspace.operations.recover();
+    for (const id of report.rolledBack) process.stderr.write(`arbor: operation ${id} was interrupted and has been rolled back\n`);
+    for (const id of report.completed) process.stderr.write(`arbor: operation ${id} was interrupted after its last write and has been completed\n`);
+    for (const problem of report.problems) {
+      process.stderr.write(`arbor: recovering operation ${problem.operation}: ${problem.path ? `${problem.path}: ` : ''}${problem.message}\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`arbor: cannot recover interrupted operations: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
 }
 
 /** Every method validates its request (the CLI calls the service directly) and refuses after close. */

@@ -1,5 +1,6 @@
 /** How hosts (Electron main, `arbor serve`, the CLI) build and hold the service. */
 import type { ArborApi, EventSource } from '../../shared/contract';
+import type { LiveTail, LiveTailOptions } from './live-tail';
 
 export interface ArborServiceOptions {
   /** Arbor's data folder: the SQLite store and (later) the snapshot object store live here. */
@@ -18,5 +19,10 @@ export interface ArborService {
   readonly events: EventSource;
   /** Waits for background work (full-text indexing) to settle; used by tests and the CLI before exit. */
   idle(): Promise<void>;
+  /**
+   * Imports transcripts as they grow (live-tail.ts): the default locations and the folders already imported,
+   * or `folders`. Each import emits `sessions.changed`. Stopped by `stop()`, its signal, or `close()`.
+   */
+  tail(options?: LiveTailOptions & { readonly folders?: readonly string[] }): LiveTail;
   close(): Promise<void>;
 }

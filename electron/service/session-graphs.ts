@@ -7,6 +7,7 @@ import type { ArborApi } from '../../shared/contract';
 import { ArborError } from '../../shared/errors';
 import type { NodeDetail, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
+import { placeHookSnapshot } from './hook-snapshots';
 import type { WorkspaceContext } from './workspace-context';
 import { snapshotNode } from './workspace-state';
 
@@ -20,7 +21,8 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
       if (session === null && snapshots.length === 0) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
       const nodes = store.getSessionNodes(sessionId);
       if (snapshots.length === 0) return { session: session!, nodes };
-      const added = snapshots.map(snapshotNode);
+      const inGraph = new Set(nodes.map((node) => node.id));
+      const added = snapshots.map((record) => snapshotNode(placeHookSnapshot(store, record, (id) => inGraph.has(id))));
       return {
         session: session ?? arborSession(sessionId, snapshots, added),
         nodes: [...nodes, ...added],
@@ -30,14 +32,8 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
     'sessions.states': async ({ sessionId }, context) => {
       const known: Record<string, WorkspaceStateKnown> = {};
       for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';
-      const nodes = store.getSessionNodes(sessionId);
-      const first = nodes[0];
-      if (first === undefined) return { known };
-      // One reconstruction answers for every node of the session (it is cached for the next calls).
-      for (const node of nodes) {
-        const state = await workspace.states.stateOf(node.id, context?.signal);
-        known[node.id] = state.known;
-      }
+      // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
+      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal)) known[nodeId] = state;
       return { known };
     },
   };

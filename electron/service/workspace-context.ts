@@ -5,6 +5,9 @@
  */
 import type { SessionStore } from '../db/session-store';
 import { SnapshotStore } from '../git/object-store';
+import { createOperationRunner } from '../operations/operation-runner';
+import type { OperationRunner } from '../operations/operation-types';
+import { claudeConfigDir } from '../snapshots/file-history';
 import type { EventHub } from './event-hub';
 import { createSerialQueue, type SerialQueue } from './serial-queue';
 import { createWorkspaceStates, type WorkspaceStates } from './workspace-state';
@@ -27,6 +30,11 @@ export interface WorkspaceContext {
    * on one workspace must not interleave.
    */
   readonly writes: SerialQueue;
+  /**
+   * The operation engine: every write into an existing workspace (rewind, merge, undo) goes through it.
+   * It runs one operation at a time itself; callers that also capture run it inside `writes`.
+   */
+  readonly operations: OperationRunner;
   /** Combines a call's signal with the service's lifetime. */
   signalFor(signal: AbortSignal | undefined): AbortSignal;
 }
@@ -58,8 +66,9 @@ export function createWorkspaceContext(store: SessionStore, options: WorkspaceCo
     lifetime: options.lifetime,
     events: options.events,
     objects: open,
-    states: createWorkspaceStates(store, open),
+    states: createWorkspaceStates(store, open, { claudeConfigDir: claudeConfigDir(options.homeDir, options.env) }),
     writes,
+    operations: createOperationRunner({ store, objects: open, now: options.now }),
     signalFor: (signal) => (signal ? AbortSignal.any([signal, options.lifetime]) : options.lifetime),
     async close() {
       await writes.drained();

@@ -1,14 +1,16 @@
 /**
  * A node's workspace state as the service answers for it (`nodes.files`, `nodes.file`, `nodes.diff`): an
- * exact snapshot (a manual capture, read from the object store) or the session's reconstruction (the files
+ * exact snapshot (a manual or hook capture, read from the object store) or the session's reconstruction (the files
  * it touched, rebuilt from the transcript). Reconstructions are cached per session, a few at a time.
  */
 import { sep } from 'node:path';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
-import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type Reconstruction } from '../snapshots/reconstruct';
+import { openBackupReader } from '../snapshots/file-history';
+import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
 import { ArborError } from '../../shared/errors';
+import { hookSnapshotAt } from './hook-snapshots';
 import type { FileChangeStatus, NodeChangedFile, NodeFileEntry, NodeFiles, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
@@ -39,11 +41,18 @@ const CACHED_SESSIONS = 4;
 
 export interface WorkspaceStates {
   stateOf(nodeId: string, signal?: AbortSignal): Promise<NodeState>;
+  /** How each transcript node of the session is known, without building any node's state (`sessions.states`). */
+  knownOf(sessionId: string, signal?: AbortSignal): Promise<ReadonlyMap<string, WorkspaceStateKnown>>;
   /** Drops cached reconstructions of sessions that changed (an import added nodes). */
   forget(sessionIds: readonly string[]): void;
 }
 
-export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore): WorkspaceStates {
+export interface WorkspaceStatesOptions {
+  /** Claude Code's config folder (`~/.claude`): its file-history backups join the reconstruction when present. */
+  readonly claudeConfigDir?: string;
+}
+
+export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore, options: WorkspaceStatesOptions = {}): WorkspaceStates {
   // Insertion order is recency order: a hit is re-inserted, the oldest entry is evicted.
   const cache = new Map<string, Promise<Reconstruction>>();
 
@@ -55,7 +64,9 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       return hit;
     }
     const nodes = store.getSessionNodes(sessionId);
-    const built = reconstructSession(nodes, (id) => readRaw(store, id), { signal });
+    const built = fileHistorySource(store, options.claudeConfigDir).then((fileHistory) =>
+      reconstructSession(nodes, (id) => readRaw(store, id), fileHistory === undefined ? { signal } : { signal, fileHistory }),
+    );
     cache.set(sessionId, built);
     // A failed (or cancelled) build must not stay cached.
     built.catch(() => {
@@ -71,12 +82,38 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       if (snapshot !== null) return exactState(snapshots(), snapshot);
       const stored = store.getNode(nodeId);
       if (stored === null) throw new ArborError('NOT_FOUND', `No node ${nodeId}`, { nodeId });
+      // A tool call captured by the PostToolUse hook is known exactly, at its call and its result.
+      const captured = hookSnapshotAt(store, stored);
+      if (captured !== null) return exactState(snapshots(), captured, stored.summary);
       const reconstruction = await reconstructionOf(stored.summary.sessionId, signal);
       return reconstructedState(stored.summary, reconstruction);
+    },
+    async knownOf(sessionId, signal) {
+      const known = new Map<string, WorkspaceStateKnown>((await reconstructionOf(sessionId, signal)).knownByNode());
+      // As stateOf answers: a call the PostToolUse hook captured is exact at its call and its result. Hook
+      // snapshots belong to the session holding their call (capture-snapshot.ts), so the session's list is enough.
+      for (const record of store.getSessionSnapshots(sessionId)) {
+        if (record.kind !== 'hook' || !record.toolUseId) continue;
+        const call = store.findToolCall(record.toolUseId);
+        for (const id of [call?.callNodeId, call?.resultNodeId]) if (id != null && known.has(id)) known.set(id, 'exact');
+      }
+      return known;
     },
     forget(sessionIds) {
       for (const id of sessionIds) cache.delete(id);
     },
+  };
+}
+
+/** The session store's file-history-snapshot lines and the backups behind them; undefined when there are none. */
+async function fileHistorySource(store: SessionStore, configDir: string | undefined): Promise<FileHistorySource | undefined> {
+  if (configDir === undefined) return undefined;
+  const backups = await openBackupReader(configDir);
+  if (backups === null) return undefined;
+  return {
+    recordsOf: (nodeId) =>
+      store.getRecords(nodeId).flatMap((record) => (record.type === 'file-history-snapshot' ? [{ type: record.type, raw: record.raw.toString('utf8'), file: record.file }] : [])),
+    readBackup: (sessionId, backupFileName) => backups.read(sessionId, backupFileName),
   };
 }
 
@@ -112,13 +149,13 @@ export function snapshotLabel(dir: string, files: number, kind: keyof typeof LAB
   return label.length <= 120 ? label : `${label.slice(0, 119)}…`;
 }
 
-function exactState(objects: SnapshotStore, record: SnapshotRecord): NodeState {
+function exactState(objects: SnapshotStore, record: SnapshotRecord, node: NodeSummary = snapshotNode(record)): NodeState {
   const prefix = record.dir.endsWith(sep) ? record.dir : `${record.dir}/`;
   let listed: ReadonlyMap<string, string> | undefined;
   const files = (): ReadonlyMap<string, string> =>
     (listed ??= new Map(listSnapshotFiles(objects, record.treeOid).map((file) => [prefix + file.path, file.oid])));
   return {
-    node: snapshotNode(record),
+    node,
     known: 'exact',
     unknownSince: null,
     snapshot: record,

@@ -6,6 +6,9 @@
  *   - incremental capture after changing 10 files vs the same with git                target ≤ 1.0×
  *   - fork materialization into a new directory vs `git archive | tar -x`            target ≤ 1.5×
  *   - restore 100 changed files into an existing directory (rewind preview)           target ≤ 100 ms
+ *   - rewind of 100 changed files through the service (preview + apply), for a session with a small and
+ *     one with a large transcript, vs `git checkout -- <files>` (rewind-figure.ts)     target ≤ 100 ms
+ * `--only-rewind` measures just the rewind figures; `--rewind-small N` / `--rewind-large N` set the transcripts' sizes.
  * Git runs with `-c gc.auto=0`. Needs `git` and `tar` on PATH.
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -18,6 +21,7 @@ import { SnapshotStore } from '../../electron/git/object-store';
 import type { PackCompression } from '../../electron/git/pack-writer';
 import { StatCache } from '../../electron/git/stat-cache';
 import { diffSnapshots } from '../../electron/git/tree-read';
+import { measureRewind, type RewindSample } from './rewind-figure';
 
 function argValue(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -108,9 +112,11 @@ async function main(): Promise<void> {
   const fork: Figure = { name: 'fork materialization', ours: [], anchor: [], target: '≤ 1.5×', check: (o, a) => o <= 1.5 * a };
   const restore: Figure = { name: 'restore 100 files (preview)', ours: [], anchor: [], target: '≤ 100 ms', check: (o) => o <= 100 };
   let version = 1;
+  let rewindSamples: RewindSample[] = [];
+  const mainRounds = process.argv.includes('--only-rewind') ? 0 : rounds;
 
   try {
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < mainRounds; round++) {
       const dataDir = join(base, `data-${round}`);
       const gitDir = join(base, `git-${round}.git`);
       execFileSync('git', ['init', '-q', '--bare', gitDir]);
@@ -177,16 +183,32 @@ async function main(): Promise<void> {
       rmSync(gitFork, { recursive: true, force: true });
       console.log(`round ${round + 1}/${rounds}: full ${ourFull.toFixed(0)}/${gitFull.toFixed(0)} ms, incremental ${ourIncremental.toFixed(0)}/${gitIncremental.toFixed(0)} ms, fork ${ourForkMs.toFixed(0)}/${gitForkMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms (${diff.modified.length} files)`);
     }
+    // Rewind of 100 changed files through the service, for a small and a large transcript.
+    rewindSamples = await measureRewind({
+      base,
+      rounds: Math.max(rounds, 5),
+      generate: (root) => generateWorkspace(root, count),
+      content: fileContent,
+      smallNodes: Number(argValue('--rewind-small') ?? 200),
+      largeNodes: Number(argValue('--rewind-large') ?? 20_000),
+    });
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+  const rewindFigures: Figure[] = rewindSamples.map((sample) => ({
+    name: `rewind 100 files (${sample.label}: ${sample.nodes} nodes)`,
+    ours: sample.ours,
+    anchor: sample.anchor,
+    target: '≤ 100 ms',
+    check: (ours) => ours <= 100,
+  }));
 
   console.log(`\nSnapshot store, ${count} files × ${FILE_BYTES} B, ${rounds} rounds (medians), packs: ${compression}`);
   // Ratios are of the medians; "paired" is the median of each round's own ratio (both sides ran back to
   // back), which is steadier on a busy machine.
   console.log('figure                               Arbor ms   git ms   ratio  paired   target');
   let failed = 0;
-  for (const figure of [full, incremental, fork, restore]) {
+  for (const figure of [full, incremental, fork, restore, ...rewindFigures].filter((f) => f.ours.length > 0)) {
     const ours = median(figure.ours);
     const anchor = figure.anchor.length > 0 ? median(figure.anchor) : NaN;
     const ok = figure.check(ours, anchor);
@@ -195,6 +217,17 @@ async function main(): Promise<void> {
     const paired = Number.isNaN(anchor) ? '   —' : `${median(figure.ours.map((o, i) => o / figure.anchor[i]!)).toFixed(2)}×`;
     const anchorText = Number.isNaN(anchor) ? '—' : anchor.toFixed(0);
     console.log(`${figure.name.padEnd(36)} ${ours.toFixed(0).padStart(8)} ${anchorText.padStart(8)} ${ratio.padStart(7)} ${paired.padStart(7)}   ${figure.target.padEnd(9)}  ${ok ? 'met' : 'MISSED'}`);
+  }
+  const [small, large] = rewindSamples;
+  if (small && large) {
+    const ratio = median(large.ours) / median(small.ours);
+    console.log(
+      `rewind: large/small transcript ${ratio.toFixed(2)}× (independent of the transcript's size when ≈ 1); ` +
+        `first preview after import (loads the session): ${small.coldPreviewMs.toFixed(0)} ms / ${large.coldPreviewMs.toFixed(0)} ms`,
+    );
+    for (const sample of rewindSamples) {
+      console.log(`rewind (${sample.label}): preview ${median(sample.preview).toFixed(0)} ms + apply ${median(sample.apply).toFixed(0)} ms (medians)`);
+    }
   }
   if (failed > 0) process.exitCode = 1;
 }

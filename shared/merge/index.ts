@@ -16,3 +16,18 @@ export type {
   MergeTextResult,
   RenderOptions,
 } from './types';
+export { mergeTrees, sameFile } from './tree-merge';
+export { settleWithSide } from './tree-settle';
+export { detectRenames, type DetectedRename } from './tree-renames';
+export { commonEncoding, decodeText, encodeText, isBinaryBytes, isUtf8, type TextEncodingName } from './text-bytes';
+export {
+  SYMLINK_MODE,
+  type LoadBlob,
+  type MergedContent,
+  type TreeFile,
+  type TreeFileMode,
+  type TreeFiles,
+  type TreeMergeFile,
+  type TreeMergeInput,
+  type TreeMergeResult,
+} from './tree-types';

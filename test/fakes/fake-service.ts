@@ -52,6 +52,7 @@ export function createFakeService(): FakeService {
     },
     listenerCount: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
     idle: () => Promise.resolve(),
+    tail: () => ({ ready: Promise.resolve(), stop: () => Promise.resolve() }),
     close: async () => {
       service.closed = true;
     },

@@ -3,14 +3,22 @@ import type { CliCommand } from '../command';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { filesCommand } from './files';
+import { forkCommand } from './fork';
+import { forksCommand } from './forks';
+import { hookCommand } from './hook';
 import { importCommand } from './import';
 import { lsCommand } from './ls';
+import { mergeCommand } from './merge';
 import { mergeFileCommand } from './merge-file';
+import { operationsCommand } from './operations';
+import { rewindCommand } from './rewind';
 import { serveCommand } from './serve';
 import { searchCommand } from './search';
 import { showCommand } from './show';
 import { snapshotCommand } from './snapshot';
 import { treeCommand } from './tree';
+import { undoCommand } from './undo';
+import { watchCommand } from './watch';
 
 export const COMMANDS: readonly CliCommand[] = [
   importCommand,
@@ -20,7 +28,15 @@ export const COMMANDS: readonly CliCommand[] = [
   filesCommand,
   diffCommand,
   snapshotCommand,
+  rewindCommand,
+  undoCommand,
+  operationsCommand,
+  forkCommand,
+  forksCommand,
+  hookCommand,
+  watchCommand,
   searchCommand,
+  mergeCommand,
   mergeFileCommand,
   serveCommand,
   demoCommand,

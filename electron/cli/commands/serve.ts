@@ -19,6 +19,7 @@ export const serveCommand: CliCommand = {
   usage: `Usage: arbor serve [--port N]
 
 Serves Arbor's interface on http://127.0.0.1 (this machine only) and prints the address to open.
+Transcripts that agents are writing are imported as they grow, so an open session updates live.
 The address carries a token that changes on every start; only pages opened with it can read your
 sessions. Runs until Ctrl-C. Needs a built interface (\`npm run build\`).
 
@@ -30,12 +31,15 @@ Options:
     const port = integerOption('port', values.port, { min: 0, max: 65_535 }) ?? 0;
     const service = await context.service();
     const host = await startWebHost({ service, rendererDir: context.io.env.ARBOR_RENDERER_DIR ?? RENDERER_DIR, port });
+    // Transcripts that grow while the page is open appear in it (sessions.changed → the open graph reloads).
+    const tail = service.tail({ signal: context.signal });
     context.io.stdout(`Arbor is serving at ${host.url}\n`);
     if (context.io.interactive) context.io.stderr('Press Ctrl-C to stop.\n');
     await new Promise<void>((done) => {
       if (context.signal.aborted) done();
       else context.signal.addEventListener('abort', () => done(), { once: true });
     });
+    await tail.stop();
     await host.close();
     return 0;
   },

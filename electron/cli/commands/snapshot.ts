@@ -1,22 +1,42 @@
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args';
-import type { CliCommand } from '../command';
+import { runHookSnapshot } from '../../hooks/hook-snapshot';
+import { type CliCommand, UsageError } from '../command';
 import { plural } from '../format';
 
 export const snapshotCommand: CliCommand = {
   name: 'snapshot',
   summary: 'Capture a folder exactly, as a node of its workspace\u2019s session',
   usage: `Usage: arbor snapshot DIR [--json]
+       arbor snapshot --hook
 
 Stores every file of DIR (honouring .gitignore, like \`git add -A\`) in Arbor's snapshot store and
 records the capture as a node of the session that ran in DIR (or an Arbor-owned one for the folder).
 Unchanged files are not stored again.
 
+With --hook, reads a Claude Code PostToolUse hook's JSON on stdin and captures its cwd, linked to the
+tool call (\`arbor hook install\` sets this up). It prints nothing and always exits 0; problems go to
+hook.log in Arbor's data folder.
+
 Options:
   --json      Print {"node":{…},"snapshot":{id,dir,tree,commit,files,objectsWritten,…},"files":N}
+  --hook      Run as Claude Code's PostToolUse hook
   -h, --help  Show this help`,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 1, max: 1 });
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, hook: { type: 'boolean' } }, { min: 0, max: 1 });
+    if (values.hook === true) {
+      if (positionals.length > 0 || values.json === true) throw new UsageError('--hook takes no folder and no --json');
+      await runHookSnapshot({
+        stdin: context.io.stdin,
+        // runCli always resolves the data folder; the temp folder only keeps a bare context from failing.
+        dataDir: context.dataDir ?? tmpdir(),
+        signal: context.signal,
+        api: async () => (await context.service()).api,
+      });
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError('missing argument');
     const dir = resolve(context.io.cwd, positionals[0] as string);
     const service = await context.service();
     const captured = await service.api['snapshots.capture']({ dir }, { signal: context.signal });

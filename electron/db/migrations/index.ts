@@ -8,6 +8,8 @@ import { migration002SearchTextFromRaw } from './002-search-text-from-raw';
 import { migration003GraphIndex } from './003-graph-index';
 import { migration004Snapshots } from './004-snapshots';
 import { migration005SnapshotLinks } from './005-snapshot-links';
+import { migration006Operations } from './006-operations';
+import { migration007Forks } from './007-forks';
 
 export interface Migration {
   readonly version: number;
@@ -15,7 +17,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -30,3 +30,4 @@ export {
   type ReconstructionStats,
   type ReconstructOptions,
 } from './reconstruct-session';
+export { type FileHistorySource, type AttachedLine, type CheckpointObservation } from './checkpoints';

@@ -17,12 +17,18 @@
  * - An edit whose recorded pre-state differs from the state derived for its path is kept as recorded (the
  *   tool read the real file) and reported as a problem: the file changed outside what this path records
  *   (a shell command, the user, a rewind that did not restore code, another terminal).
+ * - Claude Code's file-history backups (checkpoints.ts), when given, are the file as it was at their node,
+ *   before the node's own edits: they fill a state the edits leave unknown, and where they differ from the
+ *   derived state they win there (the file was read) and the difference is reported. A node where backups
+ *   observe every touched file is known again even after a shell command: its whole scope was read.
+ *   Recorded edit pre-states still win at their edits. Missing backups change nothing.
  * Memory: each node stores only the files its edits changed (content ids, deduplicated by hash) and every
  * CHECKPOINT_EVERY levels a full id map, so stateAt walks at most that many ancestors.
  */
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import { ContentStore, UNKNOWN_ID, type ContentId } from './content-store';
+import { readCheckpoints, type FileHistorySource } from './checkpoints';
 import { UNKNOWN_CONTENT, applyFileEdit, type FileContent, type FileEdit } from './file-edits';
 import { readSessionEffects, type MayWriteReason, type ReadRaw } from './session-effects';
 import { buildStateTree, carryHangingResults, markSubagentWrites } from './state-tree';
@@ -48,13 +54,17 @@ export interface FileChange {
 export type ReconstructionProblemKind =
   | 'before-mismatch' // the edit's recorded pre-state is not the state derived for its path
   | 'edit-does-not-apply' // neither the hunks nor the replacements fit the pre-state
-  | 'before-unknown'; // the result tells neither state and the path's state is unknown
+  | 'before-unknown' // the result tells neither state and the path's state is unknown
+  | 'backup-mismatch'; // a file-history backup is not the state derived for its path at its node
 
 export interface ReconstructionProblem {
   readonly kind: ReconstructionProblemKind;
   readonly nodeId: NodeId;
+  /** The edit's tool call; '' for a backup-mismatch (no call is involved). */
   readonly toolUseId: string;
   readonly path: string;
+  /** For a backup-mismatch: the backup that disagrees (null: it says the file did not exist). */
+  readonly backupFileName?: string | null;
   /** True when a step that may have written files unrecorded lies on the path before the edit. */
   readonly afterUnrecordedStep: boolean;
 }
@@ -65,6 +75,8 @@ export interface ReconstructionStats {
   readonly files: number;
   readonly unknownNodes: number;
   readonly contents: number;
+  /** File states read from Claude Code's file-history backups. */
+  readonly backupObservations: number;
 }
 
 export interface Reconstruction {
@@ -73,6 +85,10 @@ export interface Reconstruction {
   readonly problems: readonly ReconstructionProblem[];
   readonly stats: ReconstructionStats;
   stateAt(nodeId: NodeId): NodeFileState;
+  /** stateAt(nodeId).known without building the state: constant time, for every node of a graph at once. */
+  knownAt(nodeId: NodeId): StateKnown;
+  /** knownAt for every node of the session, in transcript order. */
+  knownByNode(): ReadonlyMap<NodeId, StateKnown>;
   /** The touched files whose state differs from the state parent's, with both states. */
   changedAt(nodeId: NodeId): FileChange[];
   /** The edits whose outcome is this node, as read from the transcript. */
@@ -81,12 +97,14 @@ export interface Reconstruction {
 
 export interface ReconstructOptions {
   readonly signal?: AbortSignal;
+  /** Claude Code's file history for this session, when the user's config folder has one. */
+  readonly fileHistory?: FileHistorySource;
 }
 
 const CHECKPOINT_EVERY = 128;
 
 export async function reconstructSession(nodes: readonly NodeSummary[], readRaw: ReadRaw, options: ReconstructOptions = {}): Promise<Reconstruction> {
-  const { signal } = options;
+  const { signal, fileHistory } = options;
   const read = await readSessionEffects(nodes, readRaw, signal);
   const { effects } = read;
   const tree = buildStateTree(nodes);
@@ -109,6 +127,17 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       }
       if (baseline[p] === UNKNOWN_ID && edit.before !== UNKNOWN_CONTENT) baseline[p] = store.idOf(edit.before);
     }
+  }
+
+  const observations: ([number, ContentId, string | null][] | undefined)[] = [];
+  let observationCount = 0;
+  if (fileHistory !== undefined && paths.length > 0) {
+    const read = await readCheckpoints(nodes, readRaw, fileHistory, new Set(paths), signal);
+    read.forEach((list, i) => {
+      if (list === undefined) return;
+      observations[i] = list.map((seen) => [pathIndex.get(seen.path)!, store.idOf(seen.content), seen.backupFileName]);
+      observationCount += list.length;
+    });
   }
 
   const n = nodes.length;
@@ -136,9 +165,24 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     const effect = effects[i];
     unknownSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unknownSince[parent]! : -1;
     undoStart[i] = undo.length;
+    const observed = observations[i];
     const edits = [...(effect?.carried ?? []), ...(effect?.edits ?? [])];
+    const seen = new Set<number>();
+    if (observed !== undefined) {
+      for (const [p, id, backupFileName] of observed) {
+        seen.add(p);
+        const derived = current[p]!;
+        if (derived === id) continue;
+        if (derived !== UNKNOWN_ID) {
+          problems.push({ kind: 'backup-mismatch', nodeId: nodes[i]!.id, toolUseId: '', path: paths[p]!, backupFileName, afterUnrecordedStep: unknownSince[i]! >= 0 && unknownSince[i] !== i });
+        }
+        setState(p, id);
+      }
+      // Every touched file was read here: whatever an earlier shell command did, this state is known.
+      if (seen.size === paths.length && effect?.mayWrite == null) unknownSince[i] = -1;
+    }
+    const firstBefore = new Map<number, ContentId>();
     if (edits.length > 0) {
-      const firstBefore = new Map<number, ContentId>();
       editCount += effect?.edits.length ?? 0;
       for (const edit of edits) {
         const p = pathIndex.get(edit.path)!;
@@ -160,12 +204,16 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
         }
         setState(p, store.idOf(after));
       }
+    }
+    if (edits.length > 0 || observed !== undefined) {
+      // A backup filling an unknown state is not a change of the file at this node: only edits are.
       const delta: [number, ContentId][] = [];
       const changed: [number, ContentId, ContentId][] = [];
       for (const [p, before] of firstBefore) {
         delta.push([p, current[p]!]);
         if (current[p] !== before) changed.push([p, before, current[p]!]);
       }
+      for (const p of seen) if (!firstBefore.has(p)) delta.push([p, current[p]!]);
       deltas[i] = delta;
       if (changed.length > 0) changes[i] = changed;
     }
@@ -225,6 +273,8 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     return ids.map((id, p) => id ?? baseline[p]!);
   };
 
+  const knownOf = (i: number): StateKnown => (unknownSince[i]! >= 0 || hasUnknownFile[i] === 1 ? 'unknown' : 'reconstructed');
+
   return {
     touchedFiles: paths,
     problems,
@@ -234,6 +284,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       files: paths.length,
       unknownNodes: nodes.reduce((count, _node, i) => count + Number(unknownSince[i]! >= 0 || hasUnknownFile[i] === 1), 0),
       contents: store.size,
+      backupObservations: observationCount,
     },
     stateAt(nodeId) {
       const i = indexOf(nodeId);
@@ -249,6 +300,8 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       const reason = since >= 0 ? effects[since]?.mayWrite : undefined;
       return { files, unknownFiles, known, unknownSince: since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null };
     },
+    knownAt: (nodeId) => knownOf(indexOf(nodeId)),
+    knownByNode: () => new Map(nodes.map((node, i) => [node.id, knownOf(i)])),
     changedAt(nodeId) {
       return (changes[indexOf(nodeId)] ?? []).map(([p, before, after]) => ({ path: paths[p]!, before: store.contentOf(before), after: store.contentOf(after) }));
     },

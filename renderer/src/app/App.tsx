@@ -5,6 +5,8 @@ import { ImportStatus } from '../import/ImportStatus';
 import { SearchBox } from '../search/SearchBox';
 import { GraphPane } from '../session/GraphPane';
 import { SessionList } from '../sessions/SessionList';
+import { ForksButton } from '../time-travel/ForksDialog';
+import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
 import { useAppStoreApi, useArborClient } from './app-context';
 import { ConnectionBanner, ErrorBanner } from './Banners';
 import { PaneSplitter } from './PaneSplitter';
@@ -48,6 +50,7 @@ export function App() {
         <div className="app-header__status">
           <ImportStatus />
         </div>
+        <ForksButton />
       </header>
       <div className="app-banners">
         <ConnectionBanner />
@@ -58,6 +61,7 @@ export function App() {
       <GraphPane />
       <PaneSplitter label="Resize inspector" direction={-1} width={layout.right} onResize={(w) => setLayout((l) => ({ ...l, right: clamp(w, 280, 900) }))} />
       <Inspector />
+      <TimeTravelLayer />
     </div>
   );
 }

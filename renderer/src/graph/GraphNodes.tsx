@@ -1,7 +1,9 @@
 /** The graph's node components, memoized; `nodeTypes` lives at module scope so React Flow never remounts them. */
 import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react';
 import { memo } from 'react';
-import type { NodeKind } from '../../../shared/model';
+import { assertNever } from '../../../shared/errors';
+import type { NodeKind, WorkspaceStateKnown } from '../../../shared/model';
+import type { WorkspaceNodeKind } from '../../../shared/operations';
 import type { GraphFlowNode, GraphItemData } from './mount-items';
 
 const KIND_LABEL: Record<NodeKind, string> = {
@@ -37,7 +39,74 @@ function classes(data: GraphItemData, base: string): string {
   if (data.focused) name += ' is-focused';
   if (data.lod) name += ' is-lod';
   if (data.branch) name += ` is-${data.branch}`;
+  if (data.compared) name += ' is-compared';
+  if (data.workspaceKind) name += ` is-workspace workspace-${data.workspaceKind}`;
   return name;
+}
+
+const WORKSPACE_LABEL: Record<WorkspaceNodeKind, string> = {
+  snapshot: 'Snapshot',
+  'hook-snapshot': 'Hook snapshot',
+  fork: 'Fork',
+  merge: 'Merge',
+};
+
+/** Inline icons for Arbor's own nodes (no font has to carry a fork or merge glyph). */
+function WorkspaceIcon({ kind }: { readonly kind: WorkspaceNodeKind }) {
+  const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.7, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+  switch (kind) {
+    case 'snapshot':
+    case 'hook-snapshot':
+      return (
+        <svg width="13" height="13" viewBox="0 0 16 16" aria-hidden="true">
+          <rect x="1.5" y="4" width="13" height="9.5" rx="2" {...stroke} />
+          <circle cx="8" cy="8.7" r="2.4" {...stroke} />
+          <path d="M5.5 4l1-1.8h3l1 1.8" {...stroke} />
+        </svg>
+      );
+    case 'fork':
+      return (
+        <svg width="13" height="13" viewBox="0 0 16 16" aria-hidden="true">
+          <circle cx="4" cy="3" r="1.6" {...stroke} />
+          <circle cx="4" cy="13" r="1.6" {...stroke} />
+          <circle cx="12" cy="6" r="1.6" {...stroke} />
+          <path d="M4 4.6v6.8M12 7.6c0 2.6-3.5 2.9-7.2 4.2" {...stroke} />
+        </svg>
+      );
+    case 'merge':
+      return (
+        <svg width="13" height="13" viewBox="0 0 16 16" aria-hidden="true">
+          <circle cx="4" cy="3" r="1.6" {...stroke} />
+          <circle cx="4" cy="13" r="1.6" {...stroke} />
+          <circle cx="12" cy="10" r="1.6" {...stroke} />
+          <path d="M4 4.6v6.8M4.8 4.4c1 3.2 3.4 5 5.6 5.5" {...stroke} />
+        </svg>
+      );
+    default:
+      return assertNever(kind);
+  }
+}
+
+const STATE_TITLE: Record<WorkspaceStateKnown, string> = {
+  exact: 'Workspace state: exact snapshot',
+  reconstructed: 'Workspace state: reconstructed from the transcript (the files the session touched)',
+  unknown: 'Workspace state: unknown (files may have changed without a record)',
+};
+
+/** A dot in the corner: how this node's workspace state is known. Pure CSS, nothing to measure. */
+function StateMarker({ known }: { readonly known: WorkspaceStateKnown | null }) {
+  if (known === null) return null;
+  return <span className={`graph-state graph-state--${known}`} data-testid="state-marker" data-known={known} title={STATE_TITLE[known]} />;
+}
+
+/** "compare" on the node Shift+click chose as the other end of a comparison. */
+function CompareTag({ data }: { readonly data: GraphItemData }) {
+  if (!data.compared) return null;
+  return (
+    <span className="graph-compare-tag" data-testid="compare-tag" title="Compared with the selected node (Shift+click another node to change)">
+      compare
+    </span>
+  );
 }
 
 function Handles() {
@@ -109,7 +178,11 @@ function AgentIcon() {
 }
 
 function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
-  const title = data.toolName && data.kind === 'tool_call' ? data.toolName : KIND_LABEL[data.kind];
+  const title = data.workspaceKind
+    ? WORKSPACE_LABEL[data.workspaceKind]
+    : data.toolName && data.kind === 'tool_call'
+      ? data.toolName
+      : KIND_LABEL[data.kind];
   return (
     <div
       className={classes(data, 'graph-node')}
@@ -117,11 +190,13 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-node-id={data.nodeId}
       data-kind={data.kind}
       data-selected={data.selected ? 'true' : undefined}
+      data-compared={data.compared ? 'true' : undefined}
+      data-workspace-kind={data.workspaceKind ?? undefined}
       title={nodeTitle(data)}
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">
-        {KIND_ICON[data.kind]}
+        {data.workspaceKind ? <WorkspaceIcon kind={data.workspaceKind} /> : KIND_ICON[data.kind]}
       </span>
       {data.lod ? null : (
         <span className="graph-node__text">
@@ -134,6 +209,8 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       )}
       <BranchBadge data={data} />
       <BranchTag data={data} />
+      <CompareTag data={data} />
+      <StateMarker known={data.known} />
     </div>
   );
 }

@@ -16,10 +16,10 @@ import {
   type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
 import { itemShowingNode, revealNode, type FoldId } from '../../../shared/graph/folds';
-import type { NodeId, SessionGraph } from '../../../shared/model';
+import type { NodeId, SessionGraph, WorkspaceStateKnown } from '../../../shared/model';
 import { createGraphStore, type GraphStore } from './graph-store';
 import { nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
@@ -31,6 +31,12 @@ export interface SessionGraphViewProps {
   graph: SessionGraph;
   selectedNodeId: NodeId | null;
   onSelectNode(nodeId: NodeId): void;
+  /** How each node's workspace state is known (markers); loaded after the graph shows. */
+  nodeStates?: Readonly<Record<NodeId, WorkspaceStateKnown>> | null;
+  /** The second node of a comparison, marked in the graph. */
+  compareNodeId?: NodeId | null;
+  /** Shift+click on a node: choose it as the other end of a comparison. */
+  onCompareNode?(nodeId: NodeId): void;
 }
 
 export function SessionGraphView(props: SessionGraphViewProps) {
@@ -46,7 +52,7 @@ const MINIMAP_COLOR = (node: Node) => {
   return data.itemKind === 'node' ? `var(--arbor-kind-${data.kind}, #8a94a0)` : 'var(--arbor-text-faint, #7d8691)';
 };
 
-function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewProps) {
+function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, compareNodeId = null, onCompareNode }: SessionGraphViewProps) {
   const [store] = useState<GraphStore>(createGraphStore);
   const nodes = useStore(store, (s) => s.nodes);
   const edges = useStore(store, (s) => s.edges);
@@ -168,6 +174,12 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
     })();
   }, [selectedNodeId, structure, store, relayout, applyViewport]);
 
+  // Markers ride along with the mounted items only (a lookup per mounted node, never a pass over all nodes).
+  const workspaceKinds = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info.kind])), [graph]);
+  useEffect(() => {
+    store.getState().setMarks({ known: nodeStates, workspaceKinds, compareNodeId });
+  }, [store, nodeStates, workspaceKinds, compareNodeId]);
+
   // Measure before the first layout arrives, so the first fit uses the pane's real size.
   useLayoutEffect(() => {
     const element = wrapper.current;
@@ -198,9 +210,13 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
   );
 
   const onNodeClick: NodeMouseHandler<GraphFlowNode> = useCallback(
-    (_event, node) => {
+    (event, node) => {
       const state = store.getState();
       const index = state.structure?.indexById.get(node.data.nodeId) ?? -1;
+      if (event.shiftKey && onCompareNode && node.data.foldId === null) {
+        onCompareNode(node.data.nodeId);
+        return;
+      }
       if (node.data.foldId !== null) {
         toggle(node.data.foldId, index);
         return;
@@ -208,7 +224,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
       if (state.byNode && index >= 0) state.setCursor(state.byNode[index]!);
       select(node.data.nodeId);
     },
-    [store, toggle, select],
+    [store, toggle, select, onCompareNode],
   );
 
   const fit = useCallback(() => {
@@ -268,6 +284,8 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode }: SessionGraphViewPr
         nodesDraggable={false}
         nodesConnectable={false}
         elementsSelectable={false}
+        // Shift+click chooses a node to compare; no rubber-band selection may swallow it.
+        selectionKeyCode={null}
         // Keyboard focus lives on the wrapper (its own arrow-key navigation), not on hundreds of node tab stops.
         nodesFocusable={false}
         edgesFocusable={false}

@@ -9,7 +9,7 @@ import { itemByNode, type FoldId } from '../../../shared/graph/folds';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import { indexRows, type RowIndex } from '../../../shared/graph/viewport';
-import { mountItems, type GraphFlowNode, type Viewport } from './mount-items';
+import { mountItems, NO_MARKS, type GraphFlowNode, type GraphMarks, type Viewport } from './mount-items';
 
 export interface GraphViewState {
   readonly status: 'loading' | 'ready' | 'error';
@@ -29,6 +29,7 @@ export interface GraphViewState {
   readonly edges: Edge[];
   /** False when zoomed out so far that some nodes in view are not drawn. */
   readonly complete: boolean;
+  readonly marks: GraphMarks;
 
   setLoading(): void;
   setError(message: string): void;
@@ -37,6 +38,7 @@ export interface GraphViewState {
   setSelectedNode(node: number): void;
   setViewport(viewport: Viewport): void;
   setSize(width: number, height: number): void;
+  setMarks(marks: GraphMarks): void;
   onNodesChange(changes: NodeChange<GraphFlowNode>[]): void;
 }
 
@@ -63,6 +65,7 @@ export function createGraphStore(): GraphStore {
         selectedNode: next.selectedNode,
         cursor: next.cursor,
         previous,
+        marks: next.marks,
       });
       set({ ...patch, nodes: mounted.nodes, edges: mounted.edges, complete: mounted.complete });
     };
@@ -83,6 +86,7 @@ export function createGraphStore(): GraphStore {
       nodes: [],
       edges: [],
       complete: true,
+      marks: NO_MARKS,
       setLoading: () => set({ status: 'loading', error: null }),
       setError: (message) => set({ status: 'error', error: message }),
       setLayout: (structure, layout, expanded, cursor) =>
@@ -99,6 +103,7 @@ export function createGraphStore(): GraphStore {
       setCursor: (cursor) => remount({ cursor }),
       setSelectedNode: (selectedNode) => remount({ selectedNode }),
       setViewport: (viewport) => remount({ viewport }),
+      setMarks: (marks) => remount({ marks }),
       setSize: (width, height) => {
         if (width > 0 && height > 0 && (width !== get().width || height !== get().height)) remount({ width, height });
       },

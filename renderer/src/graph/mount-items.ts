@@ -9,7 +9,8 @@ import { pathToRoot } from '../../../shared/graph/navigation';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import { mountedParents, planMount, type RowIndex } from '../../../shared/graph/viewport';
-import type { NodeId, NodeKind, NodeSummary } from '../../../shared/model';
+import type { NodeId, NodeKind, NodeSummary, WorkspaceStateKnown } from '../../../shared/model';
+import type { WorkspaceNodeKind } from '../../../shared/operations';
 
 export const LANE_WIDTH = 250;
 export const ROW_HEIGHT = 70;
@@ -40,7 +41,22 @@ export interface GraphItemData extends Record<string, unknown> {
   readonly onPath: boolean;
   readonly focused: boolean;
   readonly lod: boolean;
+  /** How the node's workspace state is known (null until `sessions.states` answered). */
+  readonly known: WorkspaceStateKnown | null;
+  /** Set on the nodes Arbor added (snapshots, forks, merges). */
+  readonly workspaceKind: WorkspaceNodeKind | null;
+  /** The other end of a comparison (Shift+click). */
+  readonly compared: boolean;
 }
+
+/** Per-node facts the graph draws beside the transcript's own: looked up only for mounted items. */
+export interface GraphMarks {
+  readonly known: Readonly<Record<NodeId, WorkspaceStateKnown>> | null;
+  readonly workspaceKinds: ReadonlyMap<NodeId, WorkspaceNodeKind>;
+  readonly compareNodeId: NodeId | null;
+}
+
+export const NO_MARKS: GraphMarks = { known: null, workspaceKinds: new Map(), compareNodeId: null };
 
 export type GraphFlowNode = Node<GraphItemData>;
 
@@ -61,6 +77,7 @@ export interface MountInput {
   readonly selectedNode: number;
   readonly cursor: number;
   readonly previous: ReadonlyMap<string, GraphFlowNode>;
+  readonly marks?: GraphMarks;
 }
 
 export interface Mounted {
@@ -98,11 +115,12 @@ export function mountItems(input: MountInput): Mounted {
     nodes[visible.node[item]!]!.kind === 'user';
   const plan = planMount(layout.layout, input.rows, visible.forest, rect, MOUNT_BUDGET, important);
   const lod = zoom < DETAIL_ZOOM;
+  const marks = input.marks ?? NO_MARKS;
 
   const flowNodes: GraphFlowNode[] = [];
   const flowIds: string[] = [];
   for (const item of plan.items) {
-    const data = itemData(structure, visible, item, {
+    const data = itemData(structure, visible, item, marks, {
       selected: item === selectedItem && visible.kind[item] === ITEM_NODE,
       onPath: onPath[item] === 1,
       focused: item === input.cursor,
@@ -191,6 +209,7 @@ function itemData(
   structure: SessionStructure,
   visible: VisibleGraph,
   item: number,
+  marks: GraphMarks,
   state: Pick<GraphItemData, 'selected' | 'onPath' | 'focused' | 'lod'>,
 ): GraphItemData {
   const nodes = structure.nodes as readonly NodeSummary[];
@@ -212,6 +231,9 @@ function itemData(
     branchTag: branchTag(structure, index),
     hidden: visible.hidden[item]!,
     summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!) : '',
+    known: itemKind === 'node' ? (marks.known?.[node.id] ?? null) : null,
+    workspaceKind: itemKind === 'node' ? (marks.workspaceKinds.get(node.id) ?? null) : null,
+    compared: itemKind === 'node' && marks.compareNodeId === node.id,
     ...state,
   };
 }

@@ -2,10 +2,15 @@ import { useState } from 'react';
 import type { NodeDetail } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
 import { KIND_LABELS } from '../app/format';
+import { NodeFilesView } from '../files/NodeFilesView';
+import { NodeActions } from '../time-travel/NodeActions';
 import { ContentBlockView } from './ContentBlockView';
+import { InspectorTabs } from './InspectorTabs';
 import { LongText, prettyJson } from './LongText';
 import { NodeMeta } from './NodeMeta';
 import { ToolCallView } from './ToolCallView';
+
+const WORKSPACE_KIND_LABELS = { snapshot: 'Snapshot', 'hook-snapshot': 'Hook snapshot', fork: 'Fork', merge: 'Merge' } as const;
 
 /** The right pane: everything recorded about the selected node. */
 export function Inspector() {
@@ -29,63 +34,85 @@ export function Inspector() {
 function NodeInspector({ detail }: { detail: NodeDetail }) {
   const [showRaw, setShowRaw] = useState(false);
   const selectNode = useAppState((s) => s.selectNode);
+  const tab = useAppState((s) => s.inspectorTab);
   const { node } = detail;
-  const drawnCalls = new Set(detail.toolCalls.map((c) => c.id));
-  const blocks = detail.blocks.filter((b) => !(b.type === 'tool_use' && drawnCalls.has(b.id)));
+  // Arbor's own nodes (snapshot, fork, merge) say what they are, as in the graph.
+  const workspaceKind = useAppState((s) => s.graph?.workspaceNodes?.find((info) => info.nodeId === node.id)?.kind ?? null);
   return (
     <div className={`node-inspector kind-${node.kind}`}>
       <header className="node-inspector__head">
         <span className={`kind-badge kind-badge--${node.kind}`} data-testid="inspector-kind" data-kind={node.kind}>
-          {KIND_LABELS[node.kind]}
+          {workspaceKind ? WORKSPACE_KIND_LABELS[workspaceKind] : KIND_LABELS[node.kind]}
         </span>
         <span className="node-inspector__label" title={node.label}>
           {node.label}
         </span>
-        <button type="button" className={`toggle-button ${showRaw ? 'is-on' : ''}`} aria-pressed={showRaw} onClick={() => setShowRaw((v) => !v)}>
-          Raw JSON
-        </button>
+        {tab === 'content' ? (
+          <button type="button" className={`toggle-button ${showRaw ? 'is-on' : ''}`} aria-pressed={showRaw} onClick={() => setShowRaw((v) => !v)}>
+            Raw JSON
+          </button>
+        ) : null}
       </header>
-      <NodeMeta detail={detail} />
-      {showRaw ? (
-        <section className="inspector-section">
-          {detail.rawTruncatedAt !== null ? (
-            <div className="notice notice--warning">Line cut at {detail.rawTruncatedAt} bytes; it is too large to show whole.</div>
-          ) : null}
-          <LongText text={prettyJson(detail.raw)} className="code-block" limit={200} />
-        </section>
+      <InspectorTabs />
+      <NodeActions nodeId={node.id} />
+      {tab === 'files' ? (
+        <NodeFilesView key={node.id} node={node} />
       ) : (
         <>
-          {blocks.length > 0 ? (
-            <section className={`inspector-section ${node.kind === 'error' ? 'is-error' : ''}`}>
-              {blocks.map((block, i) => (
-                <ContentBlockView key={i} block={block} />
-              ))}
-            </section>
-          ) : null}
-          {detail.toolCalls.length > 0 ? (
-            <section className="inspector-section">
-              <h3 className="section-title">Tool calls</h3>
-              {detail.toolCalls.map((call) => (
-                <ToolCallView key={call.id} call={call} onOpenNode={(id) => void selectNode(id)} />
-              ))}
-            </section>
-          ) : null}
-          {blocks.length === 0 && detail.toolCalls.length === 0 ? <div className="muted inspector-section">No content.</div> : null}
-          {detail.records.length > 0 ? (
-            <section className="inspector-section">
-              <h3 className="section-title">Attached records</h3>
-              {detail.records.map((record, i) => (
-                <details key={i} className="record">
-                  <summary>
-                    <code>{record.type}</code> <span className="muted">line {record.line}</span>
-                  </summary>
-                  <LongText text={prettyJson(record.json)} className="code-block" />
-                </details>
-              ))}
-            </section>
-          ) : null}
+          <NodeMeta detail={detail} />
+          {showRaw ? <RawView detail={detail} /> : <ContentView detail={detail} onOpenNode={(id) => void selectNode(id)} />}
         </>
       )}
     </div>
+  );
+}
+
+function RawView({ detail }: { detail: NodeDetail }) {
+  return (
+    <section className="inspector-section">
+      {detail.rawTruncatedAt !== null ? (
+        <div className="notice notice--warning">Line cut at {detail.rawTruncatedAt} bytes; it is too large to show whole.</div>
+      ) : null}
+      <LongText text={prettyJson(detail.raw)} className="code-block" limit={200} />
+    </section>
+  );
+}
+
+function ContentView({ detail, onOpenNode }: { detail: NodeDetail; onOpenNode: (nodeId: string) => void }) {
+  const { node } = detail;
+  const drawnCalls = new Set(detail.toolCalls.map((c) => c.id));
+  const blocks = detail.blocks.filter((b) => !(b.type === 'tool_use' && drawnCalls.has(b.id)));
+  return (
+    <>
+      {blocks.length > 0 ? (
+        <section className={`inspector-section ${node.kind === 'error' ? 'is-error' : ''}`}>
+          {blocks.map((block, i) => (
+            <ContentBlockView key={i} block={block} />
+          ))}
+        </section>
+      ) : null}
+      {detail.toolCalls.length > 0 ? (
+        <section className="inspector-section">
+          <h3 className="section-title">Tool calls</h3>
+          {detail.toolCalls.map((call) => (
+            <ToolCallView key={call.id} call={call} onOpenNode={onOpenNode} />
+          ))}
+        </section>
+      ) : null}
+      {blocks.length === 0 && detail.toolCalls.length === 0 ? <div className="muted inspector-section">No content.</div> : null}
+      {detail.records.length > 0 ? (
+        <section className="inspector-section">
+          <h3 className="section-title">Attached records</h3>
+          {detail.records.map((record, i) => (
+            <details key={i} className="record">
+              <summary>
+                <code>{record.type}</code> <span className="muted">line {record.line}</span>
+              </summary>
+              <LongText text={prettyJson(record.json)} className="code-block" />
+            </details>
+          ))}
+        </section>
+      ) : null}
+    </>
   );
 }

@@ -5,6 +5,8 @@ import { absoluteTime, plural, relativeTime, shortenPath } from '../app/format';
 import { DemoOffer } from '../import/DemoOffer';
 import { prewarmLayoutWorker } from '../graph/layout-engine';
 import { SessionGraphView } from '../graph/SessionGraphView';
+import { CompareBar } from '../time-travel/CompareBar';
+import { MergeAction } from '../merge/MergeAction';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -17,6 +19,14 @@ export function GraphPane() {
   const sessionsStatus = useAppState((s) => s.sessionsStatus);
   const importPhase = useAppState((s) => s.importPhase);
   const onSelectNode = useCallback((nodeId: NodeId) => void selectNode(nodeId), [selectNode]);
+  const nodeStates = useAppState((s) => (s.nodeStatesSession === s.selectedSessionId ? s.nodeStates : null));
+  const compareNodeId = useAppState((s) => s.compareNodeId);
+  const setCompareNode = useAppState((s) => s.setCompareNode);
+  const loadNodeStates = useAppState((s) => s.loadNodeStates);
+  const onCompareNode = useCallback(
+    (nodeId: NodeId) => setCompareNode(compareNodeId === nodeId ? null : nodeId),
+    [compareNodeId, setCompareNode],
+  );
   // Until a graph is on screen, a layout worker starts up in the background (prewarmLayoutWorker): its
   // script is fetched and compiled while the session list and the session's nodes are still on their way,
   // not after (a cold `arbor serve` answered the worker's script only once the graph was sent).
@@ -24,10 +34,27 @@ export function GraphPane() {
   useEffect(() => {
     if (!showing) prewarmLayoutWorker();
   }, [showing]);
+  // State markers come after the graph is on screen (a reconstruction can take a while); each new
+  // graph (a refresh after a fork, say) asks again.
+  const shownGraph = showing ? graph : null;
+  useEffect(() => {
+    if (shownGraph === null) return;
+    const timer = setTimeout(() => void loadNodeStates(shownGraph.session.id), 0);
+    return () => clearTimeout(timer);
+  }, [shownGraph, loadNodeStates]);
 
   let body: React.ReactNode;
   if (graph && graph.session.id === selectedSessionId) {
-    body = <SessionGraphView graph={graph} selectedNodeId={selectedNodeId} onSelectNode={onSelectNode} />;
+    body = (
+      <SessionGraphView
+        graph={graph}
+        selectedNodeId={selectedNodeId}
+        onSelectNode={onSelectNode}
+        nodeStates={nodeStates}
+        compareNodeId={compareNodeId}
+        onCompareNode={onCompareNode}
+      />
+    );
   } else if (selectedSessionId !== null && graphStatus === 'error') {
     body = <div className="pane-empty is-error">This session could not be opened.</div>;
   } else if (selectedSessionId !== null) {
@@ -55,6 +82,11 @@ export function GraphPane() {
             {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
           </div>
         </div>
+      ) : null}
+      {showing ? (
+        <CompareBar>
+          <MergeAction />
+        </CompareBar>
       ) : null}
       <div className="graph-pane__body">{body}</div>
     </main>

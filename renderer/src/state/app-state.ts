@@ -9,8 +9,9 @@ import type { SelectionSlice } from './selection-slice';
 import type { SearchSlice } from './search-slice';
 import type { ImportSlice } from './import-slice';
 import type { NoticeSlice } from './notice-slice';
+import type { TimeTravelSlice } from './time-travel-slice';
 
-export type AppState = SessionsSlice & SelectionSlice & SearchSlice & ImportSlice & NoticeSlice;
+export type AppState = SessionsSlice & SelectionSlice & SearchSlice & ImportSlice & NoticeSlice & TimeTravelSlice;
 
 /** A slice creator that gets the client injected, so tests can hand in a fake. */
 export type SliceCreator<T> = (client: ArborClient) => StateCreator<AppState, [], [], T>;

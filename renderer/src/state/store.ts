@@ -6,6 +6,7 @@ import { createNoticeSlice } from './notice-slice';
 import { createSearchSlice } from './search-slice';
 import { createSelectionSlice } from './selection-slice';
 import { createSessionsSlice } from './sessions-slice';
+import { createTimeTravelSlice } from './time-travel-slice';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -16,5 +17,6 @@ export function createAppStore(client: ArborClient): AppStore {
     ...createSelectionSlice(client)(...a),
     ...createSearchSlice(client)(...a),
     ...createImportSlice(client)(...a),
+    ...createTimeTravelSlice(client)(...a),
   }));
 }

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconstructSession } from '../../../electron/snapshots/reconstruct';
+import { reconstructSession, type AttachedLine, type Reconstruction } from '../../../electron/snapshots/reconstruct';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { ArborService } from '../../../electron/service/service-types';
 import type { NodeSummary } from '../../../shared/model';
@@ -92,6 +92,7 @@ describe.skipIf(!present)('reconstructing the Claude Code corpus', () => {
   let root: string;
   let service: ArborService;
   const perSession = new Map<string, SessionCounts>();
+  let nullBackupsChecked = 0;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'arbor-reconstruct-'));
@@ -109,9 +110,16 @@ describe.skipIf(!present)('reconstructing the Claude Code corpus', () => {
       const { nodes } = await service.api['sessions.graph']({ sessionId: session.id });
       if (!nodes.some((node) => node.toolCalls.some((call) => EDIT_TOOLS.has(call.name) && call.outcome === 'ok'))) continue;
       const raws = new Map<string, string>();
-      for (const node of nodes) raws.set(node.id, (await service.api['nodes.get']({ nodeId: node.id })).raw);
+      const checkpoints = new Map<string, AttachedLine[]>();
+      for (const node of nodes) {
+        const detail = await service.api['nodes.get']({ nodeId: node.id });
+        raws.set(node.id, detail.raw);
+        const lines = detail.records.filter((r) => r.type === 'file-history-snapshot').map((r) => ({ type: r.type, file: r.file, raw: JSON.stringify(r.json) }));
+        if (lines.length > 0) checkpoints.set(node.id, lines);
+      }
       const reconstruction = await reconstructSession(nodes, (id) => raws.get(id) ?? null);
       perSession.set(session.id, checkSession(nodes, raws, reconstruction));
+      if (checkpoints.size > 0) nullBackupsChecked += await checkNullBackups(nodes, raws, checkpoints, reconstruction);
     }
     const totals = [...perSession.values()].reduce(
       (t, c) => ({ files: t.files + c.files, edits: t.edits + c.edits, nodes: t.nodes + c.nodesChecked, states: t.states + c.fileStatesChecked }),
@@ -128,7 +136,28 @@ describe.skipIf(!present)('reconstructing the Claude Code corpus', () => {
     expect(perSession.size).toBeGreaterThan(5);
     expect(totals.edits).toBeGreaterThan(100);
     expect(totals.states).toBeGreaterThan(1000);
+    console.info(`reconstruct-corpus: ${nullBackupsChecked} file-history "did not exist" backups agree with the replay`);
+    expect(nullBackupsChecked).toBeGreaterThan(0);
   }, 120_000);
+
+  /**
+   * The corpus has the checkpoint lines but not the backups (they live in the recording user's ~/.claude), so
+   * only `null` backups ("the file did not exist") can be read: each must land where the edits say the file is
+   * absent, which checks which node a checkpoint line describes. Returns how many were read.
+   */
+  async function checkNullBackups(nodes: readonly NodeSummary[], raws: ReadonlyMap<string, string>, checkpoints: ReadonlyMap<string, AttachedLine[]>, plain: Reconstruction) {
+    const fileHistory = { recordsOf: (id: string) => checkpoints.get(id) ?? [], readBackup: async () => null };
+    const withBackups = await reconstructSession(nodes, (id) => raws.get(id) ?? null, { fileHistory });
+    expect(withBackups.problems).toEqual(plain.problems);
+    for (const node of nodes) {
+      const a = plain.stateAt(node.id);
+      const b = withBackups.stateAt(node.id);
+      expect([...b.files], node.id).toEqual([...a.files]);
+      // A node where backups read every touched file is known again after a shell command or subagent run.
+      if (b.known !== a.known) expect([a.known, b.known, b.unknownSince], node.id).toEqual(['unknown', 'reconstructed', null]);
+    }
+    return withBackups.stats.backupObservations;
+  }
 
   function checkSession(nodes: readonly NodeSummary[], raws: ReadonlyMap<string, string>, reconstruction: Awaited<ReturnType<typeof reconstructSession>>): SessionCounts {
     const counts: SessionCounts = { files: 0, edits: 0, nodesChecked: 0, fileStatesChecked: 0, inconsistencies: [], replayFailures: [] };
@@ -199,6 +228,8 @@ describe.skipIf(!present)('reconstructing the Claude Code corpus', () => {
         }
       }
       const reconstructed = reconstruction.stateAt(node.id);
+      // sessions.states answers with knownAt: it must say what the full state says.
+      if (reconstruction.knownAt(node.id) !== reconstructed.known) expect.fail(`${node.id}: knownAt ${reconstruction.knownAt(node.id)}, stateAt ${reconstructed.known}`);
       counts.nodesChecked++;
       for (const [path, content] of state) {
         counts.fileStatesChecked++;

@@ -38,6 +38,10 @@ it('upgrades a version-3 store with a snapshots table that records and finds sna
       commitOid: null,
       files: 0,
       createdAt: '2026-03-01T00:00:00.000Z',
+      // Migration 005's columns, with their defaults for a manual snapshot.
+      kind: 'manual',
+      toolUseId: null,
+      secondParentId: null,
     });
     // Same time stamp: the order they were taken in still holds.
     store.recordSnapshot(record('b'));

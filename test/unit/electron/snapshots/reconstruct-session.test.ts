@@ -1,64 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reconstructSession, UNKNOWN_CONTENT } from '../../../../electron/snapshots/reconstruct';
-import { structuredPatch } from '../../../../electron/demo/structured-patch';
-import type { ExtraEdge, NodeKind, NodeSummary, ToolCallRef } from '../../../../shared/model';
-
-/** A tiny session: nodes with their raw lines, built step by step. */
-class Session {
-  readonly nodes: NodeSummary[] = [];
-  readonly raws = new Map<string, string>();
-  private calls = 0;
-
-  private add(id: string, parentId: string | null, kind: NodeKind, raw: object, toolCalls: ToolCallRef[] = [], extraEdges: ExtraEdge[] = []): string {
-    this.nodes.push({
-      id, sessionId: 's', sourceId: id, parentSourceId: parentId, parentId, extraEdges, kind, timestamp: null, label: id,
-      toolCalls, sidechain: false, agentId: null, model: null,
-    });
-    this.raws.set(id, JSON.stringify({ uuid: id, parentUuid: parentId, ...raw }));
-    return id;
-  }
-
-  prompt(id: string, parent: string | null, extraEdges: ExtraEdge[] = []): string {
-    return this.add(id, parent, 'user', { type: 'user', message: { role: 'user', content: 'do it' } }, [], extraEdges);
-  }
-
-  /** A tool call and its result; returns the result's id. `result` undefined = outcome never recorded. */
-  tool(id: string, parent: string, name: string, input: object, result?: { value: unknown; isError?: boolean }): string {
-    const toolUseId = `toolu_${++this.calls}`;
-    const outcome = result === undefined ? 'missing' : result.isError ? 'error' : 'ok';
-    this.add(id, parent, 'tool_call', { type: 'assistant', message: { content: [{ type: 'tool_use', id: toolUseId, name, input }] } }, [{ id: toolUseId, name, outcome }]);
-    if (result === undefined) return id;
-    return this.add(`${id}.r`, id, result.isError ? 'error' : 'tool_result', {
-      type: 'user',
-      message: { content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'ok', ...(result.isError ? { is_error: true } : {}) }] },
-      toolUseResult: result.value,
-    });
-  }
-
-  edit(id: string, parent: string, path: string, before: string, after: string, oldString: string, newString: string, withOriginal = true): string {
-    return this.tool(id, parent, 'Edit', { file_path: path, old_string: oldString, new_string: newString }, {
-      value: { filePath: path, oldString, newString, ...(withOriginal ? { originalFile: before } : {}), structuredPatch: structuredPatch(before, after), userModified: false, replaceAll: false },
-    });
-  }
-
-  write(id: string, parent: string, path: string, before: string | null, content: string, withOriginal = true): string {
-    return this.tool(id, parent, 'Write', { file_path: path, content }, {
-      value: {
-        type: before === null ? 'create' : 'update', filePath: path, content,
-        structuredPatch: before === null ? [] : structuredPatch(before, content),
-        ...(withOriginal ? { originalFile: before } : {}),
-      },
-    });
-  }
-
-  bash(id: string, parent: string, command: string): string {
-    return this.tool(id, parent, 'Bash', { command }, { value: { stdout: '', stderr: '', interrupted: false } });
-  }
-
-  reconstruct() {
-    return reconstructSession(this.nodes, (id) => this.raws.get(id) ?? null);
-  }
-}
+import { Session } from './session-builder';
 
 const A = '/w/a.txt';
 const B = '/w/b.txt';

@@ -1,0 +1,268 @@
+/**
+ * The operation engine (rewind, merge and undo all run through it): checks every path and that the workspace
+ * still holds what the preview saw, stores a safety snapshot, journals every write (intent before, outcome
+ * after), and rolls back what it wrote when it is cancelled, fails, or was killed (`recover`).
+ */
+import { randomBytes } from 'node:crypto';
+import { lstatSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ArborError, throwIfAborted } from '../../shared/errors';
+import type { AppliedOperation, OperationOutcome, OperationSummary, WorkspaceChanges } from '../../shared/operations';
+import { createOperationJournal, type OperationFileRecord, type OperationJournal, type OperationRecord } from '../db/operation-journal';
+import type { SessionStore } from '../db/session-store';
+import type { SnapshotStore } from '../git/object-store';
+import { sameVersion, type FileVersion } from '../git/workspace-files';
+import { temporaryPath, writeVersion } from './file-writes';
+import type { ApplyOptions, OperationPlan, OperationRunner, PlannedFileChange } from './operation-types';
+import { checkPlanPaths } from './path-checks';
+import { readPlannedFiles } from './planned-files';
+import { allWritten, rollBackFiles } from './rollback';
+import { storeSafetySnapshot } from './safety-snapshot';
+
+/** Where a test may stop the process: after a write's intent is journaled, after its rename, after its outcome. */
+export interface CrashPoint {
+  readonly operation: string;
+  readonly seq: number;
+  readonly phase: 'before-write' | 'after-write' | 'after-outcome';
+}
+
+export interface OperationRunnerOptions {
+  readonly store: SessionStore;
+  readonly objects: () => SnapshotStore;
+  readonly now: () => Date;
+  /** Tests only: called at every crash point of every write (a crash test kills the process here). */
+  readonly onCrashPoint?: (point: CrashPoint) => void;
+  /**
+   * Flush the safety snapshot and every written file to disk (default true): what a power loss needs. A crash
+   * of the process alone is covered by the journal either way, so tests that do not cut power may turn it off.
+   */
+  readonly durable?: boolean;
+  /** Injected for tests; default `op-` and 12 random hex digits. */
+  readonly newOperationId?: () => string;
+}
+
+const DEFAULT_LIST_LIMIT = 200;
+
+interface Write {
+  readonly path: string;
+  readonly before: FileVersion | null;
+  readonly after: FileVersion | null;
+}
+
+/** Deletions first (a folder they empty may become a file), then writes; each group in path order. */
+function writeOrder(a: Write, b: Write): number {
+  if ((a.after === null) !== (b.after === null)) return a.after === null ? -1 : 1;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function changesOf(files: readonly Write[]): WorkspaceChanges {
+  const written: string[] = [];
+  const created: string[] = [];
+  const deleted: string[] = [];
+  for (const file of files) (file.after === null ? deleted : file.before === null ? created : written).push(file.path);
+  const sort = (paths: string[]): string[] => paths.sort();
+  return { written: sort(written), created: sort(created), deleted: sort(deleted) };
+}
+
+/** Folders the writes will create (missing now, or a file the operation deletes first), shallowest first. */
+function foldersToCreate(root: string, writes: readonly Write[]): string[] {
+  const deleted = new Set(writes.filter((w) => w.after === null).map((w) => w.path));
+  const folders = new Set<string>();
+  for (const write of writes) {
+    if (write.after === null) continue;
+    const parts = write.path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      if (folders.has(folder)) continue;
+      let isFolder = false;
+      try {
+        isFolder = lstatSync(join(root, folder)).isDirectory();
+      } catch {
+        // missing
+      }
+      if (!isFolder || deleted.has(folder)) folders.add(folder);
+    }
+  }
+  return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+}
+
+/** The plan's workspace root, normalized; it must be an absolute path to an existing folder. */
+function existingWorkspace(workspace: string): string {
+  if (!isAbsolute(workspace)) throw new ArborError('BAD_REQUEST', `The workspace must be an absolute path: ${workspace}`, { path: workspace });
+  const root = resolve(workspace);
+  let isFolder = false;
+  try {
+    isFolder = statSync(root).isDirectory();
+  } catch {
+    // missing
+  }
+  if (!isFolder) throw new ArborError('NOT_FOUND', `The workspace ${root} does not exist`, { path: root });
+  return root;
+}
+
+export function createOperationRunner(options: OperationRunnerOptions): OperationRunner {
+  const journal: OperationJournal = createOperationJournal(options.store.handles);
+  const newId = options.newOperationId ?? (() => `op-${randomBytes(6).toString('hex')}`);
+  const durable = options.durable ?? true;
+  const iso = (): string => options.now().toISOString();
+  // One operation at a time: two must never interleave their writes or their recovery.
+  let tail: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const result = tail.then(task, task);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+
+  async function applyNow(plan: OperationPlan, applyOptions: ApplyOptions): Promise<OperationOutcome> {
+    const { signal, onProgress } = applyOptions;
+    throwIfAborted(signal);
+    const workspace = existingWorkspace(plan.workspace);
+    checkPlanPaths(workspace, plan.changes);
+    const objects = options.objects();
+    for (const change of plan.changes) {
+      if (change.target && !objects.has(change.target.oid)) {
+        throw new ArborError('BAD_REQUEST', `The content planned for ${change.path} is not in the snapshot store`, { path: change.path });
+      }
+    }
+    const id = newId();
+    const progress = (phase: 'check' | 'safety-snapshot' | 'write' | 'done', done: number, total: number): void =>
+      onProgress?.({ operation: id, phase, done, total });
+
+    progress('check', 0, plan.changes.length);
+    const read = await readPlannedFiles(workspace, plan.changes, signal);
+    if (read.changed.length > 0) return { status: 'workspace-changed', changed: read.changed };
+
+    const writes: Write[] = plan.changes
+      .map((change: PlannedFileChange) => ({ path: change.path, before: read.current.get(change.path) ?? null, after: change.target }))
+      .filter((write) => !sameVersion(write.before, write.after))
+      .sort(writeOrder);
+    throwIfAborted(signal);
+    progress('safety-snapshot', 0, writes.length);
+    const safetyCommit = await storeSafetySnapshot(
+      objects,
+      id,
+      writes.flatMap((w) => (w.before ? [{ path: w.path, bytes: read.bytes.get(w.path)! }] : [])),
+      writes.flatMap((w) => (w.before ? [{ path: w.path, version: w.before }] : [])),
+      writes.flatMap((w) => (w.after ? [{ path: w.path, version: w.after }] : [])),
+      options.now().getTime(),
+      durable,
+    );
+    const record = {
+      id,
+      kind: plan.kind,
+      workspace,
+      nodeId: plan.nodeId,
+      undoes: plan.undoes ?? null,
+      sideEffects: plan.sideEffects,
+      safetyCommit,
+      createdDirs: foldersToCreate(workspace, writes),
+      createdAt: iso(),
+    };
+    journal.begin(
+      record,
+      writes.map((w, seq) => ({ seq, ...w })),
+    );
+
+    try {
+      for (const [seq, write] of writes.entries()) {
+        throwIfAborted(signal);
+        journal.markFile(id, seq, 'writing');
+        options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
+        writeVersion(objects, workspace, write.path, write.after, temporaryPath(workspace, write.path, id, seq), durable);
+        options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
+        journal.markFile(id, seq, 'done');
+        options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
+        progress('write', seq + 1, writes.length);
+        // A turn for the event loop: progress goes out, and a cancellation can arrive before the next write.
+        await yieldToEventLoop();
+      }
+    } catch (error) {
+      await rollBackAfterFailure(objects, id, error);
+    }
+    journal.finish(id, 'applied', iso());
+    progress('done', writes.length, writes.length);
+    const applied: AppliedOperation = { status: 'applied', operation: id, kind: plan.kind, workspace, sideEffects: plan.sideEffects, ...changesOf(writes) };
+    return applied;
+  }
+
+  /** Puts back what was written before the failure (or cancellation), then throws. */
+  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown): Promise<never> {
+    const operation = journal.get(id)!;
+    // A rollback that throws leaves the operation `applying`: the next start's recovery tries again.
+    const problems = await rollBackFiles(objects, operation, journal.files(id), durable);
+    journal.finish(id, 'rolled-back', iso());
+    // CancelledError (an ArborError) stays itself when everything was put back.
+    if (error instanceof ArborError && problems.length === 0) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ArborError('IO', `Operation ${id} stopped and was rolled back: ${message}`, { operation: id, problems });
+  }
+
+  function undoPlan(operationId: string): OperationPlan {
+    const operation = journal.get(operationId);
+    if (!operation) throw new ArborError('NOT_FOUND', `No operation ${operationId}`, { operation: operationId });
+    if (operation.status !== 'applied') {
+      throw new ArborError('BAD_REQUEST', `Operation ${operationId} is ${operation.status}; only an applied operation can be undone`, {
+        operation: operationId,
+        status: operation.status,
+      });
+    }
+    return {
+      kind: 'undo',
+      workspace: operation.workspace,
+      nodeId: null,
+      undoes: operationId,
+      sideEffects: [],
+      changes: journal.files(operationId).map((file) => ({ path: file.path, expected: file.after, target: file.before })),
+    };
+  }
+
+  async function recoverOne(operation: OperationRecord, files: readonly OperationFileRecord[], report: MutableReport): Promise<void> {
+    if (await allWritten(operation, files)) {
+      journal.finish(operation.id, 'applied', iso());
+      report.completed.push(operation.id);
+      return;
+    }
+    const problems = await rollBackFiles(options.objects(), operation, files, durable);
+    for (const problem of problems) report.problems.push({ operation: operation.id, ...problem });
+    journal.finish(operation.id, 'rolled-back', iso());
+    report.rolledBack.push(operation.id);
+  }
+
+  return {
+    apply: (plan, applyOptions = {}) => serially(() => applyNow(plan, applyOptions)),
+    undo: (operationId, applyOptions = {}) => serially(() => applyNow(undoPlan(operationId), applyOptions)),
+    list(filter = {}) {
+      const workspace = filter.workspace === undefined ? undefined : resolve(filter.workspace);
+      return journal.list({ workspace, limit: filter.limit ?? DEFAULT_LIST_LIMIT }).map((operation): OperationSummary => ({
+        operation: operation.id,
+        kind: operation.kind,
+        status: operation.status,
+        workspace: operation.workspace,
+        nodeId: operation.nodeId,
+        undoes: operation.undoes,
+        createdAt: operation.createdAt,
+        ...changesOf(journal.files(operation.id)),
+      }));
+    },
+    recover: () =>
+      serially(async () => {
+        const report: MutableReport = { rolledBack: [], completed: [], problems: [] };
+        for (const operation of journal.unfinished()) {
+          try {
+            await recoverOne(operation, journal.files(operation.id), report);
+          } catch (error) {
+            // Left `applying`: the next start tries again.
+            report.problems.push({ operation: operation.id, path: '', message: error instanceof Error ? error.message : String(error) });
+          }
+        }
+        return report;
+      }),
+  };
+}
+
+interface MutableReport {
+  rolledBack: string[];
+  completed: string[];
+  problems: { operation: string; path: string; message: string }[];
+}

@@ -1,0 +1,63 @@
+/**
+ * What the workspace holds now at each planned path, compared with what the preview saw. A folder where
+ * the preview saw nothing is accepted only when the plan deletes every file in it (a folder that becomes
+ * a file); anything else there means the workspace changed since the preview.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ArborError, throwIfAborted } from '../../shared/errors';
+import { readWorkspaceFile, sameVersion, type FileVersion } from '../git/workspace-files';
+import type { PlannedFileChange } from './operation-types';
+import { createIgnoreCheck } from './path-checks';
+
+export interface PlannedFiles {
+  /** Each planned path's current version (null: nothing, or a folder the plan empties). */
+  readonly current: ReadonlyMap<string, FileVersion | null>;
+  /** The current bytes of every file there, for the safety snapshot. */
+  readonly bytes: ReadonlyMap<string, Buffer>;
+  /** Paths whose current version is not the expected one, sorted. */
+  readonly changed: readonly string[];
+}
+
+/** Every file (not folder) below `folder`, workspace-relative. */
+async function filesBelow(root: string, folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(join(root, folder), { withFileTypes: true })) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...(await filesBelow(root, path)));
+    else found.push(path);
+  }
+  return found;
+}
+
+/** True when the plan removes everything in the folder; refuses when an ignored file is in the way. */
+async function planEmptiesFolder(root: string, folder: string, byPath: ReadonlyMap<string, PlannedFileChange>): Promise<boolean> {
+  const ignored = createIgnoreCheck(root);
+  for (const path of await filesBelow(root, folder)) {
+    if (byPath.get(path)?.target === null) continue;
+    if (ignored(path)) throw new ArborError('BAD_REQUEST', `${folder} holds the ignored file ${path}, which the operation would have to remove`, { path: folder });
+    return false;
+  }
+  return true;
+}
+
+export async function readPlannedFiles(root: string, changes: readonly PlannedFileChange[], signal?: AbortSignal): Promise<PlannedFiles> {
+  const byPath = new Map(changes.map((change) => [change.path, change]));
+  const current = new Map<string, FileVersion | null>();
+  const bytes = new Map<string, Buffer>();
+  const changed: string[] = [];
+  for (const change of changes) {
+    throwIfAborted(signal);
+    const info = await lstat(join(root, change.path)).catch(() => null);
+    if (info?.isDirectory()) {
+      current.set(change.path, null);
+      if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath))) changed.push(change.path);
+      continue;
+    }
+    const file = await readWorkspaceFile(root, change.path);
+    current.set(change.path, file && { oid: file.oid, mode: file.mode });
+    if (file) bytes.set(change.path, file.bytes);
+    if (!sameVersion(file, change.expected)) changed.push(change.path);
+  }
+  return { current, bytes, changed: changed.sort() };
+}

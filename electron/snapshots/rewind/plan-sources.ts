@@ -1,0 +1,102 @@
+/**
+ * The paths a rewind may touch and the node's version of each (DESIGN.md rule 2):
+ * - an exact snapshot covers the whole tree: its files against the workspace's current non-ignored files
+ *   (captured incrementally, then compared tree to tree so unchanged folders are skipped unread);
+ * - a reconstruction covers only the files the session touched, mapped from the session's folder onto the
+ *   chosen workspace; files whose content at the node is not known are skipped, never guessed.
+ */
+import { relative, sep, isAbsolute } from 'node:path';
+import type { SkippedPath } from '../../../shared/operations';
+import { captureDirectory } from '../../git/capture';
+import { hashObject, type FileMode } from '../../git/git-object';
+import type { SnapshotStore } from '../../git/object-store';
+import { StatCache } from '../../git/stat-cache';
+import { diffSnapshots } from '../../git/tree-read';
+import { readWorkspaceFile, storeBlobs } from '../../git/workspace-files';
+import { UNKNOWN_CONTENT, type FileContent } from '../reconstruct';
+import { planChanges, type PlanOptions, type RewindPlan, type TargetFile } from './rewind-plan';
+
+/** Plans a rewind of `workspace` to an exact snapshot's tree. Captures the workspace (call inside the write queue). */
+export async function planExactRewind(objects: SnapshotStore, treeOid: string, workspace: string, options: PlanOptions = {}): Promise<RewindPlan> {
+  const statCache = await StatCache.forDirectory(objects, workspace);
+  const current = await captureDirectory(objects, workspace, { statCache, ...(options.signal ? { signal: options.signal } : {}) });
+  const diff = diffSnapshots(objects, current.treeOid, treeOid, options.signal);
+  const targets: TargetFile[] = [
+    ...diff.added.map((file) => ({ path: file.path, target: { oid: file.oid, mode: file.mode } })),
+    ...diff.modified.map(({ path, after }) => ({ path, target: { oid: after.oid, mode: after.mode } })),
+    ...diff.deleted.map((file) => ({ path: file.path, target: null })),
+  ];
+  // Files too large to capture now are not compared: they stay as they are, and the preview says so.
+  const skipped: SkippedPath[] = current.skipped.map((file) => ({ path: file.path, reason: file.reason === 'too-large' ? 'too-large' : 'unsafe-path' }));
+  return planChanges(workspace, targets, skipped, options);
+}
+
+/** The node's state of the files a session touched (absolute paths), as the reconstruction knows it. */
+export interface TouchedFiles {
+  /** The folder the session ran in; touched paths are mapped relative to it. */
+  readonly projectDir: string;
+  readonly paths: readonly string[];
+  /** Text, null (absent at the node) or UNKNOWN_CONTENT. */
+  content(path: string): FileContent | { readonly binary: true; readonly oid: string };
+}
+
+/**
+ * Plans a rewind of `workspace` to a reconstructed state: only the touched files, never anything else. The
+ * target contents are stored in the snapshot store first, so the engine can write them (call inside the
+ * write queue).
+ */
+export async function planReconstructedRewind(objects: SnapshotStore, files: TouchedFiles, workspace: string, options: PlanOptions = {}): Promise<RewindPlan> {
+  const skipped: SkippedPath[] = [];
+  const targets: TargetFile[] = [];
+  const contents = new Map<string, Buffer>();
+  for (const absolute of files.paths) {
+    const path = relative(files.projectDir, absolute);
+    if (path === '' || path.startsWith('..') || isAbsolute(path)) {
+      skipped.push({ path: absolute, reason: 'outside-workspace' });
+      continue;
+    }
+    const relativePath = sep === '/' ? path : path.split(sep).join('/');
+    const content = files.content(absolute);
+    if (content === UNKNOWN_CONTENT) {
+      skipped.push({ path: relativePath, reason: 'unknown-content' });
+      continue;
+    }
+    if (content === null) {
+      targets.push({ path: relativePath, target: null });
+      continue;
+    }
+    const mode = await modeFor(workspace, relativePath);
+    if (mode === 'symlink') {
+      // The session edited the file the link points to; replacing the link with a file would be a guess.
+      skipped.push({ path: relativePath, reason: 'unsafe-path' });
+      continue;
+    }
+    if (typeof content === 'object') {
+      targets.push({ path: relativePath, target: { oid: content.oid, mode } });
+      continue;
+    }
+    const bytes = Buffer.from(content, 'utf8');
+    const oid = hashObject('blob', bytes).toString('hex');
+    contents.set(oid, bytes);
+    targets.push({ path: relativePath, target: { oid, mode } });
+  }
+  const plan = await planChanges(workspace, targets, skipped, options);
+  // Store only what will be written; identical contents are one blob.
+  const toStore = [...new Set(plan.changes.flatMap((change) => (change.target === null ? [] : [change.target.oid])))].flatMap((oid) => {
+    const bytes = contents.get(oid);
+    return bytes === undefined ? [] : [bytes];
+  });
+  if (toStore.length > 0) await storeBlobs(objects, toStore);
+  return plan;
+}
+
+/** A transcript records text, not modes: the file keeps its executable bit. */
+async function modeFor(workspace: string, path: string): Promise<FileMode | 'symlink'> {
+  try {
+    const file = await readWorkspaceFile(workspace, path);
+    if (file?.mode === '120000') return 'symlink';
+    return file?.mode === '100755' ? '100755' : '100644';
+  } catch {
+    return '100644';
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Side effects (DESIGN.md "side effect"): what steps did outside the workspace, which no rewind or fork can
+ * take back. Classified conservatively from tool names and shell commands; 'unknown' when unsure.
+ */
+export { classifyShellCommand, type ShellContext } from './classify-command';
+export { classifyToolCall, summarizeCall } from './classify-call';
+export { sideEffectsSince, type ReadLine, type StepsSinceOptions } from './steps-since';
+export { parseShell, type ParsedShell, type SimpleCommand } from './shell-parse';

@@ -1,0 +1,116 @@
+import type { SideEffect, SideEffectKind, SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
+import { plural } from '../app/format';
+
+const GROUPS = [
+  { key: 'written', title: 'Written', mark: 'M', hint: 'contents replaced' },
+  { key: 'created', title: 'Created', mark: 'A', hint: 'files that come back' },
+  { key: 'deleted', title: 'Deleted', mark: 'D', hint: 'files that did not exist yet' },
+] as const;
+
+/** The written / created / deleted files of a preview or an outcome, each path exactly as it will be touched. */
+export function ChangeLists({ changes, testId = 'change-lists' }: { readonly changes: WorkspaceChanges; readonly testId?: string }) {
+  return (
+    <div className="tt-changes" data-testid={testId}>
+      {GROUPS.map(({ key, title, mark, hint }) => {
+        const paths = changes[key];
+        if (paths.length === 0) return null;
+        return (
+          <section key={key} className="tt-group" data-testid={`changes-${key}`}>
+            <h3 className="tt-group__title">
+              {title} <span className="tt-count">{paths.length}</span> <span className="muted tt-group__hint">{hint}</span>
+            </h3>
+            <ul className="tt-paths">
+              {paths.map((path) => (
+                <li key={path} className="tt-path">
+                  <span className={`file-status file-status--${key}`} aria-hidden="true">
+                    {mark}
+                  </span>
+                  <code>{path}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+export function changeCount(changes: WorkspaceChanges): number {
+  return changes.written.length + changes.created.length + changes.deleted.length;
+}
+
+const SKIP_REASONS: Record<SkippedPathReason, string> = {
+  'unknown-content': 'its content at this node is not known',
+  'outside-workspace': 'outside the workspace',
+  ignored: 'ignored (.gitignore)',
+  'unsafe-path': 'unsafe path (refused)',
+  'too-large': 'too large to snapshot',
+};
+
+export function SkippedList({ skipped, hint = 'not touched by this rewind' }: { readonly skipped: readonly SkippedPath[]; readonly hint?: string }) {
+  if (skipped.length === 0) return null;
+  return (
+    <section className="tt-group" data-testid="skipped">
+      <h3 className="tt-group__title">
+        Left alone <span className="tt-count">{skipped.length}</span> <span className="muted tt-group__hint">{hint}</span>
+      </h3>
+      <ul className="tt-paths">
+        {skipped.map((entry) => (
+          <li key={entry.path} className="tt-path">
+            <span className="file-status file-status--skipped" aria-hidden="true">
+              –
+            </span>
+            <code>{entry.path}</code>
+            <span className="tt-reason" data-reason={entry.reason}>
+              {SKIP_REASONS[entry.reason]}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const EFFECT_LABELS: Record<SideEffectKind, string> = {
+  'git-push': 'git push',
+  'git-remote': 'git remote',
+  network: 'network',
+  publish: 'publish',
+  database: 'database',
+  mcp: 'MCP call',
+  deploy: 'deploy',
+  unknown: 'unknown',
+};
+
+/** Steps whose effects outside the workspace stay, whatever the rewind writes. */
+export function SideEffectList({ effects, intro }: { readonly effects: readonly SideEffect[]; readonly intro: string }) {
+  if (effects.length === 0) return null;
+  return (
+    <section className="tt-group tt-effects" data-testid="side-effects">
+      <h3 className="tt-group__title">
+        Side effects <span className="tt-count tt-count--warning">{effects.length}</span>
+      </h3>
+      <p className="tt-effects__intro">{intro}</p>
+      <ul className="tt-paths">
+        {effects.map((effect) => (
+          <li key={`${effect.toolUseId}:${effect.kind}`} className="tt-effect" data-kind={effect.kind}>
+            <span className={`badge tt-effect__kind tt-effect__kind--${effect.kind}`}>{EFFECT_LABELS[effect.kind]}</span>
+            <span className="tt-effect__tool">{effect.tool}</span>
+            <code className="tt-effect__summary" title={effect.summary}>
+              {effect.summary}
+            </code>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function summarizeChanges(changes: WorkspaceChanges): string {
+  const parts: string[] = [];
+  if (changes.written.length > 0) parts.push(`${changes.written.length} written`);
+  if (changes.created.length > 0) parts.push(`${changes.created.length} created`);
+  if (changes.deleted.length > 0) parts.push(`${changes.deleted.length} deleted`);
+  return parts.length === 0 ? 'no files' : `${plural(changeCount(changes), 'file')} (${parts.join(', ')})`;
+}

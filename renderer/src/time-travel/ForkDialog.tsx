@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState } from 'react';
+import type { NodeId } from '../../../shared/model';
+import type { ForkCreated } from '../../../shared/operations';
+import { useAppState, useArborClient } from '../app/app-context';
+import { plural } from '../app/format';
+import { SkippedList } from './ChangeLists';
+import { CopyButton } from './CopyButton';
+import { ErrorBox } from './ErrorBox';
+import { Modal } from './Modal';
+import { ProgressLine } from './ProgressLine';
+import { resumeLine } from './resume-command';
+import { NodeName, useNodeSummary } from './use-node-summary';
+import { useOperationProgress } from './use-operation-progress';
+
+/** "Fork from here": a new folder with the node's state, a resumable transcript, a new branch in the graph. */
+export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; readonly onClose: () => void }) {
+  const client = useArborClient();
+  const node = useNodeSummary(nodeId);
+  const refreshGraph = useAppState((s) => s.refreshGraph);
+  const selectNode = useAppState((s) => s.selectNode);
+  const openTimeTravel = useAppState((s) => s.openTimeTravel);
+  const [dir, setDir] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<ForkCreated | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const progress = useOperationProgress(client, creating);
+  const commandRef = useRef<HTMLElement>(null);
+  const alive = useRef(true);
+  useEffect(
+    () => () => {
+      alive.current = false;
+    },
+    [],
+  );
+
+  const create = async () => {
+    setError(null);
+    setCreating(true);
+    try {
+      const target = dir.trim();
+      const result = await client.call('fork.create', target === '' ? { nodeId } : { nodeId, dir: target });
+      if (!alive.current) return;
+      setCreated(result);
+      // The new branch shows at once (the service also announces it); the selection follows it there.
+      await refreshGraph();
+      await selectNode(result.branch);
+    } catch (cause) {
+      if (alive.current) setError(cause);
+    } finally {
+      if (alive.current) setCreating(false);
+    }
+  };
+
+  let body: React.ReactNode;
+  let footer: React.ReactNode;
+  if (created) {
+    const line = created.resume === null ? null : resumeLine(created.dir, created.resume);
+    body = (
+      <div className="tt-stack" data-testid="fork-created">
+        <div className="tt-done" role="status">
+          Forked: {plural(created.files, 'file')} in a new folder, and a new branch in the graph.
+        </div>
+        <dl className="tt-facts">
+          <dt>Folder</dt>
+          <dd>
+            <code className="tt-dir" data-testid="fork-dir">
+              {created.dir}
+            </code>
+          </dd>
+          {created.transcript ? (
+            <>
+              <dt>Transcript</dt>
+              <dd>
+                <code className="tt-dir">{created.transcript}</code>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {created.warnings && created.warnings.length > 0 ? (
+          <ul className="tt-warnings" data-testid="fork-warnings">
+            {created.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        ) : null}
+        {created.skipped ? <SkippedList skipped={created.skipped} hint="the copied workspace's version stays" /> : null}
+        {line ? (
+          <div className="tt-resume">
+            <div className="tt-resume__label">Continue the run in the new folder:</div>
+            <div className="tt-command">
+              <code ref={commandRef} data-testid="fork-resume">
+                {line}
+              </code>
+              <CopyButton text={line} fallbackTarget={() => commandRef.current} />
+            </div>
+          </div>
+        ) : (
+          <p className="muted">No resumable transcript could be written for this session, so there is no command to continue it.</p>
+        )}
+      </div>
+    );
+    footer = (
+      <>
+        <button type="button" className="secondary-button" onClick={() => openTimeTravel({ kind: 'forks' })}>
+          All forks…
+        </button>
+        <button type="button" className="primary-button" data-autofocus onClick={onClose}>
+          Done
+        </button>
+      </>
+    );
+  } else {
+    body = (
+      <form
+        id="fork-form"
+        className="tt-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!creating) void create();
+        }}
+      >
+        <p className="tt-lead">
+          Start a new branch at <NodeName node={node} nodeId={nodeId} />: a new folder holding the workspace as it was there, and a copy of the
+          conversation up to this step that the agent can continue.
+        </p>
+        <label className="tt-field">
+          <span className="tt-field__label">New folder</span>
+          <input
+            className="text-input tt-field__input"
+            data-testid="fork-target"
+            data-autofocus
+            value={dir}
+            onChange={(event) => setDir(event.target.value)}
+            placeholder="Leave empty for Arbor's default location"
+            spellCheck={false}
+            disabled={creating}
+          />
+          <span className="tt-field__hint">An absolute path to a folder that does not exist yet (or is empty).</span>
+        </label>
+        {creating ? <ProgressLine label="Forking" progress={progress} /> : null}
+      </form>
+    );
+    footer = (
+      <>
+        <button type="button" className="secondary-button" onClick={onClose} disabled={creating}>
+          Cancel
+        </button>
+        <button type="submit" form="fork-form" className="primary-button" data-testid="fork-create" disabled={creating}>
+          {creating ? 'Forking…' : 'Fork'}
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <Modal title="Fork from here" onClose={onClose} busy={creating} testId="fork-dialog" footer={footer}>
+      {error ? <ErrorBox error={error} what="The fork failed." /> : null}
+      {body}
+    </Modal>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * `arbor rewind`, `arbor undo` and `arbor operations` end to end, in-process through runCli, over the demo
+ * session imported into a temp data folder: --dry-run writes nothing, a rewind's --json has the documented
+ * shape and matches its dry run, undo restores the workspace, and failures exit 1 with one clear line.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionGraph } from '../../../shared/model';
+import type { OperationSummary, SideEffect, SkippedPath } from '../../../shared/operations';
+import { describeFiles, readAllFiles } from '../rewind/workspace-files';
+import { runCliCaptured, type Run } from './run-cli';
+
+interface RewindJson {
+  operation: string | null;
+  written: string[];
+  created: string[];
+  deleted: string[];
+  sideEffects: SideEffect[];
+  skipped: SkippedPath[];
+}
+
+let root: string;
+let home: string;
+let dataDir: string;
+let workspace: string;
+let graph: SessionGraph;
+
+function cli(args: string[]): Promise<Run> {
+  return runCliCaptured(['--data-dir', dataDir, ...args], { cwd: root, homeDir: home });
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'arbor-cli-rewind-'));
+  home = join(root, 'home');
+  mkdirSync(home);
+  dataDir = join(root, 'data');
+  const demo = await cli(['demo', join(root, 'demo'), '--json']);
+  expect(demo.code).toBe(0);
+  const { sessionId } = JSON.parse(demo.stdout) as { sessionId: string };
+  graph = JSON.parse((await cli(['show', sessionId, '--json'])).stdout) as SessionGraph;
+  workspace = graph.session.project!;
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const firstNode = (): string => graph.nodes[0]!.id;
+
+describe('arbor rewind', () => {
+  it('--dry-run --json prints the plan with a null operation and writes nothing', async () => {
+    const before = describeFiles(readAllFiles(workspace));
+    const run = await cli(['rewind', firstNode(), '--dry-run', '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const json = JSON.parse(run.stdout) as RewindJson;
+    expect(Object.keys(json)).toEqual(['operation', 'written', 'created', 'deleted', 'sideEffects', 'skipped']);
+    expect(json.operation).toBeNull();
+    expect(json.written.length + json.created.length + json.deleted.length).toBeGreaterThan(0);
+    expect(json.sideEffects.some((effect) => effect.kind === 'publish')).toBe(true);
+    expect(describeFiles(readAllFiles(workspace))).toEqual(before);
+  });
+
+  it('prints a readable preview with side effects', async () => {
+    const run = await cli(['rewind', firstNode(), '--workspace', workspace, '--dry-run']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Workspace: /m);
+    expect(run.stdout).toMatch(/^Written \(\d+\):$/m);
+    expect(run.stdout).toMatch(/^Side effects since this node, which a rewind cannot undo \(\d+\):$/m);
+    expect(run.stdout).toMatch(/^ {2}publish +Bash: npm publish/m);
+    expect(run.stdout).toMatch(/Dry run: nothing was written\.\n$/);
+  });
+
+  it('rewinds with --json as the dry run said, lists the operation, and undo restores every byte', async () => {
+    const before = describeFiles(readAllFiles(workspace));
+    const dry = JSON.parse((await cli(['rewind', firstNode(), '--dry-run', '--json'])).stdout) as RewindJson;
+    const run = await cli(['rewind', firstNode(), '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const json = JSON.parse(run.stdout) as RewindJson;
+    expect(json.operation).toMatch(/^op-/);
+    expect({ ...json, operation: null }).toEqual(dry);
+    expect(describeFiles(readAllFiles(workspace))).not.toEqual(before);
+
+    const listed = await cli(['operations', '--workspace', workspace, '--json']);
+    const { operations } = JSON.parse(listed.stdout) as { operations: OperationSummary[] };
+    expect(operations[0]).toMatchObject({ operation: json.operation, kind: 'rewind', status: 'applied', nodeId: firstNode() });
+    const table = await cli(['operations']);
+    expect(table.stdout).toContain(json.operation!);
+
+    const undo = await cli(['undo', json.operation!, '--json']);
+    expect(undo).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(undo.stdout)).toMatchObject({ status: 'applied', kind: 'undo' });
+    expect(describeFiles(readAllFiles(workspace))).toEqual(before);
+    const after = JSON.parse((await cli(['operations', '--json'])).stdout) as { operations: OperationSummary[] };
+    expect(after.operations.find((op) => op.operation === json.operation)?.status).toBe('undone');
+  });
+
+  it('refuses an undo after the files changed, with one line and exit 1', async () => {
+    const run = await cli(['rewind', firstNode(), '--json']);
+    const json = JSON.parse(run.stdout) as RewindJson;
+    const path = json.written[0]!;
+    writeFileSync(join(workspace, path), 'changed by hand after the rewind\n');
+    const undo = await cli(['undo', json.operation!]);
+    expect(undo.code).toBe(1);
+    expect(undo.stderr).toMatch(new RegExp(`^arbor: the workspace changed since the preview \\(1 file: ${path.replace(/\./g, '\\.')}\\); nothing was written\\n$`));
+  });
+
+  it('fails with NOT_FOUND for an unknown node or operation, and with usage for a missing argument', async () => {
+    expect(await cli(['rewind', 'no-such-node'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/\[NOT_FOUND\]\n$/) });
+    expect(await cli(['undo', 'op-none'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/\[NOT_FOUND\]\n$/) });
+    expect((await cli(['rewind'])).code).toBe(2);
+    expect((await cli(['undo'])).code).toBe(2);
+    expect((await cli(['operations', 'extra'])).code).toBe(2);
+  });
+});

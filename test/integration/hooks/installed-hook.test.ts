@@ -1,0 +1,75 @@
+/**
+ * The hook as Claude Code runs it: `arbor hook install` writes a command line; a shell runs that line with the
+ * PostToolUse JSON on stdin (a real pipe, a real process that must exit by itself), through the bundled CLI.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createArborService } from '../../../electron/service/arbor-service';
+import { runCliCaptured } from '../cli/run-cli';
+
+const ROOT = resolve(__dirname, '../../..');
+let dir: string;
+let bundleDir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arbor-installed-hook-'));
+  // A bundle of its own (see cli-bundle.test.ts), inside the repository so it resolves node_modules.
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
+  bundleDir = mkdtempSync(join(ROOT, 'out', 'cli-test-hook-'));
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.cjs'), '--outdir', bundleDir], { cwd: ROOT });
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(bundleDir, { recursive: true, force: true });
+});
+
+it('runs the installed command line from a shell: silent, exit 0, and the snapshot is recorded', async () => {
+  const home = join(dir, 'home');
+  const data = join(dir, 'data with space');
+  const workspace = join(dir, 'workspace');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'notes.md'), 'written by the agent\n');
+  const install = await runCliCaptured(['--data-dir', data, 'hook', 'install'], { cwd: dir, homeDir: home });
+  expect(install.code).toBe(0);
+  const settings = JSON.parse(readFileSync(join(home, '.claude/settings.json'), 'utf8')) as {
+    hooks: { PostToolUse: { hooks: { command: string }[] }[] };
+  };
+  const command = settings.hooks.PostToolUse[0]!.hooks[0]!.command;
+
+  const payload = JSON.stringify({
+    session_id: 'c0ffee00-0000-4000-8000-000000000001',
+    transcript_path: join(home, '.claude/projects/-workspace/c0ffee00-0000-4000-8000-000000000001.jsonl'),
+    cwd: workspace,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(workspace, 'notes.md'), content: 'written by the agent\n' },
+    tool_response: { filePath: join(workspace, 'notes.md'), success: true },
+    tool_use_id: 'toolu_01InstalledHook',
+  });
+  const started = performance.now();
+  const run = spawnSync('/bin/sh', ['-c', command], {
+    cwd: workspace,
+    input: payload,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', HOME: home, ARBOR_CLI_BUNDLE: join(bundleDir, 'arbor.js') },
+  });
+  const ms = performance.now() - started;
+  console.log(`installed hook (new process, bundled CLI, first capture): ${ms.toFixed(0)} ms`);
+  expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+  expect(ms).toBeLessThan(20_000);
+
+  const service = await createArborService({ dataDir: data, host: 'cli', version: 'test', homeDir: home, env: {} });
+  try {
+    const graph = await service.api['sessions.graph']({ sessionId: 'c0ffee00-0000-4000-8000-000000000001' });
+    expect(graph.workspaceNodes).toEqual([expect.objectContaining({ kind: 'hook-snapshot', dir: workspace })]);
+    const content = await service.api['nodes.file']({ nodeId: graph.workspaceNodes![0]!.nodeId, path: join(workspace, 'notes.md') });
+    expect(content).toMatchObject({ exists: true, known: 'exact', content: 'written by the agent\n' });
+  } finally {
+    await service.close();
+  }
+});

@@ -1,0 +1,202 @@
+/**
+ * kill -9 in the middle of an operation: a child process applies an 8-file plan and SIGKILLs itself at one
+ * write (before its rename, or after the rename but before the outcome is journaled), for every write. The
+ * next start's recovery must leave the workspace exactly as it was, never a mix; a kill after the last
+ * outcome completes the operation instead (all files were written).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createArborService } from '../../../electron/service/arbor-service';
+import type { OperationPlan } from '../../../electron/operations/operation-types';
+import { capture, listWorkspace, openEngine, planBetween, tempDir, writeEntry, type Entry } from './operation-fixture';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const CHILD = join(import.meta.dirname, 'crash-child.ts');
+const POINTS_PER_WRITE = 3;
+const file = (text: string | Buffer): Entry => ({ kind: 'file', bytes: Buffer.from(text) });
+
+const UNCHANGED: Record<string, Entry> = {
+  '.gitignore': file('*.log\n'),
+  'x.log': file('ignored\n'),
+  'keep.txt': file('never planned\n'),
+  'dir2/x.txt': file('never planned either\n'),
+  link: { kind: 'link', bytes: Buffer.from('keep.txt') },
+};
+const OLD: Record<string, Entry> = {
+  ...UNCHANGED,
+  'a.txt': file('line one\nline two\n'),
+  'b.bin': file(Buffer.from([0, 1, 2, 3, 255])),
+  'c.sh': file('#!/bin/sh\necho c\n'),
+  'd.txt': file('becomes a symlink\n'),
+  'gone.txt': file('deleted\n'),
+  'only/child.txt': file('deleted, and its folder with it\n'),
+};
+const NEW: Record<string, Entry> = {
+  ...UNCHANGED,
+  'a.txt': file('line one\r\nline 2\r\n'),
+  'b.bin': file(Buffer.from([0xef, 0xbb, 0xbf, 0xff, 0xfe])),
+  'c.sh': { kind: 'exec', bytes: Buffer.from('#!/bin/sh\necho c\n') },
+  'd.txt': { kind: 'link', bytes: Buffer.from('a.txt') },
+  'new/deep/file.txt': file('created in new folders\n'),
+  link2: { kind: 'link', bytes: Buffer.from('../outside') },
+};
+
+function writeAll(root: string, entries: Record<string, Entry>): void {
+  mkdirSync(root, { recursive: true });
+  for (const [path, entry] of Object.entries(entries)) writeEntry(root, path, entry);
+}
+
+interface Run {
+  readonly dataDir: string;
+  readonly workspace: string;
+  readonly planFile: string;
+}
+
+/** A fresh data folder and workspace (holding OLD) with the plan to NEW written to a file. */
+async function prepare(root: string, name: string): Promise<Run> {
+  const dataDir = join(root, name, 'data');
+  const workspace = join(root, name, 'workspace');
+  const target = join(root, name, 'target');
+  writeAll(workspace, OLD);
+  writeAll(target, NEW);
+  const engine = openEngine(dataDir);
+  try {
+    const changes = planBetween(engine.objects, await capture(engine.objects, workspace), await capture(engine.objects, target));
+    expect(changes).toHaveLength(8);
+    const plan: OperationPlan = { kind: 'rewind', workspace, nodeId: 'node-1', changes, sideEffects: [] };
+    const planFile = join(root, name, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(plan));
+    return { dataDir, workspace, planFile };
+  } finally {
+    engine.close();
+  }
+}
+
+/**
+ * The child is bundled once (like the CLI: scripts/build-cli.cjs) and run as plain JavaScript: `node --import
+ * tsx` would compile the sources again in each of the 18 children, seconds each on a busy machine.
+ * The bundle lives inside the repository so it resolves better-sqlite3 from node_modules.
+ */
+async function bundleChild(): Promise<{ readonly file: string; remove(): void }> {
+  mkdirSync(join(REPO, 'out'), { recursive: true });
+  const dir = mkdtempSync(join(REPO, 'out', 'operations-crash-test-'));
+  const file = join(dir, 'crash-child.cjs');
+  await build({
+    absWorkingDir: REPO,
+    entryPoints: [CHILD],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    logLevel: 'warning',
+  });
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+let child: Awaited<ReturnType<typeof bundleChild>>;
+
+function runChild(run: Run, crashAt: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((done, fail) => {
+    const process_ = spawn(process.execPath, [child.file, run.dataDir, run.planFile], {
+      cwd: REPO,
+      env: { ...process.env, ARBOR_TEST_CRASH_AT: String(crashAt) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    process_.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    process_.on('error', fail);
+    process_.on('exit', (code, signal) => done({ code, signal, stderr }));
+  });
+}
+
+/** Runs `task` over `items`, `limit` at a time (each child is a whole Node process). */
+async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < items.length) await task(items[next++]!);
+  }));
+}
+
+describe('an operation killed with SIGKILL', () => {
+  let temp: ReturnType<typeof tempDir>;
+  let listOld: Map<string, string>;
+  let listNew: Map<string, string>;
+
+  beforeAll(async () => {
+    child = await bundleChild();
+    temp = tempDir('operations-crash');
+    writeAll(join(temp.path, 'old'), OLD);
+    writeAll(join(temp.path, 'new'), NEW);
+    listOld = listWorkspace(join(temp.path, 'old'));
+    listNew = listWorkspace(join(temp.path, 'new'));
+  });
+  afterAll(() => {
+    temp.remove();
+    child.remove();
+  });
+
+  it('is rolled back (or completed after its last write) by the next start, never left half-done', async () => {
+    const writes = 8;
+    // Every write, before its rename and after it; and after the last outcome, all files written.
+    const points = [...Array.from({ length: writes }, (_, k) => [k * POINTS_PER_WRITE, k * POINTS_PER_WRITE + 1]).flat(), writes * POINTS_PER_WRITE - 1];
+    const completedAt = writes * POINTS_PER_WRITE - 1;
+    const throughService = POINTS_PER_WRITE * 4 + 1;
+    await pool(points, 3, async (crashAt) => {
+      const run = await prepare(temp.path, `crash-${crashAt}`);
+      const exit = await runChild(run, crashAt);
+      expect(exit.signal, `crash point ${crashAt}: ${exit.stderr}`).toBe('SIGKILL');
+      // Past the first rename the kill left a half-done workspace (otherwise this test would prove nothing).
+      if (crashAt === 0) expect(listWorkspace(run.workspace)).toEqual(listOld);
+      else expect(listWorkspace(run.workspace), `crash point ${crashAt}`).not.toEqual(listOld);
+
+      if (crashAt === throughService) {
+        // The service recovers when it starts, before it answers calls.
+        const service = await createArborService({ dataDir: run.dataDir, host: 'cli', version: 'test', homeDir: join(run.dataDir, 'home'), env: {} });
+        expect(listWorkspace(run.workspace)).toEqual(listOld);
+        await service.close();
+      }
+      const engine = openEngine(run.dataDir);
+      try {
+        const operation = engine.runner.list()[0]!;
+        const report = await engine.runner.recover();
+        if (crashAt === throughService) {
+          expect(report).toEqual({ rolledBack: [], completed: [], problems: [] });
+          expect(engine.runner.list()[0]?.status).toBe('rolled-back');
+          expect(listWorkspace(run.workspace)).toEqual(listOld);
+          return;
+        }
+        expect(operation.status).toBe('applying');
+        expect(report.problems, `crash point ${crashAt}`).toEqual([]);
+        if (crashAt === completedAt) {
+          expect(report).toEqual({ rolledBack: [], completed: [operation.operation], problems: [] });
+          expect(engine.runner.list()[0]?.status).toBe('applied');
+          expect(listWorkspace(run.workspace)).toEqual(listNew);
+          // A completed operation is an ordinary one: undo brings the old state back.
+          expect((await engine.runner.undo(operation.operation)).status).toBe('applied');
+          expect(listWorkspace(run.workspace)).toEqual(listOld);
+        } else {
+          expect(report.rolledBack, `crash point ${crashAt}`).toEqual([operation.operation]);
+          expect(engine.runner.list()[0]?.status).toBe('rolled-back');
+          expect(listWorkspace(run.workspace), `crash point ${crashAt}`).toEqual(listOld);
+          await expect(engine.runner.undo(operation.operation)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        }
+        // Recovery is done once.
+        expect(await engine.runner.recover()).toEqual({ rolledBack: [], completed: [], problems: [] });
+      } finally {
+        engine.close();
+      }
+    });
+  });
+
+  it('without a kill, the child applies the plan (the crash hook changes nothing else)', async () => {
+    const run = await prepare(temp.path, 'no-crash');
+    const exit = await runChild(run, 1_000);
+    expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
+    expect(listWorkspace(run.workspace)).toEqual(listNew);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Property test of the operation engine on 200 random workspaces: applying the plan from state B back to
+ * state A gives A byte for byte, undo gives B byte for byte, and files outside the plan (ignored ones
+ * included) are never touched, not even rewritten with the same bytes.
+ */
+import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Random } from '../../../shared/random';
+import { capture, listWorkspace, openEngine, planBetween, tempDir, type Engine } from './operation-fixture';
+import { mutate, moveState, randomState, writeState } from './random-workspace';
+
+const WORKSPACES = 200;
+
+/** inode + mtime of every file the plan does not name: proof they were not rewritten. */
+function fingerprints(root: string, skip: ReadonlySet<string>, dir = '', out = new Map<string, string>()): Map<string, string> {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) fingerprints(root, skip, path, out);
+    else if (!skip.has(path)) {
+      const info = lstatSync(join(root, path));
+      out.set(path, `${info.ino}:${info.mtimeMs}`);
+    }
+  }
+  return out;
+}
+
+describe('operation engine round trip', () => {
+  let temp: ReturnType<typeof tempDir>;
+  let engine: Engine;
+
+  beforeAll(() => {
+    temp = tempDir('operations-round-trip');
+    // No fsync: only a power loss needs it, and no test can cut the power (the crash test runs durable).
+    engine = openEngine(join(temp.path, 'data'), { durable: false });
+  });
+  afterAll(() => {
+    engine.close();
+    temp.remove();
+  });
+
+  it(`applies and undoes byte for byte on ${WORKSPACES} random workspaces`, async () => {
+    const rng = new Random(3);
+    let plannedTotal = 0;
+    let fileFolderSwaps = 0;
+    let symlinkPlans = 0;
+    for (let n = 0; n < WORKSPACES; n++) {
+      const root = join(temp.path, `w${n}`);
+      mkdirSync(root);
+      const stateA = randomState(rng);
+      writeState(root, stateA);
+      const listA = listWorkspace(root);
+      const treeA = await capture(engine.objects, root);
+      const stateB = mutate(rng, stateA);
+      moveState(root, stateA, stateB);
+      const listB = listWorkspace(root);
+      const treeB = await capture(engine.objects, root);
+
+      const changes = planBetween(engine.objects, treeB, treeA);
+      plannedTotal += changes.length;
+      const paths = new Set(changes.map((c) => c.path));
+      // A planned path below another planned path: a file turned into a folder (or back) between A and B.
+      if (changes.some((c) => c.path.split('/').some((_, i, parts) => i > 0 && paths.has(parts.slice(0, i).join('/'))))) fileFolderSwaps++;
+      if (changes.some((c) => c.expected?.mode === '120000' || c.target?.mode === '120000')) symlinkPlans++;
+      const planned = new Set(changes.map((c) => c.path));
+      const untouched = fingerprints(root, planned);
+      const applied = await engine.runner.apply({ kind: 'rewind', workspace: root, nodeId: `node-${n}`, changes, sideEffects: [] });
+      if (applied.status !== 'applied') throw new Error(`workspace ${n}: ${JSON.stringify(applied)}`);
+      expect(listWorkspace(root), `workspace ${n} after apply`).toEqual(listA);
+      expect([...applied.written, ...applied.created, ...applied.deleted].sort()).toEqual(changes.map((c) => c.path).sort());
+      expect(applied.created.every((path) => changes.find((c) => c.path === path)?.expected === null)).toBe(true);
+      expect(applied.deleted.every((path) => changes.find((c) => c.path === path)?.target === null)).toBe(true);
+      expect(fingerprints(root, planned)).toEqual(untouched);
+
+      const undone = await engine.runner.undo(applied.operation);
+      if (undone.status !== 'applied') throw new Error(`workspace ${n} undo: ${JSON.stringify(undone)}`);
+      expect(listWorkspace(root), `workspace ${n} after undo`).toEqual(listB);
+      expect(fingerprints(root, planned)).toEqual(untouched);
+
+      if (n % 25 === 0) {
+        // Undo of the undo (redo) brings A back.
+        const redone = await engine.runner.undo(undone.operation);
+        expect(redone.status).toBe('applied');
+        expect(listWorkspace(root)).toEqual(listA);
+      }
+    }
+    // The generator must actually exercise the engine.
+    expect(plannedTotal).toBeGreaterThan(WORKSPACES * 2);
+    expect(fileFolderSwaps).toBeGreaterThan(10);
+    expect(symlinkPlans).toBeGreaterThan(10);
+
+    const operations = engine.runner.list({ limit: 10_000 });
+    const rewinds = operations.filter((o) => o.kind === 'rewind');
+    expect(rewinds).toHaveLength(WORKSPACES);
+    expect(rewinds.every((o) => o.status === 'undone')).toBe(true);
+    expect(operations.filter((o) => o.kind === 'undo' && o.status === 'applying')).toEqual([]);
+  });
+});

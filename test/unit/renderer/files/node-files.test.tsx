@@ -1,0 +1,128 @@
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NodeFileContent, NodeFiles } from '../../../../shared/model';
+import { NodeFilesView } from '../../../../renderer/src/files/NodeFilesView';
+import { buildFileTree, commonFolder } from '../../../../renderer/src/files/file-tree';
+import { createFakeClient, nodeSummary, session } from '../fake-client';
+import { renderWithStore } from '../render';
+
+afterEach(cleanup);
+
+const ROOT = '/home/dev/projects/arbor';
+const node = nodeSummary('n2', { parentId: 'n1' });
+
+function files(over: Partial<NodeFiles> = {}): NodeFiles {
+  return {
+    node,
+    known: 'unknown',
+    changed: [{ path: `${ROOT}/src/index.ts`, status: 'modified' }],
+    files: [
+      { path: `${ROOT}/src/index.ts`, status: 'modified' },
+      { path: `${ROOT}/src/count.ts` },
+      { path: `${ROOT}/README.md` },
+    ],
+    unknownSince: 'n0',
+    ...over,
+  };
+}
+
+function content(path: string, text: string | null): NodeFileContent {
+  return { path, content: text, exists: text !== null, binary: false, known: 'reconstructed' };
+}
+
+async function show(result: NodeFiles) {
+  const client = createFakeClient({
+    'nodes.files': () => result,
+    'nodes.file': ({ nodeId, path }) => content(path, `${nodeId} version of ${path.split('/').pop()}\n`),
+    'nodes.get': () => {
+      throw new Error('not needed');
+    },
+  });
+  const view = renderWithStore(<NodeFilesView node={node} />, client);
+  await act(async () => {
+    view.store.setState({
+      selectedSessionId: 's1',
+      graph: { session: session('s1', { project: ROOT }), nodes: [nodeSummary('n0', { label: 'Bash: npm run build' }), nodeSummary('n1'), node] },
+    });
+  });
+  await screen.findByTestId('node-files');
+  return view;
+}
+
+describe('NodeFilesView', () => {
+  it('says how the state is known and links to the step it is unknown since', async () => {
+    const { store } = await show(files());
+    expect(screen.getByTestId('state-known').textContent).toContain('Unknown state.');
+    const since = screen.getByTestId('unknown-since');
+    expect(since.textContent).toBe('Bash: npm run build');
+    await act(async () => {
+      fireEvent.click(since);
+    });
+    expect(store.getState().selectedNodeId).toBe('n0');
+  });
+
+  it('lists changed files and the tree relative to the workspace, and loads no file until one is opened', async () => {
+    const { client } = await show(files());
+    expect(screen.getAllByTestId('changed-file').map((e) => e.getAttribute('data-path'))).toEqual(['src/index.ts']);
+    expect(screen.getAllByTestId('tree-file').map((e) => e.getAttribute('data-path'))).toEqual(['src/count.ts', 'src/index.ts', 'README.md']);
+    expect(client.calls.filter((c) => c.method === 'nodes.file')).toHaveLength(0);
+
+    // An unchanged file: only its content here.
+    await act(async () => {
+      fireEvent.click(screen.getAllByTestId('tree-file')[0]!);
+    });
+    await waitFor(() => expect(screen.getByTestId('code-view').textContent).toContain('n2 version of count.ts'));
+    expect(client.calls.filter((c) => c.method === 'nodes.file').map((c) => c.request)).toEqual([{ nodeId: 'n2', path: `${ROOT}/src/count.ts` }]);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('file-back'));
+    });
+
+    // A changed file: its diff against the parent step, unified by default, side by side on request.
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('changed-file'));
+    });
+    await waitFor(() => expect(screen.getByTestId('diff-view').getAttribute('data-layout')).toBe('unified'));
+    expect(client.calls.filter((c) => c.method === 'nodes.file').slice(1).map((c) => c.request)).toEqual([
+      { nodeId: 'n2', path: `${ROOT}/src/index.ts` },
+      { nodeId: 'n1', path: `${ROOT}/src/index.ts` },
+    ]);
+    expect(screen.getByTestId('diff-view').textContent).toContain('n2 version of index.ts');
+    await act(async () => {
+      fireEvent.click(screen.getByText('Side by side'));
+    });
+    await waitFor(() => expect(screen.getByTestId('diff-view').querySelectorAll('.cm-editor')).toHaveLength(2));
+    const split = screen.getByTestId('diff-view');
+    expect(split.getAttribute('data-layout')).toBe('split');
+    expect(split.textContent).toContain('n1 version of index.ts');
+  });
+
+  it('puts a very large file behind a "show anyway" button', async () => {
+    const big = 'x'.repeat(2 * 1024 * 1024 + 10);
+    const client = createFakeClient({
+      'nodes.files': () => files({ known: 'exact', unknownSince: null, changed: [] }),
+      'nodes.file': ({ path }) => content(path, big),
+    });
+    renderWithStore(<NodeFilesView node={node} />, client);
+    const first = (await screen.findAllByTestId('tree-file'))[0]!;
+    await act(async () => {
+      fireEvent.click(first);
+    });
+    expect((await screen.findByTestId('large-file-gate')).textContent).toContain('2 MB');
+    expect(screen.queryByTestId('code-view')).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Show anyway'));
+    });
+    expect(await screen.findByTestId('code-view')).toBeTruthy();
+  });
+});
+
+describe('file tree', () => {
+  it('finds the common folder and nests files under folders, folders first', () => {
+    expect(commonFolder(['/a/b/c.txt', '/a/b/d/e.txt', '/a/bx/f'])).toBe('/a');
+    expect(commonFolder(['/a/b/c.txt'])).toBe('/a/b');
+    const tree = buildFileTree([{ path: '/w/z.txt' }, { path: '/w/src/a.ts', status: 'added' }, { path: '/w/src/lib/b.ts' }], '/w');
+    expect(tree.children.map((c) => c.name)).toEqual(['src', 'z.txt']);
+    const src = tree.children[0]!;
+    expect(src.type === 'folder' && [src.count, src.changed, src.children.map((c) => c.name)]).toEqual([2, 1, ['lib', 'a.ts']]);
+  });
+});

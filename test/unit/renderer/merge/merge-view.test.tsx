@@ -1,0 +1,207 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MergeOutcome, MergeResolution } from '../../../../shared/operations';
+import { createMergeSession, type MergeSession } from '../../../../renderer/src/merge/merge-session';
+import { MergeView } from '../../../../renderer/src/merge/MergeView';
+import { createFakeClient, type FakeClient } from '../fake-client';
+import { renderWithStore } from '../render';
+import { fileSides, lines, mergePreview } from './merge-fixtures';
+
+const APPLIED: MergeOutcome = {
+  status: 'applied',
+  operation: 'op-7',
+  kind: 'merge',
+  workspace: '/work/fork-a',
+  written: ['src/app.ts', 'README.md'],
+  created: [],
+  deleted: ['logo.png'],
+  sideEffects: [],
+  mergeNode: 'node-merge',
+};
+
+function setup(outcome: MergeOutcome = APPLIED) {
+  const merged: string[] = [];
+  const client: FakeClient = createFakeClient({
+    'merge.preview': () => mergePreview(),
+    'merge.file': ({ path }) => fileSides(path),
+    'merge.apply': () => outcome,
+    'operations.undo': () => ({ status: 'applied', operation: 'op-8', kind: 'undo', workspace: '/work/fork-a', written: ['src/app.ts'], created: [], deleted: [], sideEffects: [] }),
+  });
+  const session = createMergeSession(client, { ours: 'node-ours', theirs: 'node-theirs', onMerged: (id) => merged.push(id) });
+  renderWithStore(<MergeView session={session} onClose={() => undefined} />, client);
+  return { client, session, merged };
+}
+
+const row = (path: string) => screen.getAllByTestId('merge-file-row').find((r) => r.dataset.path === path)!;
+const applyButton = () => screen.getByTestId('merge-apply') as HTMLButtonElement;
+const appText = (session: MergeSession) => session.document('src/app.ts')!.doc.toString();
+const hunkAction = (ordinal: number, choice: string) => {
+  const bar = screen.getAllByTestId('hunk-bar').find((b) => b.dataset.ordinal === String(ordinal))!;
+  return bar.querySelector<HTMLButtonElement>(`button[data-choice="${choice}"]`)!;
+};
+const applyRequest = (client: FakeClient) => client.calls.find((c) => c.method === 'merge.apply')?.request as { token: string; resolutions: MergeResolution[]; conflictSide?: string } | undefined;
+
+afterEach(cleanup);
+
+
+describe('the merge view', () => {
+  it('lists the files with their status and opens the first conflict in three panes and a result', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    expect(screen.getByTestId('merge-sides').textContent).toContain('fork A');
+    expect(screen.getByTestId('merge-sides').textContent).toContain('fork B');
+    expect(screen.getByTestId('merge-into').textContent).toContain('fork-a');
+    // Conflicts first: the text file, then the binary one, then the clean one.
+    expect(screen.getAllByTestId('merge-file-row').map((r) => r.dataset.path)).toEqual(['logo.png', 'src/app.ts', 'README.md']);
+    expect(screen.getByTestId('merge-file').dataset.path).toBe('logo.png');
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    for (const side of ['ours', 'base', 'theirs']) expect(screen.getByTestId(`merge-pane-${side}`)).toBeTruthy();
+    expect(screen.getByTestId('file-conflicts-left').textContent).toBe('2 conflicts left');
+    expect(screen.getByTestId('merge-conflicts-left').dataset.count).toBe('3');
+  });
+
+  it('takes hunks one by one; the result text is what each action says, and the file gets its ✓', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+
+    fireEvent.click(hunkAction(0, 'theirs-then-ours'));
+    expect(appText(session).startsWith(lines('one', 'TWO-theirs', 'TWO-ours', 'three', 'FOUR-theirs'))).toBe(true);
+    await waitFor(() => expect(screen.getByTestId('file-conflicts-left').textContent).toBe('1 conflict left'));
+    expect(row('src/app.ts').dataset.settled).toBe('false');
+
+    fireEvent.click(hunkAction(1, 'ours'));
+    expect(appText(session)).toBe(lines('one', 'TWO-theirs', 'TWO-ours', 'three', 'FOUR-theirs', 'five', 'SIX-ours', 'seven'));
+    await waitFor(() => expect(row('src/app.ts').dataset.settled).toBe('true'));
+    expect(screen.getByTestId('file-conflicts-left').textContent).toContain('All conflicts resolved');
+
+    // Changing one's mind: the first hunk again, from the base this time.
+    fireEvent.click(hunkAction(0, 'base'));
+    expect(appText(session)).toBe(lines('one', 'two', 'three', 'FOUR-theirs', 'five', 'SIX-ours', 'seven'));
+  });
+
+  it('previous / next and the toolbar act on the current conflict', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    const cursorConflict = () => {
+      const state = session.document('src/app.ts')!;
+      return state.doc.lineAt(state.selection.main.head).number;
+    };
+    fireEvent.click(screen.getByTestId('conflict-next'));
+    expect(cursorConflict()).toBe(2); // the first conflict's "<<<<<<<" line
+    fireEvent.click(screen.getByTestId('conflict-next'));
+    expect(cursorConflict()).toBe(10); // the second one's
+    fireEvent.click(screen.getByTestId('conflict-previous'));
+    expect(cursorConflict()).toBe(2);
+    fireEvent.click(screen.getByTestId('current-theirs'));
+    expect(appText(session).startsWith(lines('one', 'TWO-theirs', 'three'))).toBe(true);
+    // Taking a hunk moves on to the next one still open: the toolbar now acts on it.
+    fireEvent.click(screen.getByTestId('current-ours-then-theirs'));
+    expect(appText(session).endsWith(lines('SIX-ours', 'SIX-theirs', 'seven'))).toBe(true);
+  });
+
+  it('F7 / Shift+F7 and Alt+1…5 work inside the result editor', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    const content = screen.getByTestId('merge-result').querySelector('.cm-content') as HTMLElement;
+    const line = () => {
+      const state = session.document('src/app.ts')!;
+      return state.doc.lineAt(state.selection.main.head).number;
+    };
+    fireEvent.keyDown(content, { key: 'F7', keyCode: 118 });
+    expect(line()).toBe(2);
+    fireEvent.keyDown(content, { key: 'F7', keyCode: 118 });
+    expect(line()).toBe(10);
+    fireEvent.keyDown(content, { key: 'F7', keyCode: 118, shiftKey: true });
+    expect(line()).toBe(2);
+    fireEvent.keyDown(content, { key: '2', code: 'Digit2', keyCode: 50, altKey: true });
+    expect(appText(session).startsWith(lines('one', 'TWO-theirs', 'three'))).toBe(true);
+    // Taking a hunk moved on to the one left. Anywhere in the view, not only in the editor: Alt+↑ from the
+    // file list (it wraps onto the only conflict left), then Alt+5 (base).
+    expect(line()).toBe(6);
+    fireEvent.keyDown(row('README.md'), { key: 'ArrowUp', altKey: true });
+    expect(line()).toBe(6);
+    fireEvent.keyDown(row('README.md'), { key: '∞', code: 'Digit5', altKey: true });
+    expect(appText(session).endsWith(lines('five', 'six', 'seven'))).toBe(true);
+  });
+
+  it('keeps Apply disabled while a conflict remains, then sends a resolution for every file the user changed', async () => {
+    const { session, client, merged } = setup();
+    await act(() => session.store.getState().load());
+    expect(applyButton().disabled).toBe(true);
+    // The binary file: choose a side.
+    fireEvent.click(within(screen.getByTestId('choice-theirs')).getByRole('radio'));
+    expect(row('logo.png').dataset.settled).toBe('true');
+    expect(applyButton().disabled).toBe(true);
+
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    fireEvent.click(hunkAction(0, 'ours'));
+    expect(applyButton().disabled).toBe(true);
+    fireEvent.click(hunkAction(1, 'theirs'));
+    await waitFor(() => expect(applyButton().disabled).toBe(false));
+    expect(screen.getByTestId('merge-conflicts-left').dataset.count).toBe('0');
+
+    await act(async () => fireEvent.click(applyButton()));
+    const request = applyRequest(client)!;
+    expect(request.token).toBe('token-1');
+    expect(request.conflictSide).toBeUndefined();
+    expect(request.resolutions).toEqual([
+      { path: 'src/app.ts', content: lines('one', 'TWO-ours', 'three', 'FOUR-theirs', 'five', 'SIX-theirs', 'seven') },
+      { path: 'logo.png', take: 'theirs' },
+    ]);
+    expect(merged).toEqual(['node-merge']);
+
+    // The result: what was written, and Undo.
+    await waitFor(() => expect(screen.getByTestId('merge-outcome')).toBeTruthy());
+    expect(screen.getByTestId('outcome-written').textContent).toContain('src/app.ts');
+    expect(screen.getByTestId('merge-node-id').textContent).toBe('node-merge');
+    await act(async () => fireEvent.click(screen.getByTestId('merge-undo')));
+    expect(client.calls.find((c) => c.method === 'operations.undo')?.request).toEqual({ operationId: 'op-7' });
+    await waitFor(() => expect(screen.getByTestId('merge-undone')).toBeTruthy());
+  });
+
+  it('“use ours for the rest” enables Apply; untouched conflicts are left to the service, touched files are sent whole', async () => {
+    const { session, client } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    fireEvent.click(hunkAction(1, 'theirs'));
+    expect(applyButton().disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('rest-ours'));
+    expect(applyButton().disabled).toBe(false);
+    await act(async () => fireEvent.click(applyButton()));
+    const request = applyRequest(client)!;
+    expect(request.conflictSide).toBe('ours');
+    // logo.png was never decided: the service takes ours for it.
+    expect(request.resolutions).toEqual([{ path: 'src/app.ts', content: lines('one', 'TWO-ours', 'three', 'FOUR-theirs', 'five', 'SIX-theirs', 'seven') }]);
+  });
+
+  it('explains a target that changed since the preview, and writes nothing', async () => {
+    const { session } = setup({ status: 'workspace-changed', changed: ['src/app.ts'] });
+    await act(() => session.store.getState().load());
+    fireEvent.click(screen.getByTestId('rest-theirs'));
+    await act(async () => fireEvent.click(applyButton()));
+    expect(screen.getByTestId('merge-workspace-changed').textContent).toContain('src/app.ts');
+    expect(screen.queryByTestId('merge-outcome')).toBeNull();
+    expect(applyButton().disabled).toBe(false);
+  });
+
+  it('beside the files, highlights the steps that touched the open file', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    const ours = within(screen.getByTestId('merge-messages-ours')).getAllByTestId('merge-message');
+    expect(ours.map((m) => m.dataset.relevant)).toEqual(['false', 'true']);
+    const theirs = within(screen.getByTestId('merge-messages-theirs')).getAllByTestId('merge-message');
+    expect(theirs.map((m) => m.dataset.relevant)).toEqual(['false']);
+    await act(() => session.store.getState().openFile('README.md'));
+    expect(within(screen.getByTestId('merge-messages-theirs')).getAllByTestId('merge-message')[0]!.dataset.relevant).toBe('true');
+  });
+});
