@@ -2,6 +2,7 @@
  * A workspace file as the snapshot store sees it: its git blob id and mode, read straight from disk. Rewind,
  * merge and undo compare these with what a preview saw, so "the workspace changed since" is a byte check.
  */
+import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArborError } from '../../shared/errors';
@@ -38,6 +39,34 @@ export async function readWorkspaceFile(root: string, path: string): Promise<Wor
     }
     if (!info.isFile()) throw new ArborError('BAD_REQUEST', `${path} is not a file in the workspace`, { path });
     const bytes = await readFile(full);
+    const mode: FileMode = (info.mode & 0o111) !== 0 ? '100755' : '100644';
+    return { bytes, mode, oid: hashObject('blob', bytes).toString('hex') };
+  } catch (error) {
+    if (error instanceof ArborError) throw error;
+    throw new ArborError('IO', `Cannot read ${full}: ${(error as Error).message}`, { path });
+  }
+}
+
+/**
+ * The same, synchronously: an operation checks a few hundred planned files at most, and awaiting three
+ * thread-pool round trips per file cost more than the reads (a third of a 100-file rewind's apply).
+ */
+export function readWorkspaceFileSync(root: string, path: string): WorkspaceFile | null {
+  const full = join(root, path);
+  let info: Stats;
+  try {
+    info = lstatSync(full);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw new ArborError('IO', `Cannot read ${full}: ${(error as Error).message}`, { path });
+  }
+  try {
+    if (info.isSymbolicLink()) {
+      const bytes = readlinkSync(full, { encoding: 'buffer' });
+      return { bytes, mode: '120000', oid: hashObject('blob', bytes).toString('hex') };
+    }
+    if (!info.isFile()) throw new ArborError('BAD_REQUEST', `${path} is not a file in the workspace`, { path });
+    const bytes = readFileSync(full);
     const mode: FileMode = (info.mode & 0o111) !== 0 ? '100755' : '100644';
     return { bytes, mode, oid: hashObject('blob', bytes).toString('hex') };
   } catch (error) {

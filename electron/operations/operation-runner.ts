@@ -34,10 +34,17 @@ export interface OperationRunnerOptions {
   /** Tests only: called at every crash point of every write (a crash test kills the process here). */
   readonly onCrashPoint?: (point: CrashPoint) => void;
   /**
-   * Flush the safety snapshot and every written file to disk (default true): what a power loss needs. A crash
-   * of the process alone is covered by the journal either way, so tests that do not cut power may turn it off.
+   * Flush the safety snapshot to disk before the first workspace write (default true): after a power loss the
+   * previous contents must still be there. A crash of the process alone is covered by the journal either way,
+   * so tests that do not cut power may turn it off.
    */
   readonly durable?: boolean;
+  /**
+   * Also flush every written workspace file before its rename (default false). Like git's checkout, Arbor
+   * leaves workspace files to the page cache: a flush per file made a 100-file rewind several times slower
+   * (measured: fdatasync was ~40% of the apply), and the previous bytes are durable in the safety snapshot.
+   */
+  readonly durableFiles?: boolean;
   /** Injected for tests; default `op-` and 12 random hex digits. */
   readonly newOperationId?: () => string;
 }
@@ -105,6 +112,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
   const journal: OperationJournal = createOperationJournal(options.store.handles);
   const newId = options.newOperationId ?? (() => `op-${randomBytes(6).toString('hex')}`);
   const durable = options.durable ?? true;
+  const durableFiles = options.durableFiles ?? false;
   const iso = (): string => options.now().toISOString();
   // One operation at a time: two must never interleave their writes or their recovery.
   let tail: Promise<unknown> = Promise.resolve();
@@ -169,7 +177,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         throwIfAborted(signal);
         journal.markFile(id, seq, 'writing');
         options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
-        writeVersion(objects, workspace, write.path, write.after, temporaryPath(workspace, write.path, id, seq), durable);
+        writeVersion(objects, workspace, write.path, write.after, temporaryPath(workspace, write.path, id, seq), durableFiles);
         options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
         journal.markFile(id, seq, 'done');
         options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
@@ -190,7 +198,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
   async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown): Promise<never> {
     const operation = journal.get(id)!;
     // A rollback that throws leaves the operation `applying`: the next start's recovery tries again.
-    const problems = await rollBackFiles(objects, operation, journal.files(id), durable);
+    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles);
     journal.finish(id, 'rolled-back', iso());
     // CancelledError (an ArborError) stays itself when everything was put back.
     if (error instanceof ArborError && problems.length === 0) throw error;
@@ -223,7 +231,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       report.completed.push(operation.id);
       return;
     }
-    const problems = await rollBackFiles(options.objects(), operation, files, durable);
+    const problems = await rollBackFiles(options.objects(), operation, files, durableFiles);
     for (const problem of problems) report.problems.push({ operation: operation.id, ...problem });
     journal.finish(operation.id, 'rolled-back', iso());
     report.rolledBack.push(operation.id);

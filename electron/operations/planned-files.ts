@@ -3,10 +3,11 @@
  * the preview saw nothing is accepted only when the plan deletes every file in it (a folder that becomes
  * a file); anything else there means the workspace changed since the preview.
  */
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArborError, throwIfAborted } from '../../shared/errors';
-import { readWorkspaceFile, sameVersion, type FileVersion } from '../git/workspace-files';
+import { readWorkspaceFileSync, sameVersion, type FileVersion } from '../git/workspace-files';
 import type { PlannedFileChange } from './operation-types';
 import { createIgnoreCheck } from './path-checks';
 
@@ -48,13 +49,18 @@ export async function readPlannedFiles(root: string, changes: readonly PlannedFi
   const changed: string[] = [];
   for (const change of changes) {
     throwIfAborted(signal);
-    const info = await lstat(join(root, change.path)).catch(() => null);
+    let info = null;
+    try {
+      info = lstatSync(join(root, change.path));
+    } catch {
+      // nothing there (or not reachable): readWorkspaceFileSync says which
+    }
     if (info?.isDirectory()) {
       current.set(change.path, null);
       if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath))) changed.push(change.path);
       continue;
     }
-    const file = await readWorkspaceFile(root, change.path);
+    const file = readWorkspaceFileSync(root, change.path);
     current.set(change.path, file && { oid: file.oid, mode: file.mode });
     if (file) bytes.set(change.path, file.bytes);
     if (!sameVersion(file, change.expected)) changed.push(change.path);

@@ -30,7 +30,7 @@ interface Planned {
 
 export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi, RewindMethodName> {
   const { store, states, writes, operations, events } = workspace;
-  const previews = new Map<string, readonly PlannedFileChange[]>();
+  const previews = new Map<string, Planned>();
   // Side effects need the session's nodes; a rewind to a step of a long session should not reload them all.
   const sessionNodes = new Map<string, readonly NodeSummary[]>();
   events.on('sessions.changed', ({ sessionIds }) => {
@@ -101,9 +101,12 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
 
   function remember(planned: Planned): void {
     previews.delete(planned.preview.token);
-    previews.set(planned.preview.token, planned.changes);
+    previews.set(planned.preview.token, planned);
     while (previews.size > REMEMBERED_PREVIEWS) previews.delete(previews.keys().next().value as string);
   }
+
+  const matchesWorkspace = (preview: RewindPreview, requested: string | undefined): boolean =>
+    requested === undefined || resolve(requested) === preview.workspace;
 
   const progress: ApplyOptions['onProgress'] = (update) => events.emit('operation.progress', { ...update });
 
@@ -117,18 +120,24 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
     'rewind.apply': async ({ nodeId, workspace: requested, token }, context) => {
       const signal = workspace.signalFor(context?.signal);
       return writes.run(async (): Promise<OperationOutcome> => {
-        const planned = await plan(nodeId, requested, signal);
+        // The preview this process showed: its plan is applied as is, and the engine checks that every file it
+        // writes, creates or deletes still holds what the preview saw (else `workspace-changed`). Re-planning
+        // would capture the whole workspace again and cost more than the rewind itself.
+        const shown = previews.get(token);
+        const planned = shown !== undefined && shown.preview.nodeId === nodeId && matchesWorkspace(shown.preview, requested) ? shown : await plan(nodeId, requested, signal);
         if (planned.preview.token !== token) {
-          const seen = previews.get(token);
           // Without the preview's plan (another process previewed), every path the rewind would touch is suspect.
-          const changed = seen === undefined ? planned.changes.map((change) => change.path) : differingPaths(seen, planned.changes);
+          const changed = shown === undefined ? planned.changes.map((change) => change.path) : differingPaths(shown.changes, planned.changes);
           return { status: 'workspace-changed', changed };
         }
         const { preview } = planned;
-        return operations.apply(
+        const outcome = await operations.apply(
           { kind: 'rewind', workspace: preview.workspace, nodeId, changes: planned.changes, sideEffects: preview.sideEffects },
           { signal, onProgress: progress },
         );
+        // A preview is good for one apply: the workspace is not what it saw any more.
+        previews.delete(token);
+        return outcome;
       });
     },
     'operations.undo': async ({ operationId }, context) => {

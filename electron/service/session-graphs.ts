@@ -75,11 +75,12 @@ function arborSession(sessionId: string, snapshots: readonly SnapshotRecord[], n
 /** What the inspector shows for a node Arbor added: its label as text, no transcript line behind it. */
 export function snapshotNodeDetail(record: SnapshotRecord): NodeDetail {
   const node = snapshotNode(record);
-  const lines = [node.label, `Folder: ${record.dir}`, `Tree: ${record.treeOid}`];
-  if (record.toolUseId) lines.push(`After tool call ${record.toolUseId}`);
+  // Markdown: one paragraph per fact, paths as code.
+  const lines = [node.label, `Folder: \`${record.dir}\``, `Snapshot tree: \`${record.treeOid}\``];
+  if (record.toolUseId) lines.push(`After tool call \`${record.toolUseId}\``);
   return {
     node,
-    blocks: [{ type: 'text', text: lines.join('\n') }],
+    blocks: [{ type: 'text', text: lines.join('\n\n') }],
     toolCalls: [],
     usage: null,
     cwd: record.dir,

@@ -2,8 +2,10 @@
  * The "rewind of 100 changed files" figures of `npm run bench:snapshot`: `rewind.preview` + `rewind.apply`
  * through the real service (capture of the workspace, plan, side effects, journaled writes with a safety
  * snapshot) back to an exact snapshot, once for a session with a small transcript and once with a large
- * one, to show the cost does not grow with the transcript. The anchor is `git checkout -- <the 100 files>`
- * in a git repository of the same workspace, timed in the same round.
+ * one, to show the cost does not grow with the transcript. The rewind itself (apply: the checks, the safety
+ * snapshot, the journaled writes) is timed against `git checkout -- <the 100 files>`, the preview (which
+ * looks at every file of the workspace) against `git status --porcelain`, in a git repository of the same
+ * workspace, in the same round.
  */
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,8 @@ export interface RewindSample {
   readonly nodes: number;
   readonly ours: number[];
   readonly anchor: number[];
+  /** `git status --porcelain` on the changed workspace: the anchor for the preview (both look at every file). */
+  readonly statusAnchor: number[];
   /** The two halves of `ours`: preview (capture, plan, side effects) and apply (re-plan, journaled writes). */
   readonly preview: number[];
   readonly apply: number[];
@@ -92,10 +96,14 @@ export async function measureRewind(options: RewindFigureOptions): Promise<Rewin
       const coldPreviewMs = performance.now() - coldStart;
       const ours: number[] = [];
       const anchor: number[] = [];
+      const statusAnchor: number[] = [];
       const previewMs: number[] = [];
       const applyMs: number[] = [];
       for (let round = 0; round < rounds; round++) {
         const changed = changeFiles(round);
+        const statusStart = performance.now();
+        git(['status', '--porcelain']);
+        statusAnchor.push(performance.now() - statusStart);
         const gitStart = performance.now();
         git(['checkout', '--', ...changed]);
         anchor.push(performance.now() - gitStart);
@@ -111,7 +119,7 @@ export async function measureRewind(options: RewindFigureOptions): Promise<Rewin
         if (outcome.status !== 'applied') throw new Error(`Rewind stopped: ${JSON.stringify(outcome)}`);
         if (outcome.written.length !== CHANGED) throw new Error(`Rewind wrote ${outcome.written.length} files, expected ${CHANGED}`);
       }
-      samples.push({ label, nodes, ours, anchor, preview: previewMs, apply: applyMs, coldPreviewMs });
+      samples.push({ label, nodes, ours, anchor, statusAnchor, preview: previewMs, apply: applyMs, coldPreviewMs });
     } finally {
       await service.close();
     }

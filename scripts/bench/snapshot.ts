@@ -6,8 +6,9 @@
  *   - incremental capture after changing 10 files vs the same with git                target ≤ 1.0×
  *   - fork materialization into a new directory vs `git archive | tar -x`            target ≤ 1.5×
  *   - restore 100 changed files into an existing directory (rewind preview)           target ≤ 100 ms
- *   - rewind of 100 changed files through the service (preview + apply), for a session with a small and
- *     one with a large transcript, vs `git checkout -- <files>` (rewind-figure.ts)     target ≤ 100 ms
+ *   - rewind of 100 changed files through the service, for a session with a small and one with a large
+ *     transcript (rewind-figure.ts): the rewind (apply) vs `git checkout -- <files>`     target ≤ 100 ms,
+ *     and its preview vs `git status --porcelain` (figure only)
  * `--only-rewind` measures just the rewind figures; `--rewind-small N` / `--rewind-large N` set the transcripts' sizes.
  * Git runs with `-c gc.auto=0`. Needs `git` and `tar` on PATH.
  */
@@ -195,13 +196,22 @@ async function main(): Promise<void> {
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
-  const rewindFigures: Figure[] = rewindSamples.map((sample) => ({
-    name: `rewind 100 files (${sample.label}: ${sample.nodes} nodes)`,
-    ours: sample.ours,
-    anchor: sample.anchor,
-    target: '≤ 100 ms',
-    check: (ours) => ours <= 100,
-  }));
+  const rewindFigures: Figure[] = rewindSamples.flatMap((sample): Figure[] => [
+    {
+      name: `rewind 100 files (${sample.label}: ${sample.nodes} nodes)`,
+      ours: sample.apply,
+      anchor: sample.anchor,
+      target: '≤ 100 ms',
+      check: (ours) => ours <= 100,
+    },
+    {
+      name: `  its preview (vs git status)`,
+      ours: sample.preview,
+      anchor: sample.statusAnchor,
+      target: 'figure',
+      check: () => true,
+    },
+  ]);
 
   console.log(`\nSnapshot store, ${count} files × ${FILE_BYTES} B, ${rounds} rounds (medians), packs: ${compression}`);
   // Ratios are of the medians; "paired" is the median of each round's own ratio (both sides ran back to
@@ -220,7 +230,7 @@ async function main(): Promise<void> {
   }
   const [small, large] = rewindSamples;
   if (small && large) {
-    const ratio = median(large.ours) / median(small.ours);
+    const ratio = median(large.apply) / median(small.apply);
     console.log(
       `rewind: large/small transcript ${ratio.toFixed(2)}× (independent of the transcript's size when ≈ 1); ` +
         `first preview after import (loads the session): ${small.coldPreviewMs.toFixed(0)} ms / ${large.coldPreviewMs.toFixed(0)} ms`,

@@ -9,58 +9,100 @@
  *   result, not next to another assistant line), so this does not fire on them.
  * Same-timestamp siblings are replays (compaction re-emits turns) and never count.
  *
+ * - workspace: otherwise, a child is a node Arbor added that starts a line of its own (a fork, a merge, a
+ *   manual snapshot: a "branch head"). Heads also widen a fork or retry they hang under.
+ *
  * Every other multi-child node is a recording artifact (parallel tool results, hook/progress leaves,
  * slash-command echoes, replays). The display tree draws those as one continuation: the child with the
  * largest subtree is the main line, and each other child whose subtree is a plain chain is spliced
- * into the line just before it, so the artifact does not look like a fork.
+ * into the line just before it, so the artifact does not look like a fork. Branch heads are never
+ * spliced: they keep their own lane beside the line.
  */
 import type { NodeKind } from '../model';
+import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../operations';
 import { breadthFirstOrder, forestFromParents, subtreeSizes, type Forest } from './forest';
 import type { GraphNode, SessionTree } from './session-tree';
 
 export const BRANCH_NONE = 0;
 export const BRANCH_FORK = 1;
 export const BRANCH_RETRY = 2;
+export const BRANCH_WORKSPACE = 3;
 
 export interface BranchPoints {
   /** BRANCH_* per node. */
   readonly branch: Uint8Array;
   /** How many distinct branches leave a branch point (0 elsewhere). */
   readonly width: Int32Array;
+  /** 1 on a node Arbor added that starts a branch of its own (see branchHeads). */
+  readonly heads: Uint8Array;
+}
+
+/**
+ * Arbor's nodes that are branches, not steps: a fork's new line, a merge result and a manual snapshot
+ * (which, once the session went on past it, is a side leaf, not a step before the next one). Hook
+ * snapshots follow their tool call like a progress line and stay in the line.
+ */
+const HEAD_KINDS: ReadonlySet<WorkspaceNodeKind> = new Set<WorkspaceNodeKind>(['fork', 'merge', 'snapshot']);
+
+/** Marks the branch heads among `workspaceNodes` (ids not in the session are ignored). O(workspace nodes). */
+export function branchHeads(session: SessionTree, workspaceNodes: readonly WorkspaceNodeInfo[] = []): Uint8Array {
+  const heads = new Uint8Array(session.tree.size);
+  for (const info of workspaceNodes) {
+    const index = session.indexById.get(info.nodeId);
+    if (index !== undefined && HEAD_KINDS.has(info.kind)) heads[index] = 1;
+  }
+  return heads;
 }
 
 const isAssistantLine = (kind: NodeKind): boolean => kind === 'assistant' || kind === 'thinking' || kind === 'tool_call';
 
-/** Number of distinct timestamps among the children of `node` that are of the given kinds. */
-function distinctTimestamps(tree: Forest, nodes: readonly GraphNode[], node: number, accept: (kind: NodeKind) => boolean): number {
+/** Number of distinct timestamps among the children of `node` (branch heads aside) that are of the given kinds. */
+function distinctTimestamps(tree: Forest, nodes: readonly GraphNode[], heads: Uint8Array, node: number, accept: (kind: NodeKind) => boolean): number {
   const seen: (string | null)[] = [];
   const end = tree.childStart[node + 1]!;
   for (let c = tree.childStart[node]!; c < end; c++) {
-    const child = nodes[tree.children[c]!]!;
-    if (accept(child.kind) && !seen.includes(child.timestamp)) seen.push(child.timestamp);
+    const index = tree.children[c]!;
+    const child = nodes[index]!;
+    if (heads[index] === 0 && accept(child.kind) && !seen.includes(child.timestamp)) seen.push(child.timestamp);
   }
   return seen.length;
 }
 
-export function classifyBranchPoints(session: SessionTree): BranchPoints {
+function headChildren(tree: Forest, heads: Uint8Array, node: number): number {
+  let count = 0;
+  const end = tree.childStart[node + 1]!;
+  for (let c = tree.childStart[node]!; c < end; c++) count += heads[tree.children[c]!]!;
+  return count;
+}
+
+/** `heads` from branchHeads(); without it only the transcript's own branches count. */
+export function classifyBranchPoints(session: SessionTree, heads: Uint8Array = new Uint8Array(session.tree.size)): BranchPoints {
   const { tree, nodes } = session;
   const branch = new Uint8Array(tree.size);
   const width = new Int32Array(tree.size);
   for (let i = 0; i < tree.size; i++) {
-    if (tree.childStart[i + 1]! - tree.childStart[i]! < 2) continue;
-    const prompts = distinctTimestamps(tree, nodes, i, (kind) => kind === 'user');
+    const children = tree.childStart[i + 1]! - tree.childStart[i]!;
+    if (children < 2) continue;
+    const added = headChildren(tree, heads, i);
+    const prompts = distinctTimestamps(tree, nodes, heads, i, (kind) => kind === 'user');
     if (prompts >= 2) {
       branch[i] = BRANCH_FORK;
-      width[i] = prompts;
+      width[i] = prompts + added;
       continue;
     }
-    const answers = distinctTimestamps(tree, nodes, i, isAssistantLine);
+    const answers = distinctTimestamps(tree, nodes, heads, i, isAssistantLine);
     if (answers >= 2) {
       branch[i] = BRANCH_RETRY;
-      width[i] = answers;
+      width[i] = answers + added;
+      continue;
+    }
+    if (added > 0) {
+      // The transcript's own continuation (however many artifact children make it up) is one branch.
+      branch[i] = BRANCH_WORKSPACE;
+      width[i] = added + (children > added ? 1 : 0);
     }
   }
-  return { branch, width };
+  return { branch, width, heads };
 }
 
 /** Which of its branch point's branches a node starts, as "1 of 2"; null for any other node. */
@@ -72,67 +114,86 @@ export interface BranchOrdinal {
 /**
  * The branch `node` starts when it is a diverging child of a branch point (a rewound prompt under a
  * fork, an answer under a retry), numbered by first appearance in the transcript. Replays share the
- * number of the line they replay, so the numbers match the branch point's width.
+ * number of the line they replay, so the numbers match the branch point's width. Branch heads (forks,
+ * merges, snapshots) come after the transcript's branches; under a workspace branch point the line the
+ * transcript goes on with is branch 1, found through `display` (its first child there).
  */
-export function branchOrdinal(session: SessionTree, branches: BranchPoints, node: number): BranchOrdinal | null {
+export function branchOrdinal(session: SessionTree, branches: BranchPoints, node: number, display: Forest | null = null): BranchOrdinal | null {
   const { tree, nodes } = session;
   const p = tree.parent[node]!;
   if (p < 0 || branches.branch[p] === BRANCH_NONE) return null;
+  const of = branches.width[p]!;
+  const start = tree.childStart[p]!;
+  const end = tree.childStart[p + 1]!;
+  if (branches.heads[node] === 1) {
+    let before = 0;
+    for (let c = start; c < end && tree.children[c] !== node; c++) before += branches.heads[tree.children[c]!]!;
+    return { index: of - headChildren(tree, branches.heads, p) + before + 1, of };
+  }
+  if (branches.branch[p] === BRANCH_WORKSPACE) {
+    const first = display !== null && display.childStart[p]! < display.childStart[p + 1]! ? display.children[display.childStart[p]!]! : -1;
+    return first === node ? { index: 1, of } : null;
+  }
   const accept = branches.branch[p] === BRANCH_FORK ? (kind: NodeKind) => kind === 'user' : isAssistantLine;
   if (!accept(nodes[node]!.kind)) return null;
   const seen: (string | null)[] = [];
-  const end = tree.childStart[p + 1]!;
-  for (let c = tree.childStart[p]!; c < end; c++) {
-    const child = nodes[tree.children[c]!]!;
-    if (accept(child.kind) && !seen.includes(child.timestamp)) seen.push(child.timestamp);
+  for (let c = start; c < end; c++) {
+    const index = tree.children[c]!;
+    const child = nodes[index]!;
+    if (branches.heads[index] === 0 && accept(child.kind) && !seen.includes(child.timestamp)) seen.push(child.timestamp);
   }
   const index = seen.indexOf(nodes[node]!.timestamp);
-  return index < 0 ? null : { index: index + 1, of: branches.width[p]! };
+  return index < 0 ? null : { index: index + 1, of };
 }
 
 /**
- * The tree as drawn. Children of a branch point keep transcript order; at an artifact the main line
- * comes first. Subagent runs always stay children of their spawning call (they fold there).
+ * The tree as drawn. Children of a fork or retry keep transcript order; elsewhere the transcript's line
+ * comes first (the artifact spliced into it) and branch heads follow it in lanes of their own. Subagent
+ * runs always stay children of their spawning call (they fold there).
  */
 export function buildDisplayTree(session: SessionTree, branches: BranchPoints): Forest {
   const { tree, agentRoot } = session;
+  const { heads } = branches;
   const sizes = subtreeSizes(tree, breadthFirstOrder(tree));
   const parent = Int32Array.from(tree.parent);
-  const mainChild = new Int32Array(tree.size).fill(-1);
+  /** The child that carries the line on below each artifact (the first spliced side, else the main line). */
+  const lineChild = new Int32Array(tree.size).fill(-1);
+  const keepsOwnChild = (child: number): boolean => agentRoot[child] === 1 || heads[child] === 1;
   for (let p = 0; p < tree.size; p++) {
     const start = tree.childStart[p]!;
     const end = tree.childStart[p + 1]!;
-    if (end - start < 2 || branches.branch[p] !== BRANCH_NONE) continue;
+    if (end - start < 2 || branches.branch[p] === BRANCH_FORK || branches.branch[p] === BRANCH_RETRY) continue;
     let main = -1;
     for (let c = start; c < end; c++) {
       const child = tree.children[c]!;
-      if (agentRoot[child] === 1) continue;
+      if (keepsOwnChild(child)) continue;
       if (main < 0 || sizes[child]! >= sizes[main]!) main = child;
     }
     if (main < 0) continue;
     let last = p;
     for (let c = start; c < end; c++) {
       const side = tree.children[c]!;
-      if (side === main || agentRoot[side] === 1) continue;
+      if (side === main || keepsOwnChild(side)) continue;
       const tail = chainTail(tree, agentRoot, side, sizes[side]!);
       if (tail < 0) continue; // a side with its own branching stays a visible child
       parent[side] = last;
+      if (last === p) lineChild[p] = side;
       last = tail;
     }
     parent[main] = last;
-    mainChild[p] = main;
+    if (last === p) lineChild[p] = main;
   }
   const display = forestFromParents(parent);
-  // Put each artifact's main line first so the lane layout keeps it in the parent's column.
+  // Put each line first so the lane layout keeps it in the parent's column.
   for (let p = 0; p < tree.size; p++) {
-    const main = mainChild[p]!;
-    if (main < 0 || display.parent[main] !== p) continue;
+    const line = lineChild[p]!;
+    if (line < 0) continue;
     const start = display.childStart[p]!;
     const end = display.childStart[p + 1]!;
     for (let c = start; c < end; c++) {
-      if (display.children[c] !== main) continue;
+      if (display.children[c] !== line) continue;
       display.children.copyWithin(start + 1, start, c);
-      display.children[start] = main;
+      display.children[start] = line;
       break;
     }
   }

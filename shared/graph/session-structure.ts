@@ -3,7 +3,8 @@
  * points, the display tree and the foldable runs. Built once per session (in the layout worker).
  */
 import type { NodeKind } from '../model';
-import { BRANCH_NONE, buildDisplayTree, classifyBranchPoints } from './branch-points';
+import type { WorkspaceNodeInfo } from '../operations';
+import { BRANCH_NONE, branchHeads, buildDisplayTree, classifyBranchPoints } from './branch-points';
 import { breadthFirstOrder, subtreeSizes, type Forest } from './forest';
 import { buildSessionTree, type GraphNode, type SessionTree } from './session-tree';
 
@@ -17,6 +18,8 @@ export const DEFAULT_STRUCTURE_OPTIONS: StructureOptions = { minRunLength: 4 };
 export interface SessionStructure extends SessionTree {
   readonly branch: Uint8Array;
   readonly branchWidth: Int32Array;
+  /** 1 on nodes Arbor added that start a branch of their own (forks, merges, manual snapshots). */
+  readonly branchHead: Uint8Array;
   readonly display: Forest;
   /** Display-subtree size per node (what an agent fold hides). */
   readonly displaySize: Int32Array;
@@ -30,16 +33,18 @@ export interface SessionStructure extends SessionTree {
 /** Kinds that make up the mechanical middle of a turn; a run of them folds. Errors never fold. */
 const STEP_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['tool_call', 'tool_result', 'progress', 'thinking']);
 
+/** `workspaceNodes`: the graph's `workspaceNodes` (which nodes Arbor added, and what they are). */
 export function buildSessionStructure(
   nodes: readonly GraphNode[],
   options: StructureOptions = DEFAULT_STRUCTURE_OPTIONS,
+  workspaceNodes: readonly WorkspaceNodeInfo[] = [],
 ): SessionStructure {
   const session = buildSessionTree(nodes);
-  const branches = classifyBranchPoints(session);
+  const branches = classifyBranchPoints(session, branchHeads(session, workspaceNodes));
   const display = buildDisplayTree(session, branches);
   const displaySize = subtreeSizes(display, breadthFirstOrder(display));
   const runs = findRuns(session, display, branches.branch, options.minRunLength);
-  return { ...session, branch: branches.branch, branchWidth: branches.width, display, displaySize, ...runs };
+  return { ...session, branch: branches.branch, branchWidth: branches.width, branchHead: branches.heads, display, displaySize, ...runs };
 }
 
 function findRuns(session: SessionTree, display: Forest, branch: Uint8Array, minLength: number) {

@@ -6,6 +6,7 @@ import { SearchBox } from '../search/SearchBox';
 import { GraphPane } from '../session/GraphPane';
 import { SessionList } from '../sessions/SessionList';
 import { ForksButton } from '../time-travel/ForksDialog';
+import { HistoryButton } from '../time-travel/HistoryDialog';
 import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
 import { useAppStoreApi, useArborClient } from './app-context';
 import { ConnectionBanner, ErrorBanner } from './Banners';
@@ -51,6 +52,7 @@ export function App() {
           <ImportStatus />
         </div>
         <ForksButton />
+        <HistoryButton />
       </header>
       <div className="app-banners">
         <ConnectionBanner />

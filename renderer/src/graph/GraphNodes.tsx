@@ -38,7 +38,8 @@ function classes(data: GraphItemData, base: string): string {
   if (data.onPath) name += ' is-path';
   if (data.focused) name += ' is-focused';
   if (data.lod) name += ' is-lod';
-  if (data.branch) name += ` is-${data.branch}`;
+  // A workspace branch point looks like a rewind's (`is-workspace` is taken by Arbor's own nodes).
+  if (data.branch) name += data.branch === 'retry' ? ' is-retry' : ' is-fork';
   if (data.compared) name += ' is-compared';
   if (data.workspaceKind) name += ` is-workspace workspace-${data.workspaceKind}`;
   return name;
@@ -121,11 +122,13 @@ function Handles() {
 /** On a branch point: how many ways the conversation goes on from here. */
 function BranchBadge({ data }: { readonly data: GraphItemData }) {
   if (!data.branch) return null;
-  const text = data.branch === 'fork' ? `${data.branchWidth} branches` : `${data.branchWidth} answers`;
+  const text = data.branch === 'retry' ? `${data.branchWidth} answers` : `${data.branchWidth} branches`;
   const title =
     data.branch === 'fork'
       ? `Branch point: the conversation was rewound or a prompt edited; ${data.branchWidth} branches start below`
-      : `The same turn was answered ${data.branchWidth} times`;
+      : data.branch === 'workspace'
+        ? `Branch point: Arbor forked, merged or snapshotted the workspace here; ${data.branchWidth} branches start below`
+        : `The same turn was answered ${data.branchWidth} times`;
   return (
     <span className="graph-badge" data-testid="branch-badge" title={title}>
       {text}

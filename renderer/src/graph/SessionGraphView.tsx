@@ -129,7 +129,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     const expanded = refresh ? store.getState().expanded : new Set<FoldId>();
     if (!refresh) store.getState().setLoading();
     current
-      .open(graph.nodes, expanded)
+      .open(graph.nodes, expanded, graph.workspaceNodes ?? [])
       .then((opened) => {
         if (mine !== generation.current) return;
         openedSession.current = graph.session.id;

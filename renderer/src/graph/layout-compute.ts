@@ -3,10 +3,11 @@ import type { FoldId } from '../../../shared/graph/folds';
 import { layoutSession, type SessionLayout } from '../../../shared/graph/session-layout';
 import { buildSessionStructure, type SessionStructure } from '../../../shared/graph/session-structure';
 import type { GraphNode } from '../../../shared/graph/session-tree';
+import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { structureArrays, type StructureArrays } from './layout-protocol';
 
-export function openStructure(nodes: readonly GraphNode[], expanded: readonly FoldId[]) {
-  const structure = buildSessionStructure(nodes);
+export function openStructure(nodes: readonly GraphNode[], expanded: readonly FoldId[], workspaceNodes: readonly WorkspaceNodeInfo[] = []) {
+  const structure = buildSessionStructure(nodes, undefined, workspaceNodes);
   return { structure, arrays: structureArrays(structure), layout: layoutSession(structure, new Set(expanded)) };
 }
 

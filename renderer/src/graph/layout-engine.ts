@@ -7,6 +7,7 @@ import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import { toGraphNode, type GraphNode } from '../../../shared/graph/session-tree';
 import type { NodeId, NodeSummary } from '../../../shared/model';
+import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { computeLayout, openStructure } from './layout-compute';
 import type { LayoutRequest, LayoutResponse, StructureArrays } from './layout-protocol';
 
@@ -16,7 +17,8 @@ export interface OpenedGraph {
 }
 
 export interface LayoutEngine {
-  open(nodes: readonly NodeSummary[], expanded: ReadonlySet<FoldId>): Promise<OpenedGraph>;
+  /** `workspaceNodes`: the graph's nodes Arbor added (SessionGraph.workspaceNodes). */
+  open(nodes: readonly NodeSummary[], expanded: ReadonlySet<FoldId>, workspaceNodes?: readonly WorkspaceNodeInfo[]): Promise<OpenedGraph>;
   layout(expanded: ReadonlySet<FoldId>): Promise<SessionLayout>;
   dispose(): void;
 }
@@ -76,10 +78,10 @@ export function createLayoutEngine(): LayoutEngine {
       worker.postMessage(request);
     });
   return {
-    async open(nodes, expanded) {
+    async open(nodes, expanded, workspaceNodes = []) {
       // Only the fields the shape depends on cross to the worker: labels and tool calls stay here.
       const slim: GraphNode[] = nodes.map(toGraphNode);
-      const response = await send({ id: nextId++, type: 'open', nodes: slim, expanded: [...expanded] });
+      const response = await send({ id: nextId++, type: 'open', nodes: slim, expanded: [...expanded], workspaceNodes });
       return { structure: withNodes(response.structure!, nodes), layout: response.layout };
     },
     async layout(expanded) {
@@ -96,8 +98,8 @@ export function createLayoutEngine(): LayoutEngine {
 function createSyncEngine(): LayoutEngine {
   let structure: SessionStructure | null = null;
   return {
-    async open(nodes, expanded) {
-      const opened = openStructure(nodes, [...expanded]);
+    async open(nodes, expanded, workspaceNodes = []) {
+      const opened = openStructure(nodes, [...expanded], workspaceNodes);
       structure = withNodes(opened.arrays, nodes);
       return { structure, layout: opened.layout };
     },

@@ -3,12 +3,20 @@ import type { FoldId } from '../../../shared/graph/folds';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import type { GraphNode } from '../../../shared/graph/session-tree';
+import type { WorkspaceNodeInfo } from '../../../shared/operations';
 
 /** The structure without the nodes and id map, which the view already has. */
 export type StructureArrays = Omit<SessionStructure, 'nodes' | 'indexById'>;
 
 export type LayoutRequest =
-  | { readonly id: number; readonly type: 'open'; readonly nodes: readonly GraphNode[]; readonly expanded: readonly FoldId[] }
+  | {
+      readonly id: number;
+      readonly type: 'open';
+      readonly nodes: readonly GraphNode[];
+      readonly expanded: readonly FoldId[];
+      /** Which nodes Arbor added (forks and merges draw as branches of their own). */
+      readonly workspaceNodes: readonly WorkspaceNodeInfo[];
+    }
   | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[] };
 
 export type LayoutResponse =

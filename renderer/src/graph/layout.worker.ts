@@ -11,7 +11,7 @@ self.onmessage = (event: MessageEvent<LayoutRequest>) => {
   let response: LayoutResponse;
   try {
     if (request.type === 'open') {
-      const opened = openStructure(request.nodes, request.expanded);
+      const opened = openStructure(request.nodes, request.expanded, request.workspaceNodes);
       structure = opened.structure;
       response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
     } else {

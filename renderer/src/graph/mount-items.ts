@@ -3,7 +3,7 @@
  * culled to a bounded count, with the root→selection path marked and a simplified look when zoomed out.
  */
 import type { Edge, Node } from '@xyflow/react';
-import { BRANCH_FORK, BRANCH_NONE, branchOrdinal } from '../../../shared/graph/branch-points';
+import { BRANCH_FORK, BRANCH_NONE, BRANCH_RETRY, BRANCH_WORKSPACE, branchOrdinal } from '../../../shared/graph/branch-points';
 import { foldIdOfItem, ITEM_AGENT, ITEM_NODE, ITEM_RUN, itemShowingNode, type VisibleGraph } from '../../../shared/graph/folds';
 import { pathToRoot } from '../../../shared/graph/navigation';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
@@ -30,7 +30,8 @@ export interface GraphItemData extends Record<string, unknown> {
   readonly label: string;
   readonly toolName: string | null;
   readonly outcomeMissing: boolean;
-  readonly branch: 'fork' | 'retry' | null;
+  /** `workspace`: a fork, merge or snapshot Arbor made leaves the line here (and no rewind or retry did). */
+  readonly branch: 'fork' | 'retry' | 'workspace' | null;
   readonly branchWidth: number;
   /** On the first item of each branch below a branch point: "branch 1/2" (fork) or "answer 1/2" (retry). */
   readonly branchTag: string | null;
@@ -112,6 +113,7 @@ export function mountItems(input: MountInput): Mounted {
     item === input.cursor ||
     visible.kind[item] !== ITEM_NODE ||
     structure.branch[visible.node[item]!] !== BRANCH_NONE ||
+    structure.branchHead[visible.node[item]!] === 1 ||
     nodes[visible.node[item]!]!.kind === 'user';
   const plan = planMount(layout.layout, input.rows, visible.forest, rect, MOUNT_BUDGET, important);
   const lod = zoom < DETAIL_ZOOM;
@@ -205,6 +207,13 @@ function addMergeEdges(
   }
 }
 
+const BRANCH_NAMES: Readonly<Record<number, GraphItemData['branch']>> = {
+  [BRANCH_NONE]: null,
+  [BRANCH_FORK]: 'fork',
+  [BRANCH_RETRY]: 'retry',
+  [BRANCH_WORKSPACE]: 'workspace',
+};
+
 function itemData(
   structure: SessionStructure,
   visible: VisibleGraph,
@@ -226,7 +235,7 @@ function itemData(
     label: node.label,
     toolName: firstTool ? (node.toolCalls.length > 1 ? `${firstTool.name} +${node.toolCalls.length - 1}` : firstTool.name) : null,
     outcomeMissing: node.toolCalls.some((call) => call.outcome === 'missing'),
-    branch: itemKind !== 'node' || branch === BRANCH_NONE ? null : branch === BRANCH_FORK ? 'fork' : 'retry',
+    branch: itemKind === 'node' ? BRANCH_NAMES[branch] ?? null : null,
     branchWidth: structure.branchWidth[index]!,
     branchTag: branchTag(structure, index),
     hidden: visible.hidden[item]!,
@@ -239,10 +248,12 @@ function itemData(
 }
 
 function branchTag(structure: SessionStructure, index: number): string | null {
-  const ordinal = branchOrdinal(structure, { branch: structure.branch, width: structure.branchWidth }, index);
+  const branches = { branch: structure.branch, width: structure.branchWidth, heads: structure.branchHead };
+  const ordinal = branchOrdinal(structure, branches, index, structure.display);
   if (!ordinal) return null;
   const parent = structure.tree.parent[index]!;
-  const word = structure.branch[parent] === BRANCH_FORK ? 'branch' : 'answer';
+  // A fork or merge under a retry is still a branch, not another answer.
+  const word = structure.branch[parent] === BRANCH_RETRY && structure.branchHead[index] === 0 ? 'answer' : 'branch';
   return `${word} ${ordinal.index}/${ordinal.of}`;
 }
 

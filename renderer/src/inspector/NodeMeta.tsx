@@ -24,12 +24,15 @@ export function NodeMeta({ detail }: { detail: NodeDetail }) {
   if (detail.gitBranch) rows.push(['Git branch', <code>{detail.gitBranch}</code>]);
   if (node.sidechain) rows.push(['Subagent', <span>{node.agentId ?? 'yes'}</span>]);
   if (detail.version) rows.push(['Agent version', <span>{detail.version}</span>]);
-  rows.push([
-    'Source',
-    <code className="break" title={detail.file}>
-      {detail.file.split(/[\\/]/).pop()}:{detail.line}
-    </code>,
-  ]);
+  // Nodes Arbor added (snapshots, forks, merges) have no transcript line behind them.
+  if (detail.file !== '') {
+    rows.push([
+      'Source',
+      <code className="break" title={detail.file}>
+        {detail.file.split(/[\\/]/).pop()}:{detail.line}
+      </code>,
+    ]);
+  }
   rows.push(['Node id', <code className="break">{node.sourceId}</code>]);
   return (
     <dl className="node-meta">

@@ -2,11 +2,24 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom';
 import type { NodeId } from '../../../shared/model';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
-import { createMergeSession, type MergeSession } from './merge-session';
+import type { MergeSession } from './merge-session';
 import './merge.css';
 
-// The view and its editors load on the first "Merge…", not with the app.
+// The view, its editors and the merge's model (CodeMirror documents, the three-way merge engine) load on
+// the first "Merge…", not with the app: they are as large as the rest of the renderer.
 const MergeView = lazy(() => import('./MergeView').then((module) => ({ default: module.MergeView })));
+const loadMergeSession = () => import('./merge-session');
+/** Starts fetching the merge's code while the user is about to need it (hovering or focusing "Merge…"). */
+const prefetchMerge = () => {
+  void loadMergeSession();
+  void import('./MergeView');
+};
+
+const LOADING = (
+  <div className="merge-view merge-view--loading" data-testid="merge-view" role="status">
+    Opening the merge…
+  </div>
+);
 
 /** Typing in a field or an editor must never start a merge. */
 function typingInto(target: EventTarget | null): boolean {
@@ -31,20 +44,43 @@ export function MergeAction() {
   const compared = useAppState((s) => s.compareNodeId);
   const [merge, setMerge] = useState<OpenMerge | null>(null);
   const [open, setOpen] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
   const mergeRef = useRef(merge);
   mergeRef.current = merge;
+  /** Set while the merge's code loads: a second "Merge…" meanwhile does not start a second session. */
+  const starting = useRef(false);
+  const alive = useRef(true);
   const ready = selected !== null && compared !== null && selected !== compared;
 
-  const start = useCallback(() => {
-    if (selected === null || compared === null || selected === compared) return;
+  const start = useCallback(async () => {
+    if (selected === null || compared === null || selected === compared || starting.current) return;
     const current = mergeRef.current;
     const finished = current !== null && ['applied', 'undoing', 'undone'].includes(current.session.store.getState().phase);
     if (current !== null && current.ours === selected && current.theirs === compared && !finished) {
       setOpen(true);
       return;
     }
+    starting.current = true;
+    setLoadError(null);
+    setLoading(true);
+    setOpen(true);
+    let module: Awaited<ReturnType<typeof loadMergeSession>>;
+    try {
+      module = await loadMergeSession();
+    } catch (error) {
+      if (alive.current) {
+        setOpen(false);
+        setLoadError(error instanceof Error ? error.message : String(error));
+      }
+      return;
+    } finally {
+      starting.current = false;
+      if (alive.current) setLoading(false);
+    }
+    if (!alive.current) return;
     current?.session.dispose();
-    const session = createMergeSession(client, {
+    const session = module.createMergeSession(client, {
       ours: selected,
       theirs: compared,
       // The graph gains the merge node with its two parents: select it. The compared node stays
@@ -69,14 +105,20 @@ export function MergeAction() {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey || typingInto(event.target)) return;
       if (event.key === 'm' || event.key === 'M') {
         event.preventDefault();
-        start();
+        void start();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [ready, open, start]);
 
-  useEffect(() => () => mergeRef.current?.session.dispose(), []);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+      mergeRef.current?.session.dispose();
+    };
+  }, []);
 
   return (
     <>
@@ -86,16 +128,21 @@ export function MergeAction() {
           className="secondary-button compare-bar__button"
           data-testid="merge-open"
           title="Merge the compared node (theirs) into the selected one (ours): a three-way merge over their common ancestor (M)"
-          onClick={start}
+          onClick={() => void start()}
+          onPointerEnter={prefetchMerge}
+          onFocus={prefetchMerge}
         >
           Merge… <kbd>M</kbd>
         </button>
       ) : null}
-      {open && merge !== null
+      {loadError !== null ? (
+        <span className="compare-bar__error" role="alert" data-testid="merge-load-error">
+          The merge view could not load: {loadError}
+        </span>
+      ) : null}
+      {open
         ? createPortal(
-            <Suspense fallback={<div className="merge-view merge-view--loading" data-testid="merge-view" />}>
-              <MergeView session={merge.session} onClose={close} />
-            </Suspense>,
+            <Suspense fallback={LOADING}>{merge !== null && !loading ? <MergeView session={merge.session} onClose={close} /> : LOADING}</Suspense>,
             document.body,
           )
         : null}

@@ -1,12 +1,13 @@
 import type { NodeId, SessionId, WorkspaceStateKnown } from '../../../shared/model';
 import type { SliceCreator } from './app-state';
 
-/** Which time-travel dialog is open: one at a time, each about one node (or, for forks, about all of them). */
+/** Which time-travel dialog is open: one at a time, each about one node (or, for forks and history, about all of them). */
 export type TimeTravelDialog =
   | { readonly kind: 'rewind'; readonly nodeId: NodeId }
   | { readonly kind: 'fork'; readonly nodeId: NodeId }
   | { readonly kind: 'compare'; readonly nodeIdA: NodeId; readonly nodeIdB: NodeId }
-  | { readonly kind: 'forks' };
+  | { readonly kind: 'forks' }
+  | { readonly kind: 'history' };
 
 export type InspectorTab = 'content' | 'files';
 

@@ -4,6 +4,7 @@ import { useAppState, useAppStoreApi } from '../app/app-context';
 import { CompareDialog } from './CompareDialog';
 import { ForkDialog } from './ForkDialog';
 import { ForksDialog } from './ForksDialog';
+import { HistoryDialog } from './HistoryDialog';
 import { RewindDialog } from './RewindDialog';
 
 /** Typing in a field (or a CodeMirror view) must never trigger a shortcut. */
@@ -48,6 +49,8 @@ export function TimeTravelLayer() {
       return <CompareDialog key={`${dialog.nodeIdA}>${dialog.nodeIdB}`} nodeIdA={dialog.nodeIdA} nodeIdB={dialog.nodeIdB} onClose={close} />;
     case 'forks':
       return <ForksDialog onClose={close} />;
+    case 'history':
+      return <HistoryDialog onClose={close} />;
     default:
       return assertNever(dialog);
   }
