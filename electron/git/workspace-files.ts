@@ -3,7 +3,6 @@
  * merge and undo compare these with what a preview saw, so "the workspace changed since" is a byte check.
  */
 import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
-import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArborError } from '../../shared/errors';
 import { hashObject, type FileMode } from './git-object';
@@ -22,34 +21,8 @@ export interface WorkspaceFile extends FileVersion {
 /**
  * The file at `path` (workspace-relative, '/'-separated) with its bytes, or null when nothing is there.
  * A directory where a file is expected is an error: an operation must not guess what to do with it.
- */
-export async function readWorkspaceFile(root: string, path: string): Promise<WorkspaceFile | null> {
-  const full = join(root, path);
-  let info;
-  try {
-    info = await lstat(full);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
-    throw new ArborError('IO', `Cannot read ${full}: ${(error as Error).message}`, { path });
-  }
-  try {
-    if (info.isSymbolicLink()) {
-      const bytes = Buffer.from(await readlink(full, { encoding: 'buffer' }));
-      return { bytes, mode: '120000', oid: hashObject('blob', bytes).toString('hex') };
-    }
-    if (!info.isFile()) throw new ArborError('BAD_REQUEST', `${path} is not a file in the workspace`, { path });
-    const bytes = await readFile(full);
-    const mode: FileMode = (info.mode & 0o111) !== 0 ? '100755' : '100644';
-    return { bytes, mode, oid: hashObject('blob', bytes).toString('hex') };
-  } catch (error) {
-    if (error instanceof ArborError) throw error;
-    throw new ArborError('IO', `Cannot read ${full}: ${(error as Error).message}`, { path });
-  }
-}
-
-/**
- * The same, synchronously: an operation checks a few hundred planned files at most, and awaiting three
- * thread-pool round trips per file cost more than the reads (a third of a 100-file rewind's apply).
+ * Synchronous: an operation checks a few hundred planned files at most, and awaiting three thread-pool
+ * round trips per file cost more than the reads (a third of a 100-file rewind's apply).
  */
 export function readWorkspaceFileSync(root: string, path: string): WorkspaceFile | null {
   const full = join(root, path);
@@ -73,6 +46,11 @@ export function readWorkspaceFileSync(root: string, path: string): WorkspaceFile
     if (error instanceof ArborError) throw error;
     throw new ArborError('IO', `Cannot read ${full}: ${(error as Error).message}`, { path });
   }
+}
+
+/** The same, for callers in async code (one place reads files; see readWorkspaceFileSync for why it is sync). */
+export async function readWorkspaceFile(root: string, path: string): Promise<WorkspaceFile | null> {
+  return readWorkspaceFileSync(root, path);
 }
 
 export function sameVersion(a: FileVersion | null, b: FileVersion | null): boolean {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ArborError, throwIfAborted } from '../../../shared/errors';
 import type { SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
 import { checkWorkspacePath } from '../../git/materialize';
-import { readWorkspaceFile, sameVersion, type FileVersion } from '../../git/workspace-files';
+import { readWorkspaceFileSync, sameVersion, type FileVersion } from '../../git/workspace-files';
 import type { PlannedFileChange } from '../../operations/operation-types';
 import { createIgnoreCheck } from '../../operations/path-checks';
 
@@ -82,7 +82,8 @@ function refusalOf(workspace: string, path: string, ignored: (path: string) => b
  */
 async function currentVersion(workspace: string, path: string): Promise<FileVersion | null | 'unreadable'> {
   try {
-    const file = await readWorkspaceFile(workspace, path);
+    // Synchronous: awaiting the thread pool per file cost more than the reads themselves.
+    const file = readWorkspaceFileSync(workspace, path);
     return file === null ? null : { oid: file.oid, mode: file.mode };
   } catch (error) {
     const info = await lstat(join(workspace, path)).catch(() => null);
