@@ -45,6 +45,7 @@ export function prepareSessionQueries(db: ReadableDB) {
        WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0`,
     ),
     session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+    nodeIdsOfFile: db.prepare<[string], { id: string }>(`SELECT n.id FROM nodes n JOIN files f ON f.id = n.file_id WHERE f.path = ?`),
     // Rows as arrays (raw mode): a 10k-node graph skips 10k keyed row objects. Every column read here is in
     // the covering index nodes_by_session_graph (migration 003), so the table's raw lines are never touched.
     nodes: db

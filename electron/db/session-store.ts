@@ -59,6 +59,8 @@ export interface SessionStore {
   getSession(sessionId: SessionId): SessionSummary | null;
   getSessionNodes(sessionId: SessionId): NodeSummary[];
   getNode(nodeId: string): StoredNode | null;
+  /** The nodes first stored from this transcript file (lines it shares with earlier files belong to those). */
+  getNodeIdsOfFile(path: string): string[];
   getToolCalls(node: StoredNode): StoredToolCall[];
   getRecords(nodeId: string): StoredRecord[];
   /** The session a file's nodes were grouped into. */
@@ -125,6 +127,7 @@ export function openSessionStore(path: string): SessionStore {
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
+    getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,

@@ -2,6 +2,7 @@
  * `sessions.graph` and `sessions.states`: a session's steps plus the nodes Arbor added to it (manual and hook
  * snapshots, fork branches, merge results), and how each node's workspace state is known.
  */
+import { createForkRecords, type ForkRecord } from '../db/fork-records';
 import type { SnapshotRecord } from '../db/session-store';
 import type { ArborApi } from '../../shared/contract';
 import { ArborError } from '../../shared/errors';
@@ -13,6 +14,7 @@ import { snapshotNode } from './workspace-state';
 
 export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi, 'sessions.graph' | 'sessions.states'> {
   const { store } = workspace;
+  const forks = createForkRecords(store.handles);
   return {
     'sessions.graph': async ({ sessionId }) => {
       const session = store.getSession(sessionId);
@@ -25,7 +27,7 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
       const added = snapshots.map((record) => snapshotNode(placeHookSnapshot(store, record, (id) => inGraph.has(id))));
       return {
         session: session ?? arborSession(sessionId, snapshots, added),
-        nodes: [...nodes, ...added],
+        nodes: [...continueForks(nodes, forks.list(), store, inGraph), ...added],
         workspaceNodes: snapshots.map(workspaceNodeInfo),
       };
     },
@@ -37,6 +39,27 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
       return { known };
     },
   };
+}
+
+/**
+ * A forked run that went on (`claude --resume` in the fork's folder) is imported into the fork point's
+ * session: its copied lines are the nodes already there, so its first new step's parent is the fork point's
+ * turn. Drawn there it would look like a sibling of the fork; it belongs to the fork's branch, so the graph
+ * hangs it below the fork node (its `parentSourceId` still says what the transcript wrote).
+ */
+function continueForks(nodes: NodeSummary[], records: readonly ForkRecord[], store: WorkspaceContext['store'], inGraph: ReadonlySet<string>): NodeSummary[] {
+  const branchOf = new Map<string, string>();
+  for (const fork of records) {
+    if (fork.transcript === null || !inGraph.has(fork.nodeId)) continue;
+    for (const id of store.getNodeIdsOfFile(fork.transcript)) branchOf.set(id, fork.branchNodeId);
+  }
+  if (branchOf.size === 0) return nodes;
+  return nodes.map((node) => {
+    const branch = branchOf.get(node.id);
+    // Only the first steps of the continuation move: the rest keep their parents inside it.
+    if (branch === undefined || node.parentId === null || branchOf.has(node.parentId)) return node;
+    return { ...node, parentId: branch };
+  });
 }
 
 export function workspaceNodeKind(record: SnapshotRecord): WorkspaceNodeKind {

@@ -144,6 +144,11 @@ describe('forking the demo session', () => {
     expect(byId.has(reply.uuid)).toBe(true);
     expect(ancestors(reply.uuid)).toContain(early.id);
     expect(ancestors(reply.uuid)[0]).toBe(prompt.uuid);
+    // Drawn on the fork's branch: the continuation's first step hangs below the fork node, and its
+    // parentSourceId still says what the transcript wrote.
+    expect(byId.get(prompt.uuid)?.parentId).toBe(created.branch);
+    expect(byId.get(prompt.uuid)?.parentSourceId).toBe(last.uuid);
+    expect(ancestors(reply.uuid).slice(0, 3)).toEqual([prompt.uuid, created.branch, early.id]);
     // The copy's lines were already stored: the session did not gain duplicates of them.
     expect(after.nodes.length).toBe(graph.nodes.length + 2 + (after.workspaceNodes?.length ?? 0));
   });
