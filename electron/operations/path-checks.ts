@@ -94,7 +94,7 @@ function replacedFolderAbove(root: string, path: string, byPath: ReadonlyMap<str
 }
 
 /** The name rules of checkWorkspacePath, for a path whose parents do not exist yet. */
-function checkPathNames(path: string): void {
+export function checkPathNames(path: string): void {
   const parts = path.split('/');
   if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git' || p.includes('\0'))) {
     throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });

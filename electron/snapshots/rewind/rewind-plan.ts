@@ -11,7 +11,7 @@ import type { SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../
 import { checkWorkspacePath } from '../../git/materialize';
 import { readWorkspaceFileSync, sameVersion, type FileVersion } from '../../git/workspace-files';
 import type { PlannedFileChange } from '../../operations/operation-types';
-import { createIgnoreCheck } from '../../operations/path-checks';
+import { checkPathNames, createIgnoreCheck } from '../../operations/path-checks';
 
 export interface RewindPlan extends WorkspaceChanges {
   /** The workspace root (absolute). */
@@ -43,12 +43,13 @@ export async function planChanges(
   options: PlanOptions = {},
 ): Promise<RewindPlan> {
   const ignored = createIgnoreCheck(workspace);
+  const deleted = new Set(targets.filter((file) => file.target === null).map((file) => file.path));
   const skipped: SkippedPath[] = [...skippedBefore];
   const changes: PlannedFileChange[] = [];
   let count = 0;
   for (const { path, target } of targets) {
     if (++count % 64 === 0) throwIfAborted(options.signal);
-    const refusal = refusalOf(workspace, path, ignored);
+    const refusal = refusalOf(workspace, path, ignored, deleted);
     if (refusal !== null) {
       skipped.push({ path, reason: refusal });
       continue;
@@ -66,12 +67,26 @@ export async function planChanges(
   return { workspace, changes, skipped, ...changesOf(changes) };
 }
 
-function refusalOf(workspace: string, path: string, ignored: (path: string) => boolean): SkippedPathReason | null {
+function refusalOf(workspace: string, path: string, ignored: (path: string) => boolean, deleted: ReadonlySet<string>): SkippedPathReason | null {
   try {
     checkWorkspacePath(workspace, path);
   } catch (error) {
-    if (error instanceof ArborError) return 'unsafe-path';
-    throw error;
+    if (!(error instanceof ArborError)) throw error;
+    // A symlink (or file) stands where the node has a folder: the plan deletes it before writing below it,
+    // which the engine allows (checkPlanPaths); anything else on the way is unsafe.
+    const parts = path.split('/');
+    const replaced = parts
+      .slice(0, -1)
+      .map((_, i) => parts.slice(0, i + 1).join('/'))
+      .find((folder) => deleted.has(folder));
+    if (replaced === undefined) return 'unsafe-path';
+    try {
+      checkWorkspacePath(workspace, replaced);
+      checkPathNames(path);
+    } catch (inner) {
+      if (inner instanceof ArborError) return 'unsafe-path';
+      throw inner;
+    }
   }
   return ignored(path) ? 'ignored' : null;
 }
