@@ -142,7 +142,15 @@ export function MergeAction() {
       ) : null}
       {open
         ? createPortal(
-            <Suspense fallback={LOADING}>{merge !== null && !loading ? <MergeView session={merge.session} onClose={close} /> : LOADING}</Suspense>,
+            // The placeholder while the model loads stays outside the boundary: a boundary that suspends
+            // after showing content keeps that content (hidden) beside its fallback.
+            merge !== null && !loading ? (
+              <Suspense fallback={LOADING}>
+                <MergeView session={merge.session} onClose={close} />
+              </Suspense>
+            ) : (
+              LOADING
+            ),
             document.body,
           )
         : null}

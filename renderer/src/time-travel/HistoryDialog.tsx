@@ -164,7 +164,6 @@ function HistoryRow({ operation, undoneBy, reverses, outcome, undoing, progress,
         <div className="tt-fork__meta">
           <span data-testid="history-counts">{summarizeChanges(operation)}</span>
           <span title={absoluteTime(operation.createdAt)}>{relativeTime(operation.createdAt)}</span>
-          {operation.nodeId !== null ? <OperationNode operation={operation} onShow={onShow} /> : null}
           {reverses !== null ? (
             <span className="muted">
               reverses the {OPERATION_KIND_LABELS[reverses.kind].toLowerCase()} of {relativeTime(reverses.createdAt)}
@@ -172,6 +171,7 @@ function HistoryRow({ operation, undoneBy, reverses, outcome, undoing, progress,
           ) : null}
           {undoneBy !== null ? <span className="muted">undone {relativeTime(undoneBy.createdAt)}</span> : null}
         </div>
+        {operation.nodeId !== null ? <OperationNode operation={operation} onShow={onShow} /> : null}
         {operation.kind === 'merge' && operation.status === 'undone' ? (
           <div className="muted tt-history__note" data-testid="history-merge-undone">
             The merge result was taken back out of the folder; its merge node stays in the graph as a record.
@@ -196,12 +196,13 @@ function OperationNode({ operation, onShow }: { readonly operation: OperationSum
   const nodeId = operation.nodeId!;
   const node = useNodeSummary(nodeId);
   return (
-    <span className="tt-fork__origin">
-      {operation.kind === 'merge' ? 'node' : 'to'} {node ? <NodeName node={node} nodeId={nodeId} /> : null}
+    <div className="tt-history__node">
+      <span className="muted">{operation.kind === 'merge' ? 'merge node' : 'to'}</span>
+      {node ? <NodeName node={node} nodeId={nodeId} /> : null}
       <button type="button" className="link-button" data-testid="history-show" onClick={() => onShow(nodeId)}>
         Show in graph
       </button>
-    </span>
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { NodeId } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
+import { MergeUndoneNote } from './MergeUndoneNote';
 import './time-travel.css';
 
 /** The inspector's time-travel buttons for the selected node. */
@@ -25,6 +26,7 @@ export function NodeActions({ nodeId }: { readonly nodeId: NodeId }) {
       >
         Fork from here <kbd>⇧F</kbd>
       </button>
+      <MergeUndoneNote nodeId={nodeId} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Page objects for time travel: the inspector's Files tab and actions, the rewind and fork dialogs, the
- * forks list, the compare bar and view, and the graph's state markers. Selectors live only here.
+ * forks list, the operation history, the compare bar and view, and the graph's state markers. Selectors live only here.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -131,6 +131,40 @@ export class CompareView {
   }
 }
 
+export class HistoryDialog {
+  readonly open: Locator;
+  readonly root: Locator;
+  readonly rows: Locator;
+
+  constructor(readonly page: Page) {
+    this.open = page.getByTestId('open-history');
+    this.root = page.getByTestId('history-dialog');
+    this.rows = this.root.getByTestId('history-row');
+  }
+
+  /** The newest operation of a kind (rewind, merge, undo): the list is newest first. */
+  newest(kind: 'rewind' | 'merge' | 'undo'): Locator {
+    return this.root.locator(`[data-testid="history-row"][data-kind="${kind}"]`).first();
+  }
+
+  status(row: Locator): Locator {
+    return row.getByTestId('history-status');
+  }
+
+  undo(row: Locator): Locator {
+    return row.getByTestId('history-undo');
+  }
+
+  undone(row: Locator): Locator {
+    return row.getByTestId('history-undone');
+  }
+
+  async close(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Close' }).last().click();
+    await expect(this.root).toHaveCount(0);
+  }
+}
+
 export class TimeTravel {
   readonly rewindButton: Locator;
   readonly forkButton: Locator;
@@ -138,6 +172,7 @@ export class TimeTravel {
   readonly rewind: RewindDialog;
   readonly fork: ForkDialog;
   readonly forks: ForksDialog;
+  readonly history: HistoryDialog;
   readonly files: FilesTab;
   readonly compare: CompareView;
 
@@ -148,6 +183,7 @@ export class TimeTravel {
     this.rewind = new RewindDialog(page);
     this.fork = new ForkDialog(page);
     this.forks = new ForksDialog(page);
+    this.history = new HistoryDialog(page);
     this.files = new FilesTab(page);
     this.compare = new CompareView(page);
   }
