@@ -111,8 +111,12 @@ export async function materializeSnapshot(store: SnapshotStore, treeOid: string,
   return { files: files.length, bytes };
 }
 
-/** Rejects paths that could write outside the workspace or into its repository. */
-export function checkWorkspacePath(root: string, path: string): void {
+/**
+ * Rejects paths that could write outside the workspace or into its repository. `safeFolders` (optional)
+ * remembers the folders already found not to be symlinks, so checking a plan's paths costs one lstat per
+ * folder, not one per folder per path.
+ */
+export function checkWorkspacePath(root: string, path: string, safeFolders?: Set<string>): void {
   const parts = path.split('/');
   if (path === '' || path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git' || p.includes('\0'))) {
     throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
@@ -121,12 +125,14 @@ export function checkWorkspacePath(root: string, path: string): void {
   let at = root;
   for (const part of parts.slice(0, -1)) {
     at = join(at, part);
+    if (safeFolders?.has(at)) continue;
     try {
       if (lstatSync(at).isSymbolicLink()) throw new ArborError('BAD_REQUEST', `Path goes through a symlink: ${path}`, { path });
     } catch (error) {
       if (error instanceof ArborError) throw error;
       return; // the rest does not exist yet, so no symlink can be in the way
     }
+    safeFolders?.add(at);
   }
 }
 

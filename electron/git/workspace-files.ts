@@ -24,11 +24,12 @@ export interface WorkspaceFile extends FileVersion {
  * Synchronous: an operation checks a few hundred planned files at most, and awaiting three thread-pool
  * round trips per file cost more than the reads (a third of a 100-file rewind's apply).
  */
-export function readWorkspaceFileSync(root: string, path: string): WorkspaceFile | null {
+export function readWorkspaceFileSync(root: string, path: string, known?: Stats): WorkspaceFile | null {
   const full = join(root, path);
   let info: Stats;
   try {
-    info = lstatSync(full);
+    // A caller that has just lstat'ed the path passes what it saw (one system call fewer per file).
+    info = known ?? lstatSync(full);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw new ArborError('IO', `Cannot read ${full}: ${(error as Error).message}`, { path });

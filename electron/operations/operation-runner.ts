@@ -50,6 +50,7 @@ export interface OperationRunnerOptions {
 }
 
 const DEFAULT_LIST_LIMIT = 200;
+const YIELD_EVERY = 16;
 
 interface Write {
   readonly path: string;
@@ -173,17 +174,21 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     );
 
     try {
+      if (writes.length > 0) journal.markFile(id, 0, 'writing');
       for (const [seq, write] of writes.entries()) {
         throwIfAborted(signal);
-        journal.markFile(id, seq, 'writing');
         options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
-        writeVersion(objects, workspace, write.path, write.after, temporaryPath(workspace, write.path, id, seq), durableFiles);
+        const temporary = temporaryPath(workspace, write.path, id, seq);
+        writeVersion(objects, workspace, write.path, write.after, temporary, durableFiles, read.permissions.get(write.path));
         options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
-        journal.markFile(id, seq, 'done');
+        // The outcome of this write and the intent of the next, in one commit.
+        if (seq + 1 < writes.length) journal.markDoneThenWriting(id, seq, seq + 1);
+        else journal.markFile(id, seq, 'done');
         options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
         progress('write', seq + 1, writes.length);
-        // A turn for the event loop: progress goes out, and a cancellation can arrive before the next write.
-        await yieldToEventLoop();
+        // A turn for the event loop now and then: progress goes out, and a cancellation can arrive before the
+        // next write (a turn per file cost ~10% of a 100-file rewind).
+        if (seq % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
       }
     } catch (error) {
       await rollBackAfterFailure(objects, id, error);

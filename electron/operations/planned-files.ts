@@ -16,6 +16,8 @@ export interface PlannedFiles {
   readonly current: ReadonlyMap<string, FileVersion | null>;
   /** The current bytes of every file there, for the safety snapshot. */
   readonly bytes: ReadonlyMap<string, Buffer>;
+  /** Permission bits of each planned path that is a regular file now (null: not a file), as lstat saw them. */
+  readonly permissions: ReadonlyMap<string, number | null>;
   /** Paths whose current version is not the expected one, sorted. */
   readonly changed: readonly string[];
 }
@@ -46,24 +48,29 @@ export async function readPlannedFiles(root: string, changes: readonly PlannedFi
   const byPath = new Map(changes.map((change) => [change.path, change]));
   const current = new Map<string, FileVersion | null>();
   const bytes = new Map<string, Buffer>();
+  const permissions = new Map<string, number | null>();
   const changed: string[] = [];
   for (const change of changes) {
     throwIfAborted(signal);
     let info = null;
+    let missing = false;
     try {
       info = lstatSync(join(root, change.path));
-    } catch {
-      // nothing there (or not reachable): readWorkspaceFileSync says which
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Anything but "nothing there" is left to readWorkspaceFileSync, which reports it.
+      missing = code === 'ENOENT' || code === 'ENOTDIR';
     }
     if (info?.isDirectory()) {
       current.set(change.path, null);
       if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath))) changed.push(change.path);
       continue;
     }
-    const file = readWorkspaceFileSync(root, change.path);
+    const file = missing ? null : readWorkspaceFileSync(root, change.path, info ?? undefined);
+    permissions.set(change.path, info?.isFile() ? info.mode & 0o777 : null);
     current.set(change.path, file && { oid: file.oid, mode: file.mode });
     if (file) bytes.set(change.path, file.bytes);
     if (!sameVersion(file, change.expected)) changed.push(change.path);
   }
-  return { current, bytes, changed: changed.sort() };
+  return { current, bytes, permissions, changed: changed.sort() };
 }

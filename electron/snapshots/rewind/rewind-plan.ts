@@ -44,12 +44,13 @@ export async function planChanges(
 ): Promise<RewindPlan> {
   const ignored = createIgnoreCheck(workspace);
   const deleted = new Set(targets.filter((file) => file.target === null).map((file) => file.path));
+  const safeFolders = new Set<string>();
   const skipped: SkippedPath[] = [...skippedBefore];
   const changes: PlannedFileChange[] = [];
   let count = 0;
   for (const { path, target } of targets) {
     if (++count % 64 === 0) throwIfAborted(options.signal);
-    const refusal = refusalOf(workspace, path, ignored, deleted);
+    const refusal = refusalOf(workspace, path, ignored, deleted, safeFolders);
     if (refusal !== null) {
       skipped.push({ path, reason: refusal });
       continue;
@@ -67,9 +68,15 @@ export async function planChanges(
   return { workspace, changes, skipped, ...changesOf(changes) };
 }
 
-function refusalOf(workspace: string, path: string, ignored: (path: string) => boolean, deleted: ReadonlySet<string>): SkippedPathReason | null {
+function refusalOf(
+  workspace: string,
+  path: string,
+  ignored: (path: string) => boolean,
+  deleted: ReadonlySet<string>,
+  safeFolders: Set<string>,
+): SkippedPathReason | null {
   try {
-    checkWorkspacePath(workspace, path);
+    checkWorkspacePath(workspace, path, safeFolders);
   } catch (error) {
     if (!(error instanceof ArborError)) throw error;
     // A symlink (or file) stands where the node has a folder: the plan deletes it before writing below it,
