@@ -134,7 +134,10 @@ if (process.argv[2] === '--child') {
   } else {
     console.log(`merge benchmark (${gitVersion.stdout.trim()}, node ${process.version}); times are medians`);
     const arbor = arborCommand();
-    console.log(`arbor merge-file runs as: ${arbor.args[0]?.endsWith('arbor.cjs') ? 'node bin/arbor.cjs' : 'node --import tsx scripts/bench/merge.ts --child'}`);
+    // bin/arbor.cjs says which entry it runs (the lean merge-file bundle unless the build is stale).
+    const trace = spawnSync(arbor.command, [...arbor.args, '--help'], { encoding: 'utf8', env: { ...process.env, ARBOR_CLI_TRACE: '1' } });
+    const entry = /arbor: running (.+)/.exec(trace.stderr)?.[1] ?? 'the scripts/bench/merge.ts --child entry';
+    console.log(`arbor merge-file runs as: ${arbor.args[0]?.endsWith('arbor.cjs') ? 'node bin/arbor.cjs' : 'node --import tsx scripts/bench/merge.ts --child'} (${entry})`);
     benchCase(10_000, 50, 20);
     benchCase(50_000, 50, 10);
     benchCase(50_000, 250, 10);
