@@ -104,8 +104,13 @@ export class PackWriter {
 
     const tmp = join(this.packDir, `tmp_${randomBytes(6).toString('hex')}`);
     try {
-      await writePackFile(`${tmp}.pack`, Buffer.concat([head, ...chunks, checksum]), this.durable);
-      await writePackFile(`${tmp}.idx`, index, this.durable);
+      // Side by side: with `durable`, the two flushes overlap (they often share one filesystem journal commit).
+      // allSettled: both writes have ended before a failure's cleanup below removes their files.
+      const written = await Promise.allSettled([
+        writePackFile(`${tmp}.pack`, Buffer.concat([head, ...chunks, checksum]), this.durable),
+        writePackFile(`${tmp}.idx`, index, this.durable),
+      ]);
+      for (const outcome of written) if (outcome.status === 'rejected') throw outcome.reason;
       await rename(`${tmp}.pack`, join(this.packDir, `${name}.pack`));
       await rename(`${tmp}.idx`, join(this.packDir, `${name}.idx`));
       if (this.durable) await syncFolder(this.packDir);
