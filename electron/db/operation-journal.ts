@@ -42,12 +42,8 @@ export interface OperationJournal {
   /** Records the operation (status `applying`) and all its files (`planned`) in one transaction. */
   begin(operation: NewOperation, files: readonly Omit<OperationFileRecord, 'state'>[]): void;
   markFile(operationId: string, seq: number, state: OperationFileState): void;
-  /**
-   * One write's outcome and the next write's intent in one commit: a commit rewrites a whole 64 KB page in
-   * the WAL, and two per file were a tenth of a 100-file rewind. Recovery reads the files themselves, so an
-   * intent recorded a moment early changes nothing.
-   */
-  markDoneThenWriting(operationId: string, done: number, writing: number): void;
+  /** Marks writes `from`..`to` (inclusive) in one commit (the runner journals writes in batches). */
+  markFiles(operationId: string, from: number, to: number, state: OperationFileState): void;
   /**
    * Ends an operation. An undo that becomes `applied` marks the operation it reverses `undone` in the same
    * transaction, so the journal never shows both as in effect.
@@ -120,10 +116,9 @@ export function createOperationJournal(handles: DatabaseHandles): OperationJourn
     `INSERT INTO operation_files (operation_id, ${FILE_COLUMNS}) VALUES (@operation_id, @seq, @path, @before_oid, @before_mode, @after_oid, @after_mode, 'planned')`,
   );
   const updateFile = write.prepare<[string, string, number]>(`UPDATE operation_files SET state = ? WHERE operation_id = ? AND seq = ?`);
-  const markPair = write.transaction((operationId: string, done: number, writing: number) => {
-    updateFile.run('done', operationId, done);
-    updateFile.run('writing', operationId, writing);
-  });
+  const updateFiles = write.prepare<[string, string, number, number]>(
+    `UPDATE operation_files SET state = ? WHERE operation_id = ? AND seq BETWEEN ? AND ?`,
+  );
   const updateStatus = write.prepare<[string, string | null, string]>(`UPDATE operations SET status = ?, finished_at = ? WHERE id = ?`);
   const markUndone = write.prepare<[string]>(`UPDATE operations SET status = 'undone' WHERE id = ?`);
   const undoesOf = write.prepare<[string], { undoes: string | null }>(`SELECT undoes FROM operations WHERE id = ?`);
@@ -169,7 +164,7 @@ export function createOperationJournal(handles: DatabaseHandles): OperationJourn
   return {
     begin: (operation, files) => begin(operation, files),
     markFile: (operationId, seq, state) => void updateFile.run(state, operationId, seq),
-    markDoneThenWriting: (operationId, done, writing) => markPair(operationId, done, writing),
+    markFiles: (operationId, from, to, state) => void updateFiles.run(state, operationId, from, to),
     finish: (operationId, status, finishedAt) => finish(operationId, status, finishedAt),
     get: (operationId) => {
       const row = byId.get(operationId);

@@ -51,6 +51,7 @@ export interface OperationRunnerOptions {
 
 const DEFAULT_LIST_LIMIT = 200;
 const YIELD_EVERY = 16;
+const JOURNAL_BATCH = 16;
 
 interface Write {
   readonly path: string;
@@ -174,16 +175,18 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     );
 
     try {
-      if (writes.length > 0) journal.markFile(id, 0, 'writing');
       for (const [seq, write] of writes.entries()) {
         throwIfAborted(signal);
+        // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
+        // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
+        // 100-file rewind. Recovery reads the files themselves, so a batch's granularity changes nothing there.
+        const batchEnd = Math.min(seq - (seq % JOURNAL_BATCH) + JOURNAL_BATCH, writes.length) - 1;
+        if (seq % JOURNAL_BATCH === 0) journal.markFiles(id, seq, batchEnd, 'writing');
         options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
         const temporary = temporaryPath(workspace, write.path, id, seq);
         writeVersion(objects, workspace, write.path, write.after, temporary, durableFiles, read.permissions.get(write.path));
         options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
-        // The outcome of this write and the intent of the next, in one commit.
-        if (seq + 1 < writes.length) journal.markDoneThenWriting(id, seq, seq + 1);
-        else journal.markFile(id, seq, 'done');
+        if (seq === batchEnd) journal.markFiles(id, seq - (seq % JOURNAL_BATCH), batchEnd, 'done');
         options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
         progress('write', seq + 1, writes.length);
         // A turn for the event loop now and then: progress goes out, and a cancellation can arrive before the
