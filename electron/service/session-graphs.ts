@@ -6,6 +6,8 @@ import { createForkRecords, type ForkRecord } from '../db/fork-records';
 import type { SnapshotRecord } from '../db/session-store';
 import type { ArborApi } from '../../shared/contract';
 import { ArborError } from '../../shared/errors';
+import { BRANCH_WORKSPACE, branchHeads, classifyBranchPoints } from '../../shared/graph/branch-points';
+import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
 import { placeHookSnapshot } from './hook-snapshots';
@@ -25,10 +27,13 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
       if (snapshots.length === 0) return { session: session!, nodes };
       const inGraph = new Set(nodes.map((node) => node.id));
       const added = snapshots.map((record) => snapshotNode(placeHookSnapshot(store, record, (id) => inGraph.has(id))));
+      const all = [...continueForks(nodes, forks.list(), store, inGraph), ...added];
+      const workspaceNodes = snapshots.map(workspaceNodeInfo);
+      const summary = session ?? arborSession(sessionId, snapshots, added);
       return {
-        session: session ?? arborSession(sessionId, snapshots, added),
-        nodes: [...continueForks(nodes, forks.list(), store, inGraph), ...added],
-        workspaceNodes: snapshots.map(workspaceNodeInfo),
+        session: { ...summary, branchCount: summary.branchCount + workspaceBranchPoints(all, workspaceNodes) },
+        nodes: all,
+        workspaceNodes,
       };
     },
     'sessions.states': async ({ sessionId }, context) => {
@@ -39,6 +44,19 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
       return { known };
     },
   };
+}
+
+/**
+ * Branch points that exist only because of Arbor's nodes (a fork or merge beside the transcript's next step),
+ * counted the way the graph draws them (shared/graph), so the header's count matches the badges. The store's
+ * count (sessions.list) covers the transcript's own rewinds and edited prompts.
+ */
+function workspaceBranchPoints(nodes: readonly NodeSummary[], workspaceNodes: readonly WorkspaceNodeInfo[]): number {
+  const tree = buildSessionTree(nodes);
+  const points = classifyBranchPoints(tree, branchHeads(tree, workspaceNodes));
+  let count = 0;
+  for (let i = 0; i < points.branch.length; i++) if (points.branch[i] === BRANCH_WORKSPACE && points.width[i]! >= 2) count++;
+  return count;
 }
 
 /**

@@ -93,6 +93,20 @@ describe('forking the demo session', () => {
     expect(readTree(source)).toEqual(sourceBefore);
   });
 
+  it('counts a fork beside the next step as a branch point in the graph’s session summary', async () => {
+    const before = await harness.service.api['sessions.graph']({ sessionId });
+    const children = (id: string): number => before.nodes.filter((node) => node.parentId === id).length;
+    // A main-line step with exactly one next step, no fork yet, and not the node other tests fork from.
+    const point = before.nodes.find((node) => node.kind === 'assistant' && !node.sidechain && node.id !== early.id && children(node.id) === 1)!;
+    expect(point).toBeDefined();
+    await fork(point.id, join(harness.root, 'forks', 'count'));
+    const after = await harness.service.api['sessions.graph']({ sessionId });
+    expect(after.session.branchCount).toBe(before.session.branchCount + 1);
+    // The store's own count (rewinds and edited prompts) is what the session list shows.
+    const listed = (await harness.service.api['sessions.list']({})).sessions.find((session) => session.id === sessionId)!;
+    expect(listed.branchCount).toBeLessThan(after.session.branchCount);
+  });
+
   it('adds the branch to the graph below the fork point and tells the session changed', async () => {
     const created = await fork(early.id, join(harness.root, 'forks', 'graph'));
     const after = await harness.service.api['sessions.graph']({ sessionId });
