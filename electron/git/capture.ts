@@ -4,12 +4,13 @@
  * Filesystem calls are synchronous in batches (far cheaper per file than promises for small files); the
  * event loop gets a turn between batches, which is also where cancellation and progress happen.
  */
-import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hashObject, type FileMode, type TreeEntry } from './git-object';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from './ignore-rules';
+import { readInfoExclude, readOptional } from './ignore-files';
 import { snapshotRefName, type ObjectWriter, type SnapshotStore } from './object-store';
 import { STAT_FIELDS, statFiles } from './parallel-stat';
 import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry, type TreeCacheEntry } from './stat-cache';
@@ -81,29 +82,6 @@ interface FileRecord {
 }
 
 const join2 = (base: string, name: string): string => (base === '' ? name : `${base}/${name}`);
-
-function readOptional(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** `.git/info/exclude`, following a `.git` file (worktree, submodule) to the common git dir. */
-function readInfoExclude(root: string): Buffer | undefined {
-  const dotGit = join(root, '.git');
-  let gitdir = dotGit;
-  const pointer = readOptional(dotGit);
-  if (pointer) {
-    const match = /^gitdir: (.+)$/m.exec(pointer.toString('utf8'));
-    if (!match) return undefined;
-    gitdir = join(root, match[1]!.trim());
-    const common = readOptional(join(gitdir, 'commondir'));
-    if (common) gitdir = join(gitdir, common.toString('utf8').trim());
-  }
-  return readOptional(join(gitdir, 'info', 'exclude'));
-}
 
 /** Reads a regular file without following a symlink that replaced it since the walk. */
 function readRegularFile(path: string, size: number): Buffer {

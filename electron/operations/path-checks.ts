@@ -7,16 +7,9 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArborError } from '../../shared/errors';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from '../git/ignore-rules';
+import { readInfoExclude } from '../git/ignore-files';
 import { checkWorkspacePath } from '../git/materialize';
 import type { PlannedFileChange } from './operation-types';
-
-function readOptional(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A folder's .gitignore, when it is a regular file (git does not follow a symlinked one; neither does capture). */
 function readGitignore(path: string): Buffer | undefined {
@@ -25,20 +18,6 @@ function readGitignore(path: string): Buffer | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `.git/info/exclude` of the workspace's repository (a `.git` file points at it for worktrees). */
-function readInfoExclude(root: string): Buffer | undefined {
-  const pointer = readOptional(join(root, '.git'));
-  let gitdir = join(root, '.git');
-  if (pointer) {
-    const match = /^gitdir: (.+)$/m.exec(pointer.toString('utf8'));
-    if (!match) return undefined;
-    gitdir = join(root, match[1]!.trim());
-    const common = readOptional(join(gitdir, 'commondir'));
-    if (common) gitdir = join(gitdir, common.toString('utf8').trim());
-  }
-  return readOptional(join(gitdir, 'info', 'exclude'));
 }
 
 /**

@@ -36,6 +36,23 @@ export function ChangeLists({ changes, testId = 'change-lists' }: { readonly cha
   );
 }
 
+/** The files that differ from what a preview (or an operation) saw: why an operation stopped. */
+export function ChangedPathList({ paths }: { readonly paths: readonly string[] }) {
+  if (paths.length === 0) return null;
+  return (
+    <ul className="tt-paths">
+      {paths.map((path) => (
+        <li key={path} className="tt-path">
+          <span className="file-status file-status--written" aria-hidden="true">
+            !
+          </span>
+          <code>{path}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function changeCount(changes: WorkspaceChanges): number {
   return changes.written.length + changes.created.length + changes.deleted.length;
 }

@@ -3,7 +3,7 @@ import type { NodeId } from '../../../shared/model';
 import type { OperationOutcome, OperationSummary } from '../../../shared/operations';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
 import { absoluteTime, relativeTime } from '../app/format';
-import { summarizeChanges } from './ChangeLists';
+import { ChangedPathList, summarizeChanges } from './ChangeLists';
 import { ErrorBox } from './ErrorBox';
 import { Modal } from './Modal';
 import { OPERATION_KIND_LABELS, OPERATION_STATUS_HINTS, OPERATION_STATUS_LABELS, undoHint, undoneBy } from './operation-history';
@@ -220,18 +220,7 @@ function UndoOutcome({ outcome, undone }: { readonly outcome: OperationOutcome; 
         <strong>The workspace changed since this {OPERATION_KIND_LABELS[undone.kind].toLowerCase()}</strong>, so the undo stopped before writing
         anything. Put these files back as the operation left them (or keep them and leave the operation in place):
       </p>
-      {outcome.changed.length > 0 ? (
-        <ul className="tt-paths">
-          {outcome.changed.map((path) => (
-            <li key={path} className="tt-path">
-              <span className="file-status file-status--written" aria-hidden="true">
-                !
-              </span>
-              <code>{path}</code>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ChangedPathList paths={outcome.changed} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { NodeId } from '../../../shared/model';
 import type { AppliedOperation, OperationOutcome, RewindPreview } from '../../../shared/operations';
 import { useArborClient } from '../app/app-context';
 import { plural } from '../app/format';
-import { ChangeLists, changeCount, SideEffectList, SkippedList, summarizeChanges } from './ChangeLists';
+import { ChangedPathList, ChangeLists, changeCount, SideEffectList, SkippedList, summarizeChanges } from './ChangeLists';
 import { ErrorBox } from './ErrorBox';
 import { Modal } from './Modal';
 import { ProgressLine } from './ProgressLine';
@@ -189,18 +189,7 @@ export function RewindDialog({ nodeId, onClose }: { readonly nodeId: NodeId; rea
             <strong>The workspace changed since the preview</strong>, so {state.during === 'apply' ? 'the rewind' : 'the undo'} stopped before writing anything.
             {state.during === 'apply' ? ' Preview again to see what a rewind would do now.' : ''}
           </p>
-          {state.changed.length > 0 ? (
-            <ul className="tt-paths">
-              {state.changed.map((path) => (
-                <li key={path} className="tt-path">
-                  <span className="file-status file-status--written" aria-hidden="true">
-                    !
-                  </span>
-                  <code>{path}</code>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          <ChangedPathList paths={state.changed} />
         </div>
       );
       footer = (

@@ -2,37 +2,28 @@
  * `arbor files`, `arbor diff` and `arbor snapshot` end to end, in-process through runCli, over the demo
  * session imported into a temp data folder. Exit codes: 0 ok, 1 failure (`arbor: reason [CODE]`), 2 usage.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeDiff, NodeFiles, SessionGraph, SnapshotCaptured } from '../../../shared/model';
-import { runCliCaptured, type Run } from './run-cli';
+import { openCliDemo, type CliDemo, type Run } from './run-cli';
 
-let root: string;
-let home: string;
-let dataDir: string;
 let workspace: string;
 let graph: SessionGraph;
 
+let demo: CliDemo;
+
 function cli(args: string[]): Promise<Run> {
-  return runCliCaptured(['--data-dir', dataDir, ...args], { cwd: root, homeDir: home });
+  return demo.cli(args);
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arbor-cli-files-'));
-  home = join(root, 'home');
-  mkdirSync(home);
-  dataDir = join(root, 'data');
-  const demo = await cli(['demo', join(root, 'demo'), '--json']);
-  expect(demo.code).toBe(0);
-  const { sessionId } = JSON.parse(demo.stdout) as { sessionId: string; dir: string };
-  const shown = await cli(['show', sessionId, '--json']);
-  graph = JSON.parse(shown.stdout) as SessionGraph;
+  demo = await openCliDemo('arbor-cli-files-');
+  ({ graph } = demo);
   workspace = graph.session.project!;
   expect(workspace).toBeTruthy();
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => demo.remove());
 
 const mainLast = (): string => graph.nodes.filter((node) => !node.sidechain).at(-1)!.id;
 

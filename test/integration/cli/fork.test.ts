@@ -2,34 +2,27 @@
  * `arbor fork` and `arbor forks` end to end, in-process through runCli, over the demo session imported into a
  * temp data folder. Exit codes: 0 ok, 1 failure (`arbor: reason [CODE]`), 2 usage.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGraph } from '../../../shared/model';
 import type { ForkCreated, ForkSummary } from '../../../shared/operations';
-import { runCliCaptured, type Run } from './run-cli';
+import { openCliDemo, type CliDemo, type Run } from './run-cli';
 
 let root: string;
-let home: string;
-let dataDir: string;
 let graph: SessionGraph;
 
+let demo: CliDemo;
+
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return runCliCaptured(['--data-dir', dataDir, ...args], { cwd: root, homeDir: home, env });
+  return demo.cli(args, env);
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arbor-cli-fork-'));
-  home = join(root, 'home');
-  mkdirSync(home);
-  dataDir = join(root, 'data');
-  const demo = await cli(['demo', join(root, 'demo'), '--json']);
-  expect(demo.code).toBe(0);
-  const { sessionId } = JSON.parse(demo.stdout) as { sessionId: string };
-  graph = JSON.parse((await cli(['show', sessionId, '--json'])).stdout) as SessionGraph;
+  demo = await openCliDemo('arbor-cli-fork-');
+  ({ root, graph } = demo);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => demo.remove());
 
 const firstToolCall = (): string => graph.nodes.find((node) => !node.sidechain && node.kind === 'tool_call')!.id;
 

@@ -3,14 +3,13 @@
  * session imported into a temp data folder: --dry-run writes nothing, a rewind's --json has the documented
  * shape and matches its dry run, undo restores the workspace, and failures exit 1 with one clear line.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGraph } from '../../../shared/model';
 import type { OperationSummary, SideEffect, SkippedPath } from '../../../shared/operations';
 import { describeFiles, readAllFiles } from '../rewind/workspace-files';
-import { runCliCaptured, type Run } from './run-cli';
+import { openCliDemo, type CliDemo, type Run } from './run-cli';
 
 interface RewindJson {
   operation: string | null;
@@ -21,28 +20,21 @@ interface RewindJson {
   skipped: SkippedPath[];
 }
 
-let root: string;
-let home: string;
-let dataDir: string;
 let workspace: string;
 let graph: SessionGraph;
 
+let demo: CliDemo;
+
 function cli(args: string[]): Promise<Run> {
-  return runCliCaptured(['--data-dir', dataDir, ...args], { cwd: root, homeDir: home });
+  return demo.cli(args);
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arbor-cli-rewind-'));
-  home = join(root, 'home');
-  mkdirSync(home);
-  dataDir = join(root, 'data');
-  const demo = await cli(['demo', join(root, 'demo'), '--json']);
-  expect(demo.code).toBe(0);
-  const { sessionId } = JSON.parse(demo.stdout) as { sessionId: string };
-  graph = JSON.parse((await cli(['show', sessionId, '--json'])).stdout) as SessionGraph;
+  demo = await openCliDemo('arbor-cli-rewind-');
+  ({ graph } = demo);
   workspace = graph.session.project!;
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => demo.remove());
 
 const firstNode = (): string => graph.nodes[0]!.id;
 
