@@ -1,12 +1,15 @@
 /**
  * Writes a snapshot out as files: a whole tree into a new directory (fork), or chosen files into an
- * existing workspace (the primitive under rewind). Objects are read synchronously from our packs; the
- * writes run in parallel with a bound, which keeps libuv's thread pool busy without flooding it.
+ * existing workspace (the primitive under rewind). Objects are read synchronously from our packs and
+ * files are written synchronously in batches, as tar does: measured here on 10k small files, a loop of
+ * sync writes takes half the time of 16 writes in flight on libuv's pool (which contend for the same
+ * folders' locks on two cores). The event loop gets a turn between batches, where cancellation and
+ * progress happen.
  */
-import { mkdirSync, readdirSync, lstatSync } from 'node:fs';
-import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmodSync, mkdirSync, readdirSync, lstatSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { SnapshotStore } from './object-store';
 import { listSnapshotFiles, type SnapshotFile } from './tree-read';
@@ -19,8 +22,6 @@ export interface MaterializeProgress {
 export interface MaterializeOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: MaterializeProgress) => void;
-  /** Writes in flight at once. */
-  readonly concurrency?: number;
 }
 
 export interface MaterializeResult {
@@ -28,33 +29,28 @@ export interface MaterializeResult {
   readonly bytes: number;
 }
 
-const DEFAULT_CONCURRENCY = 16;
-const PROGRESS_EVERY = 256;
+const BATCH = 256;
 
 function ioError(message: string, error: unknown): ArborError {
   return new ArborError('IO', `${message}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** Runs `task` over `items` with at most `limit` in flight; stops at the first failure or abort. */
-async function forEachBounded<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, task: (item: T) => Promise<void>, onDone: (done: number) => void): Promise<void> {
-  let next = 0;
-  let done = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      throwIfAborted(signal);
-      const item = items[next++]!;
-      await task(item);
-      if (++done % PROGRESS_EVERY === 0) onDone(done);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  onDone(done);
+/** Runs `task` over `items` in synchronous batches, yielding between them; stops at the first failure or abort. */
+async function forEachInBatches<T>(items: readonly T[], signal: AbortSignal | undefined, task: (item: T) => void, onDone: (done: number) => void): Promise<void> {
+  for (let start = 0; start < items.length; start += BATCH) {
+    throwIfAborted(signal);
+    const end = Math.min(start + BATCH, items.length);
+    for (let i = start; i < end; i++) task(items[i]!);
+    onDone(end);
+    if (end < items.length) await yieldToEventLoop();
+  }
+  if (items.length === 0) onDone(0);
 }
 
-async function writeSnapshotFile(store: SnapshotStore, file: SnapshotFile, path: string): Promise<number> {
+function writeSnapshotFile(store: SnapshotStore, file: SnapshotFile, path: string): number {
   const bytes = store.readBlob(file.oid);
-  if (file.mode === '120000') await symlink(bytes, path);
-  else await writeFile(path, bytes, { mode: file.mode === '100755' ? 0o777 : 0o666, flag: 'wx' });
+  if (file.mode === '120000') symlinkSync(bytes, path);
+  else writeFileSync(path, bytes, { mode: file.mode === '100755' ? 0o777 : 0o666, flag: 'wx' });
   return bytes.length;
 }
 
@@ -95,12 +91,11 @@ export async function materializeSnapshot(store: SnapshotStore, treeOid: string,
   }
   let bytes = 0;
   try {
-    await forEachBounded(
+    await forEachInBatches(
       files,
-      options.concurrency ?? DEFAULT_CONCURRENCY,
       signal,
-      async (file) => {
-        bytes += await writeSnapshotFile(store, file, join(targetDir, file.path));
+      (file) => {
+        bytes += writeSnapshotFile(store, file, `${targetDir}/${file.path}`);
       },
       (done) => onProgress?.({ filesDone: done, filesTotal: files.length }),
     );
@@ -153,26 +148,25 @@ export async function restoreFiles(
   let bytes = 0;
   const tag = randomBytes(4).toString('hex');
   try {
-    await forEachBounded(
+    await forEachInBatches(
       files,
-      options.concurrency ?? DEFAULT_CONCURRENCY,
       options.signal,
-      async (file) => {
+      (file) => {
         const target = join(workspace, file.path);
         const tmp = join(dirname(target), `.arbor-restore-${tag}-${randomBytes(3).toString('hex')}`);
-        await mkdir(dirname(target), { recursive: true });
+        mkdirSync(dirname(target), { recursive: true });
         try {
-          bytes += await writeSnapshotFile(store, file, tmp);
-          if (file.mode !== '120000') await chmod(tmp, file.mode === '100755' ? 0o755 : 0o644);
-          await rename(tmp, target);
+          bytes += writeSnapshotFile(store, file, tmp);
+          if (file.mode !== '120000') chmodSync(tmp, file.mode === '100755' ? 0o755 : 0o644);
+          renameSync(tmp, target);
         } catch (error) {
-          await rm(tmp, { force: true });
+          rmSync(tmp, { force: true });
           throw error;
         }
       },
       (done) => options.onProgress?.({ filesDone: done, filesTotal: files.length }),
     );
-    for (const path of remove) await rm(join(workspace, path), { force: true });
+    for (const path of remove) rmSync(join(workspace, path), { force: true });
   } catch (error) {
     if (error instanceof ArborError) throw error;
     throw ioError(`Cannot restore files into ${workspace}`, error);

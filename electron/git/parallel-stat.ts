@@ -1,10 +1,16 @@
 /**
- * lstat of many files on two threads: the main thread and one long-lived helper worker claim chunks of the
- * list from a shared counter and write size/mtime/inode/mode into shared memory, so an incremental capture's
- * stat pass (most of its time) takes about half as long on a multi-core machine, as git's preloaded index
- * does. The worker is plain JavaScript evaluated from a string (no separate bundle entry), unref'd so it
- * never keeps a process alive, and the main thread never awaits it: chunks it has not finished in time are
- * simply done again on the main thread.
+ * lstat of many files on two threads, overlapped with the walk that finds them: as the walk names files,
+ * every full chunk goes to one long-lived helper worker, which lstats it while the main thread keeps
+ * walking; when the walk ends, the main thread takes the chunks the worker has not started, from the back.
+ * An incremental capture is mostly this stat pass and the walk, so overlapping them is what keeps it ahead
+ * of git (whose preloaded index stats on several threads too).
+ *
+ * Each chunk has its own small shared buffers: a state word (free → taken → done) that whichever thread
+ * claims it first with compare-and-swap owns, and the chunk's numbers. The worker is plain JavaScript
+ * evaluated from a string (no separate bundle entry), unref'd so it never keeps a process alive, and the
+ * main thread never waits on it for long: a chunk it has not finished in time is stat'ed again here,
+ * into the result the caller gets (which the worker never writes), so a late worker cannot mix its numbers
+ * into it.
  */
 import { lstatSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -13,34 +19,28 @@ import { Worker } from 'node:worker_threads';
 /** Per file: size, mtimeMs, ino, mode (-1 when lstat failed). */
 export const STAT_FIELDS = 4;
 const CHUNK = 128;
-/** Below this, a second thread's hand-off costs more than it saves. */
-const MIN_PARALLEL = 2048;
 const WAIT_MS = 200;
+const FREE = 0;
+const TAKEN = 1;
+const DONE = 2;
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
 parentPort.on('message', (job) => {
+  const state = new Int32Array(job.state);
+  if (Atomics.compareExchange(state, 0, ${FREE}, ${TAKEN}) !== ${FREE}) return;
   const paths = job.paths.split('\\0');
-  const control = new Int32Array(job.control);
-  const done = new Int32Array(job.done);
   const out = new Float64Array(job.stats);
-  const chunks = done.length;
-  for (;;) {
-    const chunk = Atomics.add(control, 0, 1);
-    if (chunk >= chunks) break;
-    const end = Math.min((chunk + 1) * ${CHUNK}, paths.length);
-    for (let i = chunk * ${CHUNK}; i < end; i++) {
-      let s;
-      try { s = lstatSync(job.root + '/' + paths[i], { throwIfNoEntry: false }); } catch { s = undefined; }
-      const o = i * ${STAT_FIELDS};
-      if (s === undefined) { out[o + 3] = -1; continue; }
-      out[o] = s.size; out[o + 1] = s.mtimeMs; out[o + 2] = s.ino; out[o + 3] = s.mode;
-    }
-    Atomics.store(done, chunk, 1);
-    Atomics.add(control, 1, 1);
-    Atomics.notify(control, 1);
+  for (let i = 0; i < paths.length; i++) {
+    let s;
+    try { s = lstatSync(job.root + '/' + paths[i], { throwIfNoEntry: false }); } catch { s = undefined; }
+    const o = i * ${STAT_FIELDS};
+    if (s === undefined) { out[o + 3] = -1; continue; }
+    out[o] = s.size; out[o + 1] = s.mtimeMs; out[o + 2] = s.ino; out[o + 3] = s.mode;
   }
+  Atomics.store(state, 0, ${DONE});
+  Atomics.notify(state, 0);
 });
 `;
 
@@ -85,56 +85,100 @@ function statInto(out: Float64Array, index: number, absolute: string): void {
   out[o + 3] = s.mode;
 }
 
-/**
- * lstat `${root}/${path}` for every path; returns STAT_FIELDS numbers per path. `checkAbort` is called between
- * chunks on the main thread.
- */
-export function statFiles(root: string, paths: readonly string[], checkAbort: () => void): Float64Array {
-  const n = paths.length;
-  const worker = n >= MIN_PARALLEL && availableParallelism() > 1 ? getHelper() : undefined;
-  if (!worker) {
-    const out = new Float64Array(n * STAT_FIELDS);
-    for (let i = 0; i < n; i++) {
-      if (i % 1024 === 0) checkAbort();
+interface PostedChunk {
+  readonly first: number;
+  readonly count: number;
+  readonly state: Int32Array;
+  readonly stats: Float64Array;
+}
+
+/** One stat pass: `add` each path as it is found, then `finish` for STAT_FIELDS numbers per path, in order. */
+export class StatPass {
+  private readonly paths: string[] = [];
+  private readonly chunks: PostedChunk[] = [];
+  private posted = 0;
+  private readonly worker: Worker | undefined;
+
+  constructor(private readonly root: string) {
+    this.worker = availableParallelism() > 1 ? getHelper() : undefined;
+  }
+
+  get size(): number {
+    return this.paths.length;
+  }
+
+  /** `${root}/${path}` will be stat'ed. */
+  add(path: string): void {
+    this.paths.push(path);
+    if (this.worker && this.paths.length - this.posted >= CHUNK) this.post();
+  }
+
+  private post(): void {
+    const first = this.posted;
+    const count = this.paths.length - first;
+    const stateBuffer = new SharedArrayBuffer(4);
+    const statsBuffer = new SharedArrayBuffer(count * STAT_FIELDS * 8);
+    const paths = this.paths.slice(first).join('\0');
+    this.chunks.push({ first, count, state: new Int32Array(stateBuffer), stats: new Float64Array(statsBuffer) });
+    this.posted = this.paths.length;
+    try {
+      this.worker!.postMessage({ root: this.root, paths, state: stateBuffer, stats: statsBuffer });
+    } catch {
+      // The chunk stays free, so finish() stats it here.
+    }
+  }
+
+  /** The numbers for every path added; `checkAbort` is called between chunks. */
+  finish(checkAbort: () => void): Float64Array {
+    const { paths, root } = this;
+    const out = new Float64Array(paths.length * STAT_FIELDS);
+    for (let i = this.posted; i < paths.length; i++) {
+      if ((i - this.posted) % 1024 === 0) checkAbort();
       statInto(out, i, `${root}/${paths[i]}`);
+    }
+    // The worker works from the front, so take free chunks from the back.
+    const theirs: PostedChunk[] = [];
+    for (let c = this.chunks.length - 1; c >= 0; c--) {
+      const chunk = this.chunks[c]!;
+      if (Atomics.compareExchange(chunk.state, 0, FREE, TAKEN) !== FREE) {
+        theirs.push(chunk);
+        continue;
+      }
+      try {
+        checkAbort();
+      } catch (error) {
+        // The worker skips chunks that are not free, so nothing is left running for a capture that stopped.
+        for (const rest of this.chunks) Atomics.compareExchange(rest.state, 0, FREE, TAKEN);
+        throw error;
+      }
+      const end = chunk.first + chunk.count;
+      for (let i = chunk.first; i < end; i++) statInto(out, i, `${root}/${paths[i]}`);
+      Atomics.store(chunk.state, 0, DONE);
+    }
+    // At most one chunk is still in the worker's hands; wait briefly, then do whatever is left here.
+    const deadline = Date.now() + WAIT_MS;
+    for (const chunk of theirs) {
+      let state = Atomics.load(chunk.state, 0);
+      while (state !== DONE && !helperBroken) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        Atomics.wait(chunk.state, 0, state, Math.min(left, 5));
+        state = Atomics.load(chunk.state, 0);
+      }
+      if (state === DONE) {
+        out.set(chunk.stats, chunk.first * STAT_FIELDS);
+      } else {
+        const end = chunk.first + chunk.count;
+        for (let i = chunk.first; i < end; i++) statInto(out, i, `${root}/${paths[i]}`);
+      }
     }
     return out;
   }
-  const chunks = Math.ceil(n / CHUNK);
-  const statsBuffer = new SharedArrayBuffer(n * STAT_FIELDS * 8);
-  const controlBuffer = new SharedArrayBuffer(8);
-  const doneBuffer = new SharedArrayBuffer(chunks * 4);
-  const out = new Float64Array(statsBuffer);
-  const control = new Int32Array(controlBuffer);
-  const done = new Int32Array(doneBuffer);
-  worker.postMessage({ root, paths: paths.join('\0'), control: controlBuffer, done: doneBuffer, stats: statsBuffer });
-  for (;;) {
-    const chunk = Atomics.add(control, 0, 1);
-    if (chunk >= chunks) break;
-    try {
-      checkAbort();
-    } catch (error) {
-      Atomics.store(control, 0, chunks); // the worker stops claiming too
-      throw error;
-    }
-    const end = Math.min((chunk + 1) * CHUNK, n);
-    for (let i = chunk * CHUNK; i < end; i++) statInto(out, i, `${root}/${paths[i]}`);
-    Atomics.store(done, chunk, 1);
-    Atomics.add(control, 1, 1);
-  }
-  // At most one chunk per worker is still in flight; wait briefly, then do whatever is left here.
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const completed = Atomics.load(control, 1);
-    if (completed >= chunks || helperBroken || Date.now() >= deadline) break;
-    Atomics.wait(control, 1, completed, 5);
-  }
-  if (Atomics.load(control, 1) < chunks) {
-    for (let chunk = 0; chunk < chunks; chunk++) {
-      if (Atomics.load(done, chunk) === 1) continue;
-      const end = Math.min((chunk + 1) * CHUNK, n);
-      for (let i = chunk * CHUNK; i < end; i++) statInto(out, i, `${root}/${paths[i]}`);
-    }
-  }
-  return out;
+}
+
+/** lstat `${root}/${path}` for every path (a whole list known up front); STAT_FIELDS numbers per path. */
+export function statFiles(root: string, paths: readonly string[], checkAbort: () => void): Float64Array {
+  const pass = new StatPass(root);
+  for (const path of paths) pass.add(path);
+  return pass.finish(checkAbort);
 }

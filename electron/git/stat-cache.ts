@@ -122,8 +122,16 @@ export class StatCache {
     this.removals = removals;
   }
 
-  /** Replaces the whole content (the cache takes ownership of the maps): a capture knows every file that still exists. */
-  replace(entries: ReadonlyMap<string, StatCacheEntry>, trees: ReadonlyMap<string, TreeCacheEntry> = new Map()): void {
+  /**
+   * Replaces the whole content (the cache takes ownership of the maps): a capture knows every file that still
+   * exists. `changes`, when the capture kept count, spares two lookups per file: the paths whose entry is new,
+   * and how many of the old paths are still there (when all are, nothing was removed).
+   */
+  replace(
+    entries: ReadonlyMap<string, StatCacheEntry>,
+    trees: ReadonlyMap<string, TreeCacheEntry> = new Map(),
+    changes?: { readonly changed: readonly string[]; readonly kept: number },
+  ): void {
     // Tree lines go first: if a crash tears the journal's tail, the files that lost their lines are re-read,
     // which marks their folders changed, so a tree line can never outlive the file lines it depends on.
     for (const [path, tree] of trees) {
@@ -131,11 +139,16 @@ export class StatCache {
       if (old?.oid !== tree.oid || old.entries !== tree.entries) this.pending.push(JSON.stringify(['t', path, [tree.entries, tree.oid]]));
     }
     for (const path of this.trees.keys()) if (!trees.has(path)) this.pending.push(JSON.stringify(['t', path, null]));
-    // Unchanged entries are the very same objects (capture reuses them), so identity finds the changes.
-    for (const [path, entry] of entries) {
-      if (this.entries.get(path) !== entry) this.pending.push(JSON.stringify(['f', path, [entry.size, entry.mtimeMs, entry.ino, entry.mode, entry.oid]]));
+    const line = (path: string, entry: StatCacheEntry): string => JSON.stringify(['f', path, [entry.size, entry.mtimeMs, entry.ino, entry.mode, entry.oid]]);
+    if (changes) {
+      for (const path of changes.changed) this.pending.push(line(path, entries.get(path)!));
+    } else {
+      // Unchanged entries are the very same objects (capture reuses them), so identity finds the changes.
+      for (const [path, entry] of entries) if (this.entries.get(path) !== entry) this.pending.push(line(path, entry));
     }
-    for (const path of this.entries.keys()) if (!entries.has(path)) this.pending.push(JSON.stringify(['f', path, null]));
+    if (!changes || changes.kept < this.entries.size) {
+      for (const path of this.entries.keys()) if (!entries.has(path)) this.pending.push(JSON.stringify(['f', path, null]));
+    }
     this.entries = entries;
     this.trees = trees;
   }

@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { syntheticSessionLines } from '../../electron/demo/synthetic';
 import { createArborService } from '../../electron/service/arbor-service';
+import { settle } from './settle';
 import type { ArborService } from '../../electron/service/service-types';
 
 export interface RewindFigureOptions {
@@ -101,14 +102,17 @@ export async function measureRewind(options: RewindFigureOptions): Promise<Rewin
       const applyMs: number[] = [];
       for (let round = 0; round < rounds; round++) {
         const changed = changeFiles(round);
+        settle();
         const statusStart = performance.now();
         git(['status', '--porcelain']);
         statusAnchor.push(performance.now() - statusStart);
+        settle();
         const gitStart = performance.now();
         git(['checkout', '--', ...changed]);
         anchor.push(performance.now() - gitStart);
         changeFiles(round);
         await new Promise((resolve) => setTimeout(resolve, 30));
+        settle();
         const start = performance.now();
         const preview = await service.api['rewind.preview']({ nodeId });
         const previewed = performance.now();

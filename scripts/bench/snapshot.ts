@@ -10,7 +10,8 @@
  *     transcript (rewind-figure.ts): the rewind (apply) vs `git checkout -- <files>`     target ≤ 100 ms,
  *     and its preview vs `git status --porcelain` (figure only)
  * `--only-rewind` measures just the rewind figures; `--rewind-small N` / `--rewind-large N` set the transcripts' sizes.
- * Git runs with `-c gc.auto=0`. Needs `git` and `tar` on PATH.
+ * Git runs with `-c gc.auto=0`. Needs `git` and `tar` on PATH. The disk is settled (`sync`, untimed) before
+ * every timed step, so no step is timed while the kernel writes back the one before it.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import type { PackCompression } from '../../electron/git/pack-writer';
 import { StatCache } from '../../electron/git/stat-cache';
 import { diffSnapshots } from '../../electron/git/tree-read';
 import { measureRewind, type RewindSample } from './rewind-figure';
+import { settle } from './settle';
 
 function argValue(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -63,12 +65,14 @@ function generateWorkspace(root: string, count: number): string[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function time<T>(work: () => T): [T, number] {
+  settle();
   const start = performance.now();
   const result = work();
   return [result, performance.now() - start];
 }
 
 async function timeAsync<T>(work: () => Promise<T>): Promise<[T, number]> {
+  settle();
   const start = performance.now();
   const result = await work();
   return [result, performance.now() - start];

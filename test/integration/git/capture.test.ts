@@ -1,5 +1,5 @@
 /** Capture into the snapshot store: byte exactness, git's own view of the store, incremental work, limits. */
-import { chmodSync, mkdirSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import git_ from 'isomorphic-git';
 import * as fs from 'node:fs';
@@ -8,7 +8,7 @@ import { CancelledError } from '../../../shared/errors';
 import { captureDirectory } from '../../../electron/git/capture';
 import { SnapshotStore, snapshotRefName } from '../../../electron/git/object-store';
 import { StatCache } from '../../../electron/git/stat-cache';
-import { listSnapshotFiles, readSnapshotFile } from '../../../electron/git/tree-read';
+import { findSnapshotFile, listSnapshotFiles, readSnapshotFile } from '../../../electron/git/tree-read';
 import { git, gitAvailable, gitStatus, NO_GIT, tempDir } from './git-fixture';
 
 const PAST = new Date('2024-01-02T03:04:05Z');
@@ -135,6 +135,30 @@ describe('captureDirectory', () => {
     expect(changed.objectsWritten).toBe(5);
     const fresh = await captureDirectory(store, workspace);
     expect(fresh.treeOid).toBe(changed.treeOid);
+  });
+
+  it('journals exactly what changed: a reloaded cache drops deleted and racy files and keeps new entries', async () => {
+    for (let i = 0; i < 6; i++) writeFileSync(join(workspace, `f${i}.txt`), `content ${i}\n`);
+    age(workspace);
+    const cache = await StatCache.forDirectory(store, workspace);
+    await captureDirectory(store, workspace, { statCache: cache });
+    expect((await StatCache.forDirectory(store, workspace)).size).toBe(6);
+
+    rmSync(join(workspace, 'f0.txt'));
+    writeFileSync(join(workspace, 'f1.txt'), 'changed\n');
+    writeFileSync(join(workspace, 'f6.txt'), 'new\n');
+    age(workspace);
+    writeFileSync(join(workspace, 'f2.txt'), 'racy\n'); // modified just now: not trusted, so not kept
+    const second = await captureDirectory(store, workspace, { statCache: cache });
+    const reloaded = await StatCache.forDirectory(store, workspace);
+    expect(reloaded.size).toBe(5);
+    expect(reloaded.get('f0.txt')).toBeUndefined();
+    expect(reloaded.get('f2.txt')).toBeUndefined();
+    expect(reloaded.get('f1.txt')?.oid).toBe(findSnapshotFile(store, second.treeOid, 'f1.txt')?.oid);
+    expect(reloaded.get('f6.txt')?.oid).toBe(findSnapshotFile(store, second.treeOid, 'f6.txt')?.oid);
+    expect(reloaded.get('f3.txt')).toEqual(cache.get('f3.txt'));
+    // The next capture from the reloaded cache re-reads only the racy file.
+    expect((await captureDirectory(store, workspace, { statCache: reloaded })).filesRead).toBe(1);
   });
 
   it('forgets the stat cache once the store has removed objects', async () => {
