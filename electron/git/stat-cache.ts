@@ -41,6 +41,10 @@ interface StoredCache {
  */
 export const RACY_MARGIN_MS = 20;
 
+/** Directories whose caches a store keeps in memory. */
+const REMEMBERED_DIRECTORIES = 8;
+const remembered = new WeakMap<SnapshotStore, Map<string, StatCache>>();
+
 export class StatCache {
   private entries: ReadonlyMap<string, StatCacheEntry>;
   private trees: ReadonlyMap<string, TreeCacheEntry>;
@@ -94,10 +98,29 @@ export class StatCache {
     return cache;
   }
 
-  /** The cache for one captured directory, kept inside the store. */
-  static forDirectory(store: SnapshotStore, dir: string): Promise<StatCache> {
+  /** The file that holds the cache of one captured directory, inside the store. */
+  static fileFor(store: SnapshotStore, dir: string): string {
     const key = createHash('sha1').update(resolve(dir)).digest('hex');
-    return StatCache.load(join(store.gitdir, 'arbor', 'stat-cache', `${key}.json`));
+    return join(store.gitdir, 'arbor', 'stat-cache', `${key}.json`);
+  }
+
+  /**
+   * The cache for one captured directory. The store's last few are kept in memory: loading 10k entries
+   * was a fifth of a rewind preview. An instance that another process's captures have overtaken is still
+   * right (each entry ties a full lstat to the oid of the bytes read then), it only re-reads what changed.
+   * `reload` reads the file again.
+   */
+  static async forDirectory(store: SnapshotStore, dir: string, options: { readonly reload?: boolean } = {}): Promise<StatCache> {
+    const file = StatCache.fileFor(store, dir);
+    let kept = remembered.get(store);
+    if (!kept) remembered.set(store, (kept = new Map()));
+    const known = options.reload ? undefined : kept.get(file);
+    const cache = known ?? (await StatCache.load(file));
+    // Most recently used last; the oldest goes first.
+    kept.delete(file);
+    kept.set(file, cache);
+    while (kept.size > REMEMBERED_DIRECTORIES) kept.delete(kept.keys().next().value as string);
+    return cache;
   }
 
   get size(): number {

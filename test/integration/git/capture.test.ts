@@ -120,7 +120,8 @@ describe('captureDirectory', () => {
     const first = await captureDirectory(store, workspace, { statCache: cache });
     expect(first.filesRead).toBe(50);
 
-    const reloaded = await StatCache.forDirectory(store, workspace);
+    const reloaded = await StatCache.forDirectory(store, workspace, { reload: true });
+    expect(reloaded).not.toBe(cache);
     expect(reloaded.size).toBe(50);
     const unchanged = await captureDirectory(store, workspace, { statCache: reloaded });
     expect(unchanged).toMatchObject({ treeOid: first.treeOid, filesRead: 0, objectsWritten: 0, bytesRead: 0 });
@@ -142,7 +143,7 @@ describe('captureDirectory', () => {
     age(workspace);
     const cache = await StatCache.forDirectory(store, workspace);
     await captureDirectory(store, workspace, { statCache: cache });
-    expect((await StatCache.forDirectory(store, workspace)).size).toBe(6);
+    expect((await StatCache.forDirectory(store, workspace, { reload: true })).size).toBe(6);
 
     rmSync(join(workspace, 'f0.txt'));
     writeFileSync(join(workspace, 'f1.txt'), 'changed\n');
@@ -150,7 +151,7 @@ describe('captureDirectory', () => {
     age(workspace);
     writeFileSync(join(workspace, 'f2.txt'), 'racy\n'); // modified just now: not trusted, so not kept
     const second = await captureDirectory(store, workspace, { statCache: cache });
-    const reloaded = await StatCache.forDirectory(store, workspace);
+    const reloaded = await StatCache.load(StatCache.fileFor(store, workspace));
     expect(reloaded.size).toBe(5);
     expect(reloaded.get('f0.txt')).toBeUndefined();
     expect(reloaded.get('f2.txt')).toBeUndefined();
@@ -159,6 +160,34 @@ describe('captureDirectory', () => {
     expect(reloaded.get('f3.txt')).toEqual(cache.get('f3.txt'));
     // The next capture from the reloaded cache re-reads only the racy file.
     expect((await captureDirectory(store, workspace, { statCache: reloaded })).filesRead).toBe(1);
+  });
+
+  it('keeps a store’s stat caches in memory, one per folder, and a cache another process overtook stays right', async () => {
+    const other = join(temp.path, 'other');
+    mkdirSync(other);
+    writeFileSync(join(workspace, 'a.txt'), 'one\n');
+    age(workspace);
+    const cache = await StatCache.forDirectory(store, workspace);
+    expect(await StatCache.forDirectory(store, workspace)).toBe(cache);
+    expect(await StatCache.forDirectory(store, other)).not.toBe(cache);
+    await captureDirectory(store, workspace, { statCache: cache });
+
+    // Another process (its own store handle) captures a change and journals it; this one's memory is older.
+    const second = SnapshotStore.open({ dataDir: join(temp.path, 'data') });
+    try {
+      const theirs = await StatCache.forDirectory(second, workspace);
+      expect(theirs).not.toBe(cache);
+      writeFileSync(join(workspace, 'a.txt'), 'two, longer\n');
+      age(workspace);
+      await captureDirectory(second, workspace, { statCache: theirs });
+    } finally {
+      second.close();
+    }
+    const again = await StatCache.forDirectory(store, workspace);
+    expect(again).toBe(cache);
+    const result = await captureDirectory(store, workspace, { statCache: again });
+    expect(result.filesRead).toBe(1);
+    expect(readSnapshotFile(store, result.treeOid, 'a.txt')?.bytes.toString()).toBe('two, longer\n');
   });
 
   it('forgets the stat cache once the store has removed objects', async () => {
