@@ -1,8 +1,9 @@
 /**
  * The resumable copy of a Claude Code session up to a fork point (FORMATS.md §1.10): the planned lines,
- * each rewritten only in its envelope — `sessionId` to the new id, `cwd` into the fork's folder, `parentUuid`
- * where a line was moved or a neighbour dropped — and written whole, under a fresh UUID, where
- * `claude --resume <id>` run in the fork's folder finds it.
+ * each rewritten in its envelope — `sessionId` to the new id, `cwd` into the fork's folder, `parentUuid`
+ * where a line was moved or a neighbour dropped — and in the paths its message names inside the source
+ * workspace, which move into the fork's folder (transcript-paths.ts; thinking blocks keep their bytes),
+ * then written whole, under a fresh UUID, where `claude --resume <id>` run in the fork's folder finds it.
  *
  * The lines keep their uuids. That is what Claude Code itself does when it forks or resumes into a new file
  * (FORMATS.md §1.5 fact 3), and it is what links the continuation to the fork point: on import, the copy's
@@ -14,6 +15,7 @@ import { link, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { ArborError } from '../../shared/errors';
 import type { ResumablePlan } from './resumable-plan';
+import { relocateMessagePaths } from './transcript-paths';
 import { rewriteTopLevel, topLevelMembers } from './transcript-line';
 
 export interface TranscriptRewrite {
@@ -37,7 +39,7 @@ export function renderResumableTranscript(plan: ResumablePlan, rewrite: Transcri
     const cwdSpan = members.get('cwd');
     const cwd = cwdSpan === undefined ? undefined : (JSON.parse(entry.text.slice(cwdSpan.start, cwdSpan.end)) as unknown);
     if (typeof cwd === 'string') values.cwd = movedCwd(cwd, rewrite.fromDir, rewrite.toDir);
-    text += `${rewriteTopLevel(entry.text, values, ADD_WHEN_MISSING, members)}\n`;
+    text += `${relocateMessagePaths(rewriteTopLevel(entry.text, values, ADD_WHEN_MISSING, members), rewrite.fromDir, rewrite.toDir)}\n`;
   }
   return text;
 }

@@ -45,34 +45,57 @@ function skipValue(text: string, at: number): number {
     throw new SyntaxError('unterminated container');
   }
   let i = at;
-  while (i < text.length && !isSpace(text.charCodeAt(i)) && text[i] !== ',' && text[i] !== '}') i++;
+  while (i < text.length && !isSpace(text.charCodeAt(i)) && text[i] !== ',' && text[i] !== '}' && text[i] !== ']') i++;
   if (i === at) throw new SyntaxError(`unexpected ${JSON.stringify(first)} at ${at}`);
   return i;
 }
 
 /** The top-level members of a JSON object line, key → value span (the last of duplicate keys wins, as in JSON.parse). */
 export function topLevelMembers(line: string): Map<string, ValueSpan> {
+  return objectMembers(line, skipSpace(line, 0));
+}
+
+/** The members of the JSON object whose `{` is at `start`, key → value span. */
+export function objectMembers(text: string, start: number): Map<string, ValueSpan> {
   const members = new Map<string, ValueSpan>();
-  let at = skipSpace(line, 0);
-  if (line[at] !== '{') throw new SyntaxError('not a JSON object');
-  at = skipSpace(line, at + 1);
-  if (line[at] === '}') return members;
+  if (text[start] !== '{') throw new SyntaxError('not a JSON object');
+  let at = skipSpace(text, start + 1);
+  if (text[at] === '}') return members;
   for (;;) {
-    if (line[at] !== '"') throw new SyntaxError(`expected a key at ${at}`);
-    const keyEnd = skipString(line, at);
-    const key = JSON.parse(line.slice(at, keyEnd)) as string;
-    at = skipSpace(line, keyEnd);
-    if (line[at] !== ':') throw new SyntaxError(`expected ':' at ${at}`);
-    const start = skipSpace(line, at + 1);
-    const end = skipValue(line, start);
-    members.set(key, { start, end });
-    at = skipSpace(line, end);
-    if (line[at] === ',') {
-      at = skipSpace(line, at + 1);
+    if (text[at] !== '"') throw new SyntaxError(`expected a key at ${at}`);
+    const keyEnd = skipString(text, at);
+    const key = JSON.parse(text.slice(at, keyEnd)) as string;
+    at = skipSpace(text, keyEnd);
+    if (text[at] !== ':') throw new SyntaxError(`expected ':' at ${at}`);
+    const valueStart = skipSpace(text, at + 1);
+    const end = skipValue(text, valueStart);
+    members.set(key, { start: valueStart, end });
+    at = skipSpace(text, end);
+    if (text[at] === ',') {
+      at = skipSpace(text, at + 1);
       continue;
     }
-    if (line[at] === '}') return members;
+    if (text[at] === '}') return members;
     throw new SyntaxError(`expected ',' or '}' at ${at}`);
+  }
+}
+
+/** The elements of the JSON array whose `[` is at `start`. */
+export function arrayElements(text: string, start: number): ValueSpan[] {
+  const elements: ValueSpan[] = [];
+  if (text[start] !== '[') throw new SyntaxError('not a JSON array');
+  let at = skipSpace(text, start + 1);
+  if (text[at] === ']') return elements;
+  for (;;) {
+    const end = skipValue(text, at);
+    elements.push({ start: at, end });
+    at = skipSpace(text, end);
+    if (text[at] === ',') {
+      at = skipSpace(text, at + 1);
+      continue;
+    }
+    if (text[at] === ']') return elements;
+    throw new SyntaxError(`expected ',' or ']' at ${at}`);
   }
 }
 

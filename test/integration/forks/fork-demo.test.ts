@@ -137,9 +137,16 @@ describe('forking the demo session', () => {
       }
       throw new Error(`no source line ${uuid}`);
     };
-    expect(checkResumableCopy(text, { sessionId: id, target: early.id, targetKept: true, sourceLine })).toEqual([]);
+    expect(checkResumableCopy(text, { sessionId: id, target: early.id, targetKept: true, sourceLine, move: { from: source, to: created.dir } })).toEqual([]);
     const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.filter((line) => typeof line.cwd === 'string').every((line) => line.cwd === created.dir)).toBe(true);
+    // The agent resumed in the fork must edit the fork: no call it made names a file in the source folder.
+    const inputs = lines.flatMap((line) => {
+      const message = line.message as { content?: unknown } | undefined;
+      return Array.isArray(message?.content) ? (message.content as { type?: string; input?: unknown }[]).filter((b) => b.type === 'tool_use').map((b) => JSON.stringify(b.input)) : [];
+    });
+    expect(inputs.some((input) => input.includes(created.dir))).toBe(true);
+    expect(inputs.filter((input) => input.includes(`${source}/`))).toEqual([]);
 
     // Claude Code continues the copy: new uuids, the same new session id, parent = the copy's last line.
     const last = lines.at(-1)!;

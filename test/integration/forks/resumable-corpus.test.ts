@@ -90,6 +90,7 @@ describe.skipIf(!present)('resumable transcripts of the Claude Code corpus', () 
           target,
           targetKept: plan.targetKept,
           sourceLine: (uuid) => store.getNode(uuid)!.raw.toString('utf8'),
+          ...(session.project ? { move: { from: session.project, to: '/tmp/arbor-fork' } } : {}),
         });
         for (const problem of problems.slice(0, 3)) failures.push(`${session.id} @ ${target} (${why}): ${problem}`);
         covered.set(why, (covered.get(why) ?? 0) + 1);

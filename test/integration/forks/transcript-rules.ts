@@ -2,7 +2,7 @@
  * FORMATS.md §1.10's structure rules for a resumable Claude Code transcript, checked from the written text
  * alone (independently of the planner's own pairing code). Returns the broken rules, [] when all hold.
  */
-import { memberText } from '../../../electron/forks/transcript-line';
+import { arrayElements, memberText, objectMembers, topLevelMembers } from '../../../electron/forks/transcript-line';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,6 +20,45 @@ export interface RuleContext {
   readonly targetKept: boolean;
   /** The source line of a uuid, as the store holds it. */
   readonly sourceLine: (uuid: string) => string;
+  /** The fork's move: the source workspace's paths in what the model reads go from `from` to `to`. */
+  readonly move?: { readonly from: string; readonly to: string };
+}
+
+const escapeRegex = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/**
+ * The message the copy should hold: the source's, with the folder moved in prompts, text blocks, tool inputs
+ * and tool results (a regex of its own, independent of the code under test), and nothing else changed.
+ */
+function expectedMessage(message: unknown, move: { readonly from: string; readonly to: string }): unknown {
+  const pattern = new RegExp(`(?<![A-Za-z0-9._~\\-/\\\\])${escapeRegex(move.from)}(?![A-Za-z0-9_~-]|\\.[A-Za-z0-9_~.-])`, 'g');
+  const moveIn = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(pattern, () => move.to);
+    if (Array.isArray(value)) return value.map(moveIn);
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, moveIn(inner)]));
+    return value;
+  };
+  const moveContent = (content: unknown): unknown => {
+    if (typeof content === 'string') return moveIn(content);
+    if (!Array.isArray(content)) return content;
+    return content.map((block: unknown) => {
+      if (!isObject(block)) return block;
+      if (block.type === 'text' && typeof block.text === 'string') return { ...block, text: moveIn(block.text) };
+      if (block.type === 'tool_use' && 'input' in block) return { ...block, input: moveIn(block.input) };
+      if (block.type === 'tool_result' && 'content' in block) return { ...block, content: moveContent(block.content) };
+      return block;
+    });
+  };
+  return isObject(message) && 'content' in message ? { ...message, content: moveContent(message.content) } : message;
+}
+
+/** The raw text of each content block of a line's message ([] when it has no block list). */
+function rawBlocks(line: string): string[] {
+  const message = topLevelMembers(line).get('message');
+  if (message === undefined || line[message.start] !== '{') return [];
+  const content = objectMembers(line, message.start).get('content');
+  if (content === undefined || line[content.start] !== '[') return [];
+  return arrayElements(line, content.start).map((span) => line.slice(span.start, span.end));
 }
 
 const blocksOf = (json: Json): Json[] => {
@@ -58,12 +97,27 @@ export function checkResumableCopy(text: string, context: RuleContext): string[]
     if (line.uuid === null) return;
     // Everything but the envelope fields is the source's bytes: in particular the message and its thinking blocks.
     const source = context.sourceLine(line.uuid);
-    if (memberText(source, 'message') !== memberText(line.text, 'message')) problems.push(`line ${index + 1}: message bytes differ from the source`);
+    const sourceJson = JSON.parse(source) as Json;
+    if (memberText(source, 'message') !== memberText(line.text, 'message')) {
+      // Only a moved folder may change the message, and only where the model reads paths.
+      const moved = context.move !== undefined && JSON.stringify(expectedMessage(sourceJson.message, context.move)) !== JSON.stringify(sourceJson.message);
+      if (!moved) problems.push(`line ${index + 1}: message bytes differ from the source`);
+      else if (JSON.stringify(line.json.message) !== JSON.stringify(expectedMessage(sourceJson.message, context.move!))) {
+        problems.push(`line ${index + 1}: the message is not the source's with the folder moved`);
+      }
+      // Thinking blocks (and anything but text, tool calls and tool results) keep their bytes.
+      const before = rawBlocks(source);
+      const after = rawBlocks(line.text);
+      before.forEach((raw, i) => {
+        const type = (JSON.parse(raw) as Json).type;
+        if (type !== 'text' && type !== 'tool_use' && type !== 'tool_result' && after[i] !== raw) problems.push(`line ${index + 1}: a ${String(type)} block's bytes differ`);
+      });
+    }
     const strip = (json: Json): Json => {
-      const { sessionId: _s, cwd: _c, parentUuid: _p, ...rest } = json;
+      const { sessionId: _s, cwd: _c, parentUuid: _p, message: _m, ...rest } = json;
       return rest;
     };
-    if (JSON.stringify(strip(JSON.parse(source) as Json)) !== JSON.stringify(strip(line.json))) problems.push(`line ${index + 1}: fields besides the envelope differ`);
+    if (JSON.stringify(strip(sourceJson)) !== JSON.stringify(strip(line.json))) problems.push(`line ${index + 1}: fields besides the envelope differ`);
   });
 
   // API messages: consecutive user/assistant lines of one role.
