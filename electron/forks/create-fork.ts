@@ -4,12 +4,14 @@
  *      transcript is planned — every line it copies is read now, so an unreadable line stops the fork
  *      before anything is written;
  *   2. the folder is written (exact snapshot, or source copy + reconstructed files), then captured exactly;
- *   3. the transcript is written, and the fork and its branch node (a `fork` snapshot whose parent is the
- *      fork point) are recorded in one transaction.
+ *   3. the transcript is written (with the source sessions' file-history backups linked under its id, so
+ *      `/rewind` works in the resumed fork), and the fork and its branch node (a `fork` snapshot whose
+ *      parent is the fork point) are recorded in one transaction.
  * A failure at any step removes what the earlier steps wrote. The source workspace is only ever read.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { claudeConfigDir } from '../snapshots/file-history';
 import { join, resolve } from 'node:path';
 import type { ForkRecord, ForkRecords } from '../db/fork-records';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
@@ -20,9 +22,11 @@ import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
 import { resumableTranscriptPath } from './claude-projects';
+import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
 import { planResumableTranscript, type ResumablePlanOutcome } from './resumable-plan';
 import { renderResumableTranscript, writeResumableTranscript } from './resumable-transcript';
+import { memberText } from './transcript-line';
 import { storeTranscriptSource } from './transcript-source';
 
 export interface ForkRequest {
@@ -59,6 +63,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
     const warnings: string[] = [];
     let skipped: readonly SkippedPath[] = [];
     let transcript: string | null = null;
+    let history: string | null = null;
     let captured = false;
     try {
       if (snapshot !== null) {
@@ -90,6 +95,9 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         const text = renderResumableTranscript(planned.plan, { sessionId: resumeSessionId, fromDir: source, toDir: target });
         await writeResumableTranscript(path, text);
         transcript = path;
+        const configDir = claudeConfigDir(workspace.homeDir, workspace.env);
+        history = fileHistoryFolder(configDir, resumeSessionId);
+        await copyFileHistory(configDir, sourceSessionIds(planned.plan.lines.map((line) => line.entry.text)), resumeSessionId, signal);
         if (!planned.plan.targetKept) warnings.push('the node is a tool call whose outcome was never recorded: the resumable transcript ends just before it');
         else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
         progress('transcript', 1, 1);
@@ -137,10 +145,23 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
     } catch (error) {
       await discardForkFolder(target, exists);
       if (transcript !== null) await rm(transcript, { force: true });
+      if (history !== null) await rm(history, { recursive: true, force: true });
       if (captured) await objects.deleteRef(snapshotRefName(forkId)).catch(() => undefined);
       throw error;
     }
   });
+}
+
+/** The Claude Code sessions the copied lines were written in (a resumed session's file holds several). */
+function sourceSessionIds(lines: readonly string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const line of lines) {
+    const text = memberText(line, 'sessionId');
+    if (text === undefined) continue;
+    const id = JSON.parse(text) as unknown;
+    if (typeof id === 'string') ids.add(id);
+  }
+  return ids;
 }
 
 /** The transcript step a snapshot hangs below (through other snapshots), or null when there is none. */

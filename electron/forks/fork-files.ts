@@ -2,6 +2,7 @@
 import { lstat, readdir, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ForkRecord } from '../db/fork-records';
+import { configDirOfTranscript, fileHistoryFolder, unsharedBytes } from './fork-file-history';
 
 /** Bytes of every file below `path` (symlinks count as themselves, never followed); null when it is gone. */
 export async function bytesBelow(path: string): Promise<number | null> {
@@ -24,17 +25,19 @@ export async function bytesBelow(path: string): Promise<number | null> {
   return bytes;
 }
 
-/** The fork's size on disk: its folder plus its resumable transcript; null when the folder is gone. */
+/** The fork's size on disk: its folder, its resumable transcript and its own file-history; null when the folder is gone. */
 export async function forkBytes(fork: ForkRecord): Promise<number | null> {
   const dir = await bytesBelow(fork.dir);
   if (dir === null) return null;
-  return dir + (fork.transcript === null ? 0 : ((await bytesBelow(fork.transcript)) ?? 0));
+  if (fork.transcript === null) return dir;
+  const history = fork.resumeSessionId === null ? 0 : await unsharedBytes(fileHistoryFolder(configDirOfTranscript(fork.transcript), fork.resumeSessionId));
+  return dir + ((await bytesBelow(fork.transcript)) ?? 0) + history;
 }
 
 /**
  * Deletes the fork's folder (only when Arbor created it) and its resumable transcript with what Claude Code
- * keeps beside it for that session (`<id>/`: subagents, spilled tool results), then the project folder if
- * that left it empty. Returns what it left in place and why; throws when a deletion fails.
+ * keeps beside it for that session (`<id>/`: subagents, spilled tool results) and its file-history, then
+ * the project folder if that left it empty. Returns what it left in place and why; throws when a deletion fails.
  */
 export async function removeForkFiles(fork: ForkRecord): Promise<string[]> {
   const notes: string[] = [];
@@ -48,7 +51,10 @@ export async function removeForkFiles(fork: ForkRecord): Promise<string[]> {
   if (fork.transcript !== null) {
     await rm(fork.transcript, { force: true });
     const sessionFolder = join(dirname(fork.transcript), basename(fork.transcript, '.jsonl'));
-    if (fork.resumeSessionId !== null && basename(sessionFolder) === fork.resumeSessionId) await rm(sessionFolder, { recursive: true, force: true });
+    if (fork.resumeSessionId !== null && basename(sessionFolder) === fork.resumeSessionId) {
+      await rm(sessionFolder, { recursive: true, force: true });
+      await rm(fileHistoryFolder(configDirOfTranscript(fork.transcript), fork.resumeSessionId), { recursive: true, force: true });
+    }
     // Only an empty folder goes: rmdir refuses anything else.
     await rmdir(dirname(fork.transcript)).catch(() => undefined);
   }

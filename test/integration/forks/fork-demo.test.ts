@@ -5,7 +5,7 @@
  * continued run imports below the fork point.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeProjectDir } from '../../../electron/forks/claude-projects';
@@ -232,6 +232,32 @@ describe('forking the demo session', () => {
     expect((await harness.service.api['forks.list']({})).forks.some((entry) => entry.fork === created.fork)).toBe(false);
     // The source workspace is still untouched after all the forks above.
     expect(readTree(source)).toEqual(sourceBefore);
+  });
+
+  it('links the source session’s file-history backups under the resumed session, and removes them with the fork', async () => {
+    const configDir = join(harness.root, 'home', '.claude');
+    const claudeSession = (JSON.parse((await harness.service.api['nodes.get']({ nodeId: early.id })).raw) as { sessionId: string }).sessionId;
+    const sourceHistory = join(configDir, 'file-history', claudeSession);
+    mkdirSync(sourceHistory, { recursive: true });
+    writeFileSync(join(sourceHistory, '0123456789abcdef@v1'), 'backup one\n');
+    writeFileSync(join(sourceHistory, '0123456789abcdef@v2'), 'backup two\n');
+    try {
+      const created = await fork(early.id, join(harness.root, 'forks', 'history'));
+      const history = join(configDir, 'file-history', created.resumeSessionId!);
+      expect(readdirSync(history).sort()).toEqual(['0123456789abcdef@v1', '0123456789abcdef@v2']);
+      expect(readFileSync(join(history, '0123456789abcdef@v2'), 'utf8')).toBe('backup two\n');
+      // Linked, not copied: the fork's size on disk does not count them twice.
+      expect(statSync(join(history, '0123456789abcdef@v1')).ino).toBe(statSync(join(sourceHistory, '0123456789abcdef@v1')).ino);
+      const listed = (await harness.service.api['forks.list']({})).forks.find((entry) => entry.fork === created.fork)!;
+      const folderBytes = [...readTree(created.dir).values()].reduce((sum, bytes) => sum + bytes.length, 0);
+      expect(listed.bytes).toBe(folderBytes + readFileSync(created.transcript!).length);
+
+      await harness.service.api['forks.remove']({ forkIds: [created.fork] });
+      expect(existsSync(history)).toBe(false);
+      expect(readdirSync(sourceHistory)).toHaveLength(2);
+    } finally {
+      rmSync(sourceHistory, { recursive: true, force: true });
+    }
   });
 
   it('stops when cancelled mid-way and leaves no folder, transcript or branch behind', async () => {
