@@ -61,3 +61,19 @@ export function setBulkMode(db: WritableDB, on: boolean): void {
   db.pragma(on ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma(on ? 'wal_autocheckpoint = 0' : 'wal_autocheckpoint = 256');
 }
+
+/**
+ * Runs `work` (one or more transactions) with every commit flushed to disk (`synchronous = FULL`), then puts
+ * the previous setting back (NORMAL, or OFF in bulk mode). For the few records that must outlive a power
+ * cut, not just a crash of the process: with NORMAL, a commit in WAL mode survives kill -9 but may be lost
+ * with the power.
+ */
+export function durably<T>(db: WritableDB, work: () => T): T {
+  const previous = db.pragma('synchronous', { simple: true }) as number;
+  db.pragma('synchronous = FULL');
+  try {
+    return work();
+  } finally {
+    db.pragma(`synchronous = ${previous}`);
+  }
+}

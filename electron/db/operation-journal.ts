@@ -6,7 +6,7 @@
 import type { FileMode } from '../git/git-object';
 import type { FileVersion } from '../git/workspace-files';
 import type { OperationKind, OperationStatus, SideEffect } from '../../shared/operations';
-import type { DatabaseHandles } from './database';
+import { durably, type DatabaseHandles } from './database';
 
 export type OperationFileState = 'planned' | 'writing' | 'done';
 
@@ -162,7 +162,9 @@ export function createOperationJournal(handles: DatabaseHandles): OperationJourn
   });
 
   return {
-    begin: (operation, files) => begin(operation, files),
+    // The one commit that must outlive a power cut: it is what lets recovery find (and roll back) writes that
+    // reached the disk. The rest may be lost with the power; recovery reads the files themselves.
+    begin: (operation, files) => durably(write, () => begin(operation, files)),
     markFile: (operationId, seq, state) => void updateFile.run(state, operationId, seq),
     markFiles: (operationId, from, to, state) => void updateFiles.run(state, operationId, from, to),
     finish: (operationId, status, finishedAt) => finish(operationId, status, finishedAt),
