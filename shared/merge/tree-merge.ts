@@ -30,7 +30,7 @@ export async function mergeTrees(input: TreeMergeInput): Promise<TreeMergeResult
   const files: TreeMergeFile[] = [];
   const done = new Set<string>();
 
-  for (const rename of detectRenames(base, ours, theirs)) {
+  for (const rename of await detectRenames(base, ours, theirs, input.load, signal)) {
     const [side, other] = rename.by === 'ours' ? [ours, theirs] : [theirs, ours];
     const otherOld = other.get(rename.from) ?? null;
     // The other side deleted or moved the file too: nothing of it to carry; plain paths settle it.

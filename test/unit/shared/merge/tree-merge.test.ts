@@ -198,6 +198,47 @@ describe('mergeTrees', () => {
     expect(added.at('b.txt').entry.conflict).toBe('add/add');
   });
 
+  const lines = (n: number, tag = ''): string => Array.from({ length: n }, (_, i) => `line ${i}${tag}\n`).join('');
+
+  it('follows a rename with edits: both sides’ changes meet at the new path', async () => {
+    const base = lines(20);
+    const moved = base.replace('line 2\n', 'line 2 (ours)\n');
+    const edited = base.replace('line 15\n', 'line 15 (theirs)\n');
+    const { result, at, blobs } = await merge({ 'src/old.ts': base }, { 'lib/new.ts': moved }, { 'src/old.ts': edited });
+    expect(at('lib/new.ts').entry).toEqual({ path: 'lib/new.ts', status: 'clean', changedBy: 'both', conflicts: 0, renamedFrom: 'src/old.ts' });
+    expect(blobs.text(at('lib/new.ts').result)).toBe(base.replace('line 2\n', 'line 2 (ours)\n').replace('line 15\n', 'line 15 (theirs)\n'));
+    expect(at('src/old.ts').result).toEqual({ kind: 'deleted' });
+    expect(result.conflicted).toBe(0);
+  });
+
+  it('conflicts at the new path when the moved file and the old one changed the same lines', async () => {
+    const base = lines(20);
+    const { result, at } = await merge({ 'a.ts': base }, { 'a.ts': base.replace('line 5\n', 'five (ours)\n') }, { 'b.ts': base.replace('line 5\n', 'five (theirs)\n') });
+    expect(at('b.ts').entry).toMatchObject({ status: 'conflicted', renamedFrom: 'a.ts', conflicts: 1 });
+    expect(at('a.ts').entry.status).toBe('deleted');
+    expect(result.conflicted).toBe(1);
+  });
+
+  it('pairs each deleted file with the added file most like it, and never one less than half alike', async () => {
+    const base = { 'x.ts': lines(10, ' x'), 'y.ts': lines(10, ' y') };
+    const ours = { 'y2.ts': lines(9, ' y') + 'new\n', 'other.ts': lines(3, ' x') + lines(12, ' z') };
+    const theirs = { 'x.ts': lines(10, ' x') + 'tail\n', 'y.ts': 'head\n' + lines(10, ' y') };
+    const { at } = await merge(base, ours, theirs);
+    expect(at('y2.ts').entry.renamedFrom).toBe('y.ts');
+    // other.ts shares 3 of x.ts's 10 lines: a new file, and x.ts's edit meets ours' deletion.
+    expect(at('other.ts').entry.renamedFrom).toBeUndefined();
+    expect(at('x.ts').entry.conflict).toBe('modify/delete');
+  });
+
+  it('pairs binary files and symlinks only when identical', async () => {
+    const binary = new Uint8Array(64).fill(7);
+    const changed = Uint8Array.from(binary, (b, i) => (i === 0 ? 9 : b));
+    const { at } = await merge({ 'a.bin': binary, l: ['target-a', '120000'] }, { 'b.bin': changed, m: ['target-b', '120000'] }, { 'a.bin': binary.slice(1), l: ['target-c', '120000'] });
+    expect(at('b.bin').entry.renamedFrom).toBeUndefined();
+    expect(at('m').entry.renamedFrom).toBeUndefined();
+    expect(at('a.bin').entry.conflict).toBe('modify/delete');
+  });
+
   it('merges text that is not UTF-8 byte for byte', async () => {
     const latin = (text: string) => Buffer.from(text, 'latin1');
     const base = latin('caf\xe9\nb\nc\nd\ne\n');
