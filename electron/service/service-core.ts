@@ -105,7 +105,6 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       platform: process.platform,
       host: options.host === 'electron' ? 'electron' : 'web',
     }),
-    'sessions.list': async (request) => store.listSessions(request),
     ...graphs,
     'nodes.get': async ({ nodeId }) => {
       const snapshot = store.getSnapshotByNode(nodeId);

@@ -8,34 +8,52 @@ import type { ArborApi } from '../../shared/contract';
 import { ArborError } from '../../shared/errors';
 import { BRANCH_WORKSPACE, branchHeads, classifyBranchPoints } from '../../shared/graph/branch-points';
 import { buildSessionTree } from '../../shared/graph/session-tree';
-import type { NodeDetail, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
+import type { NodeDetail, NodeSummary, SessionGraph, WorkspaceStateKnown } from '../../shared/model';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
 import { placeHookSnapshot } from './hook-snapshots';
 import type { WorkspaceContext } from './workspace-context';
 import { snapshotNode } from './workspace-state';
 
-export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi, 'sessions.graph' | 'sessions.states'> {
+export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.states'> {
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
+  /** The workspace branch points of sessions Arbor added nodes to, while the session and its nodes stay as they were. */
+  const extraBranches = new Map<string, { readonly key: string; readonly count: number }>();
+
+  function graphOf(sessionId: string): { graph: SessionGraph; workspaceBranches: number } {
+    const session = store.getSession(sessionId);
+    const snapshots = store.getSessionSnapshots(sessionId);
+    // A folder that only has Arbor's own snapshots still has a graph (its session is Arbor's).
+    if (session === null && snapshots.length === 0) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
+    const nodes = store.getSessionNodes(sessionId);
+    if (snapshots.length === 0) return { graph: { session: session!, nodes }, workspaceBranches: 0 };
+    const inGraph = new Set(nodes.map((node) => node.id));
+    const added = snapshots.map((record) => snapshotNode(placeHookSnapshot(store, record, (id) => inGraph.has(id))));
+    const all = [...continueForks(nodes, forks.list(), store, inGraph), ...added];
+    const workspaceNodes = snapshots.map(workspaceNodeInfo);
+    const summary = session ?? arborSession(sessionId, snapshots, added);
+    const workspaceBranches = workspaceBranchPoints(all, workspaceNodes);
+    return { graph: { session: { ...summary, branchCount: summary.branchCount + workspaceBranches }, nodes: all, workspaceNodes }, workspaceBranches };
+  }
+
   return {
-    'sessions.graph': async ({ sessionId }) => {
-      const session = store.getSession(sessionId);
-      const snapshots = store.getSessionSnapshots(sessionId);
-      // A folder that only has Arbor's own snapshots still has a graph (its session is Arbor's).
-      if (session === null && snapshots.length === 0) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
-      const nodes = store.getSessionNodes(sessionId);
-      if (snapshots.length === 0) return { session: session!, nodes };
-      const inGraph = new Set(nodes.map((node) => node.id));
-      const added = snapshots.map((record) => snapshotNode(placeHookSnapshot(store, record, (id) => inGraph.has(id))));
-      const all = [...continueForks(nodes, forks.list(), store, inGraph), ...added];
-      const workspaceNodes = snapshots.map(workspaceNodeInfo);
-      const summary = session ?? arborSession(sessionId, snapshots, added);
-      return {
-        session: { ...summary, branchCount: summary.branchCount + workspaceBranchPoints(all, workspaceNodes) },
-        nodes: all,
-        workspaceNodes,
-      };
+    // The list counts branch points as the graph does: the store's (rewinds, edited prompts) plus Arbor's forks
+    // and merges, worked out once per version of a session that has any.
+    'sessions.list': async (request) => {
+      const page = store.listSessions(request);
+      let forkCount: number | undefined;
+      const sessions = page.sessions.map((session) => {
+        const snapshots = store.getSessionSnapshots(session.id);
+        if (snapshots.length === 0) return session;
+        forkCount ??= forks.list().length;
+        const key = `${session.updatedAt}|${session.nodeCount}|${snapshots.map((record) => record.nodeId).join(',')}|${forkCount}`;
+        let known = extraBranches.get(session.id);
+        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: graphOf(session.id).workspaceBranches }));
+        return known.count === 0 ? session : { ...session, branchCount: session.branchCount + known.count };
+      });
+      return { ...page, sessions };
     },
+    'sessions.graph': async ({ sessionId }) => graphOf(sessionId).graph,
     'sessions.states': async ({ sessionId }, context) => {
       const known: Record<string, WorkspaceStateKnown> = {};
       for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';
@@ -49,7 +67,7 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
 /**
  * Branch points that exist only because of Arbor's nodes (a fork or merge beside the transcript's next step),
  * counted the way the graph draws them (shared/graph), so the header's count matches the badges. The store's
- * count (sessions.list) covers the transcript's own rewinds and edited prompts.
+ * count covers the transcript's own rewinds and edited prompts; both the list and the graph add these.
  */
 function workspaceBranchPoints(nodes: readonly NodeSummary[], workspaceNodes: readonly WorkspaceNodeInfo[]): number {
   const tree = buildSessionTree(nodes);

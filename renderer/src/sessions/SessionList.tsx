@@ -189,7 +189,7 @@ const SessionRow = memo(function SessionRow({ index, session, top, selected, cur
       <div className="session-row__stats">
         <span>{plural(session.nodeCount, 'node')}</span>
         {session.branchCount > 0 ? (
-          <span className="badge badge--branch" title={`${session.branchCount} branch points (rewinds, edited prompts)`}>
+          <span className="badge badge--branch" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
             <BranchIcon /> {session.branchCount}
           </span>
         ) : null}
