@@ -68,6 +68,7 @@ function planToRegions(files: MergeFiles, plan: readonly PlanEntry[], favor: Mer
         base: baseLines.slice(m.baseStart, m.baseStart + m.baseCount),
         theirs: theirsLines.slice(m.theirsStart, m.theirsStart + m.theirsCount),
         eol: conflictEol(files, m),
+        at: { ours: m.oursStart, base: m.baseStart, theirs: m.theirsStart },
       });
     } else if (mode & 3) {
       takeClean(oursLines, i, m.oursStart);
@@ -112,8 +113,9 @@ export function mergeText(base: string, ours: string, theirs: string, options: M
   const oursHunks = diffIds(files.base, files.ours, files.classes, files.scratch);
   const theirsHunks = diffIds(files.base, files.theirs, files.classes, files.scratch);
   // When one side changed nothing, the result is the other side byte for byte.
-  if (oursHunks.length === 0) return { text: theirs, conflicts: 0, regions: wholeFile(theirsLines) };
-  if (theirsHunks.length === 0) return { text: ours, conflicts: 0, regions: wholeFile(oursLines) };
+  const changes = { ours: oursHunks, theirs: theirsHunks };
+  if (oursHunks.length === 0) return { text: theirs, conflicts: 0, regions: wholeFile(theirsLines), changes };
+  if (theirsHunks.length === 0) return { text: ours, conflicts: 0, regions: wholeFile(oursLines), changes };
 
   // Showing the base only makes sense when conflicts are not narrowed against it.
   const level = style === 'merge' ? MergeLevel.ZealousAlnum : MergeLevel.Eager;
@@ -125,5 +127,5 @@ export function mergeText(base: string, ours: string, theirs: string, options: M
   }
   const regions = planToRegions(files, plan, options.favor);
   const { text, conflicts } = renderRegions(regions, [], options);
-  return { text, conflicts, regions };
+  return { text, conflicts, regions, changes };
 }

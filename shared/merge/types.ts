@@ -1,3 +1,5 @@
+import type { Hunk } from './compact';
+
 /**
  * Types of the three-way text merge. Results are plain data so the merge view can re-render a
  * merge with per-conflict resolutions (changes as data) without re-running the diff.
@@ -43,6 +45,8 @@ export type MergeRegion =
       readonly base: readonly string[];
       readonly theirs: readonly string[];
       readonly eol: LineEnding;
+      /** Where the conflict's lines start (0-based) in each version, when the merge engine made the region. */
+      readonly at?: { readonly ours: number; readonly base: number; readonly theirs: number };
     };
 
 export type ConflictRegion = Extract<MergeRegion, { kind: 'conflict' }>;
@@ -52,6 +56,8 @@ export interface MergeTextResult {
   /** Number of conflicts left in `text` (0 when the merge is clean). */
   readonly conflicts: number;
   readonly regions: readonly MergeRegion[];
+  /** The two diffs the merge was made of: base → ours and base → theirs (A is the base). */
+  readonly changes: { readonly ours: readonly Hunk[]; readonly theirs: readonly Hunk[] };
 }
 
 /** How the user settled one conflict in the merge view. */

@@ -1,8 +1,10 @@
 /**
  * Where each conflict and each side's changes sit in the ours / base / theirs panes, so the panes can
- * highlight them and scroll to the conflict the user is on. Computed once when a file opens.
+ * highlight them and scroll to the conflict the user is on. Computed once when a file opens, from what the
+ * merge engine already knows (its two diffs, each conflict's position in every version): re-diffing a
+ * 20k-line file five times here was most of the time it took to open.
  */
-import { diffLines, renderRegions, splitLines, type Hunk, type MergeRegion } from '../../../shared/merge';
+import { diffLines, renderRegions, splitLines, type Hunk, type MergeRegion, type MergeTextResult } from '../../../shared/merge';
 import type { MergeTexts } from './merge-document';
 
 /** Lines [line, line + count), 0-based. */
@@ -71,14 +73,26 @@ function spansOf(hunks: readonly Hunk[], side: 'A' | 'B'): LineSpan[] {
   return spans;
 }
 
-export function layoutMerge(regions: readonly MergeRegion[], texts: MergeTexts): MergeLayout {
-  const base = splitLines(texts.base ?? '');
-  const byOurs = diffLines(base, splitLines(texts.ours ?? ''));
-  const byTheirs = diffLines(base, splitLines(texts.theirs ?? ''));
+/** Each conflict's lines in one pane, from the positions the engine recorded (else worked out by diffing). */
+function conflictsIn(regions: readonly MergeRegion[], pane: PaneName, text: string): LineSpan[] {
+  const spans: LineSpan[] = [];
+  for (const region of regions) {
+    if (region.kind !== 'conflict') continue;
+    if (region.at === undefined) return conflictSpans(regions, pane, text);
+    spans.push({ line: region.at[pane], count: region[pane].length });
+  }
+  return spans;
+}
+
+export function layoutMerge(merge: Pick<MergeTextResult, 'regions'> & Partial<Pick<MergeTextResult, 'changes'>>, texts: MergeTexts): MergeLayout {
+  const { regions } = merge;
+  const base = merge.changes === undefined ? splitLines(texts.base ?? '') : [];
+  const byOurs = merge.changes?.ours ?? diffLines(base, splitLines(texts.ours ?? ''));
+  const byTheirs = merge.changes?.theirs ?? diffLines(base, splitLines(texts.theirs ?? ''));
   const baseChanged = [...spansOf(byOurs, 'A'), ...spansOf(byTheirs, 'A')].sort((a, b) => a.line - b.line);
   return {
-    ours: { changed: spansOf(byOurs, 'B'), conflicts: conflictSpans(regions, 'ours', texts.ours ?? '') },
-    base: { changed: baseChanged, conflicts: conflictSpans(regions, 'base', texts.base ?? '') },
-    theirs: { changed: spansOf(byTheirs, 'B'), conflicts: conflictSpans(regions, 'theirs', texts.theirs ?? '') },
+    ours: { changed: spansOf(byOurs, 'B'), conflicts: conflictsIn(regions, 'ours', texts.ours ?? '') },
+    base: { changed: baseChanged, conflicts: conflictsIn(regions, 'base', texts.base ?? '') },
+    theirs: { changed: spansOf(byTheirs, 'B'), conflicts: conflictsIn(regions, 'theirs', texts.theirs ?? '') },
   };
 }

@@ -6,7 +6,7 @@
  * store use it without an editor on screen.
  */
 import { Compartment, EditorState, StateEffect, StateField, type Extension, type Text, type TransactionSpec } from '@codemirror/state';
-import { mergeText, renderRegions, type ConflictRegion, type ConflictResolution, type MergeRegion } from '../../../shared/merge';
+import { mergeText, renderRegions, type ConflictRegion, type ConflictResolution, type MergeRegion, type MergeTextResult } from '../../../shared/merge';
 import { assertNever } from '../../../shared/errors';
 
 /** What the user can take for one conflict. */
@@ -35,6 +35,8 @@ export interface MergeTexts {
 
 export interface MergeDocument {
   readonly regions: readonly MergeRegion[];
+  /** The engine's base → ours and base → theirs diffs (for the panes' highlights). */
+  readonly changes: MergeTextResult['changes'];
   readonly state: EditorState;
 }
 
@@ -86,7 +88,7 @@ export function mergeDocumentExtensions(): Extension {
 
 /** Merges the three versions with the shared engine and tracks each conflict's range in the result. */
 export function createMergeDocument(texts: MergeTexts, extensions: Extension = []): MergeDocument {
-  const { regions } = mergeText(texts.base ?? '', texts.ours ?? '', texts.theirs ?? '');
+  const { regions, changes } = mergeText(texts.base ?? '', texts.ours ?? '', texts.theirs ?? '');
   let text = '';
   const conflicts: TrackedConflict[] = [];
   for (const region of regions) {
@@ -100,7 +102,7 @@ export function createMergeDocument(texts: MergeTexts, extensions: Extension = [
     doc: text,
     extensions: [mergeDocumentExtensions(), conflictsField.init(() => conflicts), extensions],
   });
-  return { regions, state };
+  return { regions, changes, state };
 }
 
 /** The lines `choice` puts in place of the conflict, rendered by the shared engine. */

@@ -135,8 +135,8 @@ describe('conflict navigation', () => {
 describe('pane layout', () => {
   it('finds each conflict in ours, base and theirs, and each side’s changed lines', () => {
     const texts = { base: BASE, ours: OURS, theirs: THEIRS };
-    const { regions } = mergeText(BASE, OURS, THEIRS);
-    const layout = layoutMerge(regions, texts);
+    const layout = layoutMerge(mergeText(BASE, OURS, THEIRS), texts);
+    expect(layoutByDiffing(BASE, OURS, THEIRS)).toEqual(layout);
     expect(layout.ours.conflicts).toEqual([
       { line: 1, count: 1 },
       { line: 5, count: 1 },
@@ -164,10 +164,45 @@ describe('pane layout', () => {
     const base = lines('a', 'b', 'c', 'd', 'e', 'f');
     const ours = lines('a', 'b', 'c', 'd', 'e', 'F-ours');
     const theirs = lines('a', 'new1', 'new2', 'b', 'c', 'd', 'e', 'F-theirs');
-    const { regions } = mergeText(base, ours, theirs);
-    const layout = layoutMerge(regions, { base, ours, theirs });
+    const layout = layoutMerge(mergeText(base, ours, theirs), { base, ours, theirs });
+    expect(layoutByDiffing(base, ours, theirs)).toEqual(layout);
     expect(layout.ours.conflicts).toEqual([{ line: 5, count: 1 }]);
     expect(layout.theirs.conflicts).toEqual([{ line: 7, count: 1 }]);
     expect(layout.base.conflicts).toEqual([{ line: 5, count: 1 }]);
   });
+
+  it('places conflicts and changes from the engine’s own positions exactly where re-diffing the panes finds them', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const edit = (source: string[]): string[] => {
+      const out = [...source];
+      for (let k = random(6); k > 0; k--) {
+        const at = random(out.length + 1);
+        const op = random(3);
+        if (op === 0) out.splice(at, 1);
+        else if (op === 1) out.splice(at, 0, `ins${random(5)}\n`);
+        else out.splice(at, 1, `chg${random(5)}\n`);
+      }
+      return out;
+    };
+    for (let round = 0; round < 300; round++) {
+      const base = Array.from({ length: 5 + random(25) }, (_, i) => `l${i % 9}\n`);
+      const [b, o, t] = [base.join(''), edit(base).join(''), edit(base).join('')];
+      const merged = mergeText(b, o, t);
+      expect(layoutMerge(merged, { base: b, ours: o, theirs: t }), `round ${round}`).toEqual(layoutByDiffing(b, o, t));
+    }
+  });
 });
+
+/** The layout worked out without the engine's positions and diffs (regions stripped of `at`). */
+function layoutByDiffing(base: string, ours: string, theirs: string): ReturnType<typeof layoutMerge> {
+  const regions = mergeText(base, ours, theirs).regions.map((region) => {
+    if (region.kind !== 'conflict') return region;
+    const { at: _at, ...rest } = region;
+    return rest;
+  });
+  return layoutMerge({ regions }, { base, ours, theirs });
+}

@@ -19,8 +19,11 @@ describe('mergeText', () => {
     expect(result.conflicts).toBe(1);
     expect(result.regions).toEqual([
       { kind: 'clean', lines: ['a\n'] },
-      { kind: 'conflict', ours: ['B\n', 'c\n'], base: ['b\n', 'c\n'], theirs: ['X\n', 'c'], eol: '\n' },
+      { kind: 'conflict', ours: ['B\n', 'c\n'], base: ['b\n', 'c\n'], theirs: ['X\n', 'c'], eol: '\n', at: { ours: 1, base: 1, theirs: 1 } },
     ]);
+    // The two diffs it was made of, base → ours and base → theirs.
+    expect(result.changes.ours).toEqual([{ startA: 1, countA: 1, startB: 1, countB: 1 }]);
+    expect(result.changes.theirs).toEqual([{ startA: 1, countA: 2, startB: 1, countB: 2 }]);
   });
 
   it('adds the newline a side lacks before the next marker', () => {
