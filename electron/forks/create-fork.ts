@@ -75,7 +75,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         const written = await writeReconstructedFork(objects, source, state, target, { signal, onProgress: progress });
         skipped = written.skipped;
         if (state.known === 'unknown') {
-          warnings.push('a step before the node may have changed files in ways the transcript does not record: those files are as the source has them now');
+          warnings.push('A step before the node may have changed files in ways the transcript does not record: those files are as the source has them now');
         }
         if (!written.sourceCopied) warnings.push(`${source} was not found: the fork holds only the files the session touched`);
         if (skipped.length > 0) warnings.push(`${skipped.length} of the node's files could not be set (their content there is unknown or outside the workspace): they are as the source has them now`);
@@ -98,7 +98,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         const configDir = claudeConfigDir(workspace.homeDir, workspace.env);
         history = fileHistoryFolder(configDir, resumeSessionId);
         await copyFileHistory(configDir, sourceSessionIds(planned.plan.lines.map((line) => line.entry.text)), resumeSessionId, signal);
-        if (!planned.plan.targetKept) warnings.push('the node is a tool call whose outcome was never recorded: the resumable transcript ends just before it');
+        if (!planned.plan.targetKept) warnings.push('The node is a tool call whose outcome was never recorded: the resumable transcript ends just before it');
         else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
         progress('transcript', 1, 1);
       } else {
