@@ -154,7 +154,9 @@ describe('forking the demo session', () => {
     const prompt = { type: 'user', uuid: 'c0ffee00-0000-4000-8000-000000000001', parentUuid: last.uuid, isSidechain: false, sessionId: id, cwd: created.dir, timestamp: '2026-03-01T12:30:00.000Z', message: { role: 'user', content: 'Now add a --csv flag' } };
     const reply = { type: 'assistant', uuid: 'c0ffee00-0000-4000-8000-000000000002', parentUuid: prompt.uuid, isSidechain: false, sessionId: id, cwd: created.dir, timestamp: '2026-03-01T12:30:05.000Z', message: { id: 'msg_continued', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: 'Adding --csv.' }] } };
     appendFileSync(created.transcript!, `${JSON.stringify(prompt)}\n${JSON.stringify(reply)}\n`);
-    await harness.service.api['import.run']({ paths: [created.transcript!] });
+    const report = await harness.service.api['import.run']({ paths: [created.transcript!] });
+    // The copy's lines (paths moved into the fork) are the stored lines' uuids: taken as known, not as conflicts.
+    expect(report.problems).toEqual([]);
 
     const after = await harness.service.api['sessions.graph']({ sessionId });
     const byId = new Map(after.nodes.map((node) => [node.id, node]));
