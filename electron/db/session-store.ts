@@ -76,6 +76,8 @@ export interface SessionStore {
   getSnapshotByNode(nodeId: string): SnapshotRecord | null;
   /** The session's snapshots in the order they were taken. */
   getSessionSnapshots(sessionId: SessionId): SnapshotRecord[];
+  /** For each session that has snapshots, a string that changes whenever one is added or removed. */
+  snapshotVersions(): Map<SessionId, string>;
   /** Hook snapshots taken after this tool call. */
   getSnapshotsByToolUse(toolUseId: string): SnapshotRecord[];
   /** The most recently active session that ran in `dir` (its project), if any. */
@@ -139,6 +141,7 @@ export function openSessionStore(path: string): SessionStore {
       return row ? toSnapshotRecord(row) : null;
     },
     getSessionSnapshots: (sessionId) => snapshotQueries.bySession.all(sessionId).map(toSnapshotRecord),
+    snapshotVersions: () => new Map(snapshotQueries.versions.all().map((row) => [row.session_id, `${row.count}:${row.last}`])),
     getSnapshotsByToolUse: (toolUseId) => snapshotQueries.byToolUse.all(toolUseId).map(toSnapshotRecord),
     sessionOfProject: (dir) => snapshotQueries.sessionOfProject.get(dir)?.id ?? null,
     search: (query, limit) => searchNodes(searchQueries, query, limit),

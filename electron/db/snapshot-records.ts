@@ -51,6 +51,10 @@ export function prepareSnapshotQueries(db: ReadableDB) {
     byNode: db.prepare<[string], SnapshotRow>(`SELECT ${COLUMNS} FROM snapshots WHERE node_id = ?`),
     bySession: db.prepare<[string], SnapshotRow>(`SELECT ${COLUMNS} FROM snapshots WHERE session_id = ? ORDER BY rowid`),
     byToolUse: db.prepare<[string], SnapshotRow>(`SELECT ${COLUMNS} FROM snapshots WHERE tool_use_id = ? ORDER BY rowid`),
+    // Per session with snapshots, a version that changes whenever one is added or removed (count, newest rowid).
+    versions: db.prepare<[], { session_id: string; count: number; last: number }>(
+      'SELECT session_id, COUNT(*) AS count, MAX(rowid) AS last FROM snapshots GROUP BY session_id',
+    ),
     // The workspace's session: the most recently active one that ran in the folder.
     sessionOfProject: db.prepare<[string], { id: string }>(
       `SELECT id FROM sessions WHERE project = ? ORDER BY updated_at DESC, id LIMIT 1`,

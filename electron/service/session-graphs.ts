@@ -41,12 +41,14 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
     // and merges, worked out once per version of a session that has any.
     'sessions.list': async (request) => {
       const page = store.listSessions(request);
+      // One query for all sessions: most have no snapshots, and those that do may have thousands (hooks).
+      const versions = store.snapshotVersions();
       let forkCount: number | undefined;
       const sessions = page.sessions.map((session) => {
-        const snapshots = store.getSessionSnapshots(session.id);
-        if (snapshots.length === 0) return session;
+        const version = versions.get(session.id);
+        if (version === undefined) return session;
         forkCount ??= forks.list().length;
-        const key = `${session.updatedAt}|${session.nodeCount}|${snapshots.map((record) => record.nodeId).join(',')}|${forkCount}`;
+        const key = `${session.updatedAt}|${session.nodeCount}|${version}|${forkCount}`;
         let known = extraBranches.get(session.id);
         if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: graphOf(session.id).workspaceBranches }));
         return known.count === 0 ? session : { ...session, branchCount: session.branchCount + known.count };

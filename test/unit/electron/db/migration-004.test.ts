@@ -43,9 +43,15 @@ it('upgrades a version-3 store with a snapshots table that records and finds sna
       toolUseId: null,
       secondParentId: null,
     });
+    expect(store.snapshotVersions().size).toBe(0);
     // Same time stamp: the order they were taken in still holds.
     store.recordSnapshot(record('b'));
+    const afterOne = store.snapshotVersions().get('S2');
     store.recordSnapshot(record('a'));
+    // The session's snapshot version moves with every snapshot; sessions without any are not listed.
+    expect(afterOne).toBeDefined();
+    expect(store.snapshotVersions().get('S2')).not.toBe(afterOne);
+    expect(store.snapshotVersions().has('S1')).toBe(false);
     expect(store.getSnapshotByNode('snapshot-a')).toEqual(record('a'));
     expect(store.getSnapshotByNode('a')).toBeNull();
     expect(store.getSessionSnapshots('S2').map((snapshot) => snapshot.id)).toEqual(['b', 'a']);
