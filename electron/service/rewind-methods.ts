@@ -5,6 +5,7 @@
  * token, else runs the plan through the journaled operation engine), `operations.undo` and `operations.list`.
  * Planning captures the workspace and stores target contents, so it runs in the workspace write queue.
  */
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ArborApi } from '../../shared/contract';
@@ -12,7 +13,7 @@ import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { NodeSummary } from '../../shared/model';
 import type { OperationOutcome, RewindPreview } from '../../shared/operations';
 import type { ApplyOptions, PlannedFileChange } from '../operations/operation-types';
-import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type RewindPlan } from '../snapshots/rewind';
+import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type PlanOptions, type RewindPlan } from '../snapshots/rewind';
 import { sideEffectsSince } from '../snapshots/side-effects';
 import type { WorkspaceContext } from './workspace-context';
 import type { NodeState } from './workspace-state';
@@ -72,7 +73,7 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
     });
   }
 
-  async function plan(nodeId: string, requested: string | undefined, signal: AbortSignal): Promise<Planned> {
+  async function plan(nodeId: string, requested: string | undefined, signal: AbortSignal, onProgress?: PlanOptions['onProgress']): Promise<Planned> {
     const state = await states.stateOf(nodeId, signal);
     const project = store.getSession(state.node.sessionId)?.project ?? null;
     const dir = await workspaceFor(state, requested, project);
@@ -80,7 +81,7 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
     const objects = workspace.objects();
     let planned: RewindPlan;
     if (state.snapshot !== undefined) {
-      planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal });
+      planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal, ...(onProgress ? { onProgress } : {}) });
     } else {
       const files = { projectDir: project ?? dir, paths: state.paths(), content: (path: string) => state.content(path) };
       planned = await planReconstructedRewind(objects, files, dir, { signal });
@@ -113,7 +114,10 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
   return {
     'rewind.preview': async ({ nodeId, workspace: requested }, context) => {
       const signal = workspace.signalFor(context?.signal);
-      const planned = await writes.run(() => plan(nodeId, requested, signal));
+      // A big workspace takes a while to look at the first time: the dialog shows how far it got.
+      const operation = `preview-${randomUUID()}`;
+      const onProgress = (done: number, total: number): void => events.emit('operation.progress', { operation, phase: 'reading the workspace', done, total });
+      const planned = await writes.run(() => plan(nodeId, requested, signal, onProgress));
       remember(planned);
       return planned.preview;
     },

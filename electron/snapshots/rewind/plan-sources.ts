@@ -7,7 +7,7 @@
  */
 import { relative, sep, isAbsolute } from 'node:path';
 import type { SkippedPath } from '../../../shared/operations';
-import { captureDirectory } from '../../git/capture';
+import { captureDirectory, type CaptureProgress } from '../../git/capture';
 import { hashObject, type FileMode } from '../../git/git-object';
 import type { SnapshotStore } from '../../git/object-store';
 import { StatCache } from '../../git/stat-cache';
@@ -19,7 +19,12 @@ import { planChanges, type PlanOptions, type RewindPlan, type TargetFile } from 
 /** Plans a rewind of `workspace` to an exact snapshot's tree. Captures the workspace (call inside the write queue). */
 export async function planExactRewind(objects: SnapshotStore, treeOid: string, workspace: string, options: PlanOptions = {}): Promise<RewindPlan> {
   const statCache = await StatCache.forDirectory(objects, workspace);
-  const current = await captureDirectory(objects, workspace, { statCache, ...(options.signal ? { signal: options.signal } : {}) });
+  const { onProgress } = options;
+  const current = await captureDirectory(objects, workspace, {
+    statCache,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(onProgress ? { onProgress: (progress: CaptureProgress) => onProgress(progress.filesDone, progress.filesTotal) } : {}),
+  });
   const diff = diffSnapshots(objects, current.treeOid, treeOid, options.signal);
   const targets: TargetFile[] = [
     ...diff.added.map((file) => ({ path: file.path, target: { oid: file.oid, mode: file.mode } })),

@@ -30,6 +30,8 @@ export interface TargetFile {
 
 export interface PlanOptions {
   readonly signal?: AbortSignal;
+  /** Files of the workspace looked at so far (an exact rewind captures the whole workspace first). */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**

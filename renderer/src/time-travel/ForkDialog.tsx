@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { NodeId } from '../../../shared/model';
 import type { ForkCreated } from '../../../shared/operations';
 import { useAppState, useArborClient } from '../app/app-context';
@@ -7,6 +7,7 @@ import { SkippedList } from './ChangeLists';
 import { CopyButton } from './CopyButton';
 import { ErrorBox } from './ErrorBox';
 import { Modal } from './Modal';
+import { useMounted } from '../app/use-mounted';
 import { ProgressLine } from './ProgressLine';
 import { resumeLine } from './resume-command';
 import { NodeName, useNodeSummary } from './use-node-summary';
@@ -25,13 +26,7 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
   const [error, setError] = useState<unknown>(null);
   const progress = useOperationProgress(client, creating);
   const commandRef = useRef<HTMLElement>(null);
-  const alive = useRef(true);
-  useEffect(
-    () => () => {
-      alive.current = false;
-    },
-    [],
-  );
+  const alive = useMounted();
 
   const create = async () => {
     setError(null);

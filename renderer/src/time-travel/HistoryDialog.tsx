@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { NodeId } from '../../../shared/model';
 import type { OperationOutcome, OperationSummary } from '../../../shared/operations';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
@@ -7,6 +7,7 @@ import { ChangedPathList, summarizeChanges } from './ChangeLists';
 import { ErrorBox } from './ErrorBox';
 import { Modal } from './Modal';
 import { OPERATION_KIND_LABELS, OPERATION_STATUS_HINTS, OPERATION_STATUS_LABELS, undoHint, undoneBy } from './operation-history';
+import { useMounted } from '../app/use-mounted';
 import { ProgressLine } from './ProgressLine';
 import { NodeName, useNodeSummary } from './use-node-summary';
 import { useOperationProgress } from './use-operation-progress';
@@ -27,13 +28,7 @@ export function HistoryDialog({ onClose }: { readonly onClose: () => void }) {
   /** What each undo started here answered, by the operation it was asked to undo. */
   const [outcomes, setOutcomes] = useState<Readonly<Record<string, OperationOutcome>>>({});
   const progress = useOperationProgress(client, undoing !== null);
-  const alive = useRef(true);
-  useEffect(
-    () => () => {
-      alive.current = false;
-    },
-    [],
-  );
+  const alive = useMounted();
 
   const load = useCallback(async () => {
     try {
@@ -42,7 +37,7 @@ export function HistoryDialog({ onClose }: { readonly onClose: () => void }) {
     } catch (cause) {
       if (alive.current) setError({ error: cause, what: 'The history could not be listed.' });
     }
-  }, [client]);
+  }, [alive, client]);
   useEffect(() => {
     void load();
   }, [load]);

@@ -6,6 +6,7 @@ import { plural } from '../app/format';
 import { ChangedPathList, ChangeLists, changeCount, SideEffectList, SkippedList, summarizeChanges } from './ChangeLists';
 import { ErrorBox } from './ErrorBox';
 import { Modal } from './Modal';
+import { useMounted } from '../app/use-mounted';
 import { ProgressLine } from './ProgressLine';
 import { NodeName, useNodeSummary } from './use-node-summary';
 import { useOperationProgress } from './use-operation-progress';
@@ -35,25 +36,25 @@ export function RewindDialog({ nodeId, onClose }: { readonly nodeId: NodeId; rea
   const [state, setState] = useState<RewindStep>({ step: 'previewing' });
   const [error, setError] = useState<{ error: unknown; what: string } | null>(null);
   const busy = state.step === 'previewing' || state.step === 'applying' || state.step === 'undoing';
-  const progress = useOperationProgress(client, state.step === 'applying' || state.step === 'undoing');
-  const alive = useRef(true);
-  useEffect(
-    () => () => {
-      alive.current = false;
-    },
-    [],
-  );
+  const progress = useOperationProgress(client, busy);
+  const alive = useMounted();
+  // Closing the dialog stops a preview still looking at a big workspace.
+  const previewing = useRef<AbortController | null>(null);
+  useEffect(() => () => previewing.current?.abort(), []);
 
   const preview = useCallback(async () => {
     setError(null);
     setState({ step: 'previewing' });
+    previewing.current?.abort();
+    const controller = new AbortController();
+    previewing.current = controller;
     try {
-      const result = await client.call('rewind.preview', { nodeId });
+      const result = await client.call('rewind.preview', { nodeId }, { signal: controller.signal });
       if (alive.current) setState({ step: 'preview', preview: result });
     } catch (cause) {
       if (alive.current) setError({ error: cause, what: 'The preview failed.' });
     }
-  }, [client, nodeId]);
+  }, [alive, client, nodeId]);
 
   useEffect(() => {
     void preview();
@@ -99,7 +100,11 @@ export function RewindDialog({ nodeId, onClose }: { readonly nodeId: NodeId; rea
   );
   switch (state.step) {
     case 'previewing':
-      body = error ? null : <div className="tt-loading">Working out what the rewind would change…</div>;
+      body = error ? null : progress !== null ? (
+        <ProgressLine label="Working out what the rewind would change" progress={progress} />
+      ) : (
+        <div className="tt-loading">Working out what the rewind would change…</div>
+      );
       footer = error ? (
         <>
           {close}

@@ -135,6 +135,28 @@ describe('rewind to an exact snapshot', () => {
     expect(listed.operations).toEqual([]);
   });
 
+  it('reports how far the preview got through the workspace, and stops when cancelled', async () => {
+    const random = new Random(4242);
+    const workspace = join(root, 'workspace-progress');
+    generate(workspace, random);
+    const captured = await service.api['snapshots.capture']({ dir: workspace });
+    put(workspace, 'keep.txt', Buffer.from('changed\n'));
+    const seen: { operation: string; phase: string; done: number; total: number }[] = [];
+    const stop = service.events.on('operation.progress', (event) => seen.push(event));
+    try {
+      await service.api['rewind.preview']({ nodeId: captured.node.id });
+    } finally {
+      stop();
+    }
+    const scans = seen.filter((event) => event.phase === 'reading the workspace');
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans.at(-1)!.done).toBe(scans.at(-1)!.total);
+    expect(scans.every((event) => event.operation.startsWith('preview-'))).toBe(true);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(service.api['rewind.preview']({ nodeId: captured.node.id }, { signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
   it('rewinds another folder to the snapshot when asked to', async () => {
     const source = join(root, 'workspace-source');
     const other = join(root, 'workspace-other');

@@ -1,7 +1,10 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ArborError } from '../../../../shared/errors';
 import type { RewindPreview } from '../../../../shared/operations';
+import { AppProvider } from '../../../../renderer/src/app/app-context';
+import { createAppStore } from '../../../../renderer/src/state/store';
 import { RewindDialog } from '../../../../renderer/src/time-travel/RewindDialog';
 import { createFakeClient, deferred, type Handlers } from '../fake-client';
 import { renderWithStore } from '../render';
@@ -58,6 +61,35 @@ describe('RewindDialog', () => {
     await act(async () => fireEvent.click(screen.getByTestId('rewind-undo')));
     expect(client.calls.at(-1)).toEqual({ method: 'operations.undo', request: { operationId: 'op-42' } });
     expect(screen.getByTestId('rewind-undone').textContent).toContain('as it was before the rewind');
+  });
+
+  it('shows how far the preview got, and stops it when the dialog closes', async () => {
+    const preview = deferred<RewindPreview>();
+    let signal: AbortSignal | undefined;
+    const { client, unmount } = open({
+      'rewind.preview': (_request, callSignal) => {
+        signal = callSignal;
+        return preview.promise;
+      },
+    });
+    act(() => client.emit('operation.progress', { operation: 'preview-1', phase: 'reading the workspace', done: 512, total: 10000 }));
+    expect(screen.getByTestId('operation-progress').textContent).toContain('Working out what the rewind would change — reading the workspace 512 / 10000');
+    expect(signal?.aborted).toBe(false);
+    unmount();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('shows the preview under StrictMode, which mounts the dialog twice in development', async () => {
+    const client = createFakeClient({ 'rewind.preview': () => rewindPreview() });
+    // At the root, as renderer/src/main.tsx has it.
+    render(
+      <StrictMode>
+        <AppProvider store={createAppStore(client)} client={client}>
+          <RewindDialog nodeId="n1" onClose={() => undefined} />
+        </AppProvider>
+      </StrictMode>,
+    );
+    expect(await screen.findByTestId('rewind-apply')).toBeTruthy();
   });
 
   it('shows progress while applying', async () => {
