@@ -3,13 +3,12 @@
  * abandoned "colors" turn against the main line), and two forks of one transcript step, whose base knows
  * only the files the session touched and takes the rest from the forks' starting tree.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemo, type DemoCreated } from '../../../electron/demo';
-import { createArborService } from '../../../electron/service/arbor-service';
+import type { DemoCreated } from '../../../electron/demo';
 import type { ArborService } from '../../../electron/service/service-types';
+import { openDemoService, type DemoService } from '../service/demo-service';
 import type { NodeSummary } from '../../../shared/model';
 
 let root: string;
@@ -17,16 +16,14 @@ let service: ArborService;
 let demo: DemoCreated;
 let nodes: readonly NodeSummary[];
 
+let fixture: DemoService | undefined;
+
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arbor-merge-transcript-'));
-  demo = await createDemo(join(root, 'demo'), { now: () => new Date('2026-05-01T12:00:00.000Z') });
-  service = await createArborService({ dataDir: join(root, 'data'), host: 'cli', version: 'test', homeDir: join(root, 'home'), env: {}, now: () => new Date('2026-05-02T09:00:00.000Z') });
-  await service.api['import.run']({ paths: demo.transcriptFiles });
-  nodes = (await service.api['sessions.graph']({ sessionId: demo.sessionId })).nodes;
+  fixture = await openDemoService('arbor-merge-transcript-');
+  ({ root, service, demo, nodes } = fixture);
 });
 afterAll(async () => {
-  await service?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
+  await fixture?.dispose();
 });
 
 const mainLine = (): NodeSummary[] => nodes.filter((node) => !node.sidechain);

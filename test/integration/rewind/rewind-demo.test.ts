@@ -4,34 +4,30 @@
  * touched change, to their state at the node; ignored and untouched files survive; undo restores every
  * byte; the operation journal lists both operations.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemo, type DemoCreated } from '../../../electron/demo';
-import { createArborService } from '../../../electron/service/arbor-service';
+import type { DemoCreated } from '../../../electron/demo';
 import type { ArborService } from '../../../electron/service/service-types';
+import { openDemoService, type DemoService } from '../service/demo-service';
 import type { NodeSummary } from '../../../shared/model';
 import type { RewindPreview } from '../../../shared/operations';
 import { describeFiles, readAllFiles } from './workspace-files';
 
-let root: string;
 let service: ArborService;
 let demo: DemoCreated;
 let nodes: readonly NodeSummary[];
 const progress: string[] = [];
 
+let fixture: DemoService | undefined;
+
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arbor-rewind-demo-'));
-  demo = await createDemo(join(root, 'demo'), { now: () => new Date('2026-05-01T12:00:00.000Z') });
-  service = await createArborService({ dataDir: join(root, 'data'), host: 'cli', version: 'test', homeDir: join(root, 'home'), env: {}, now: () => new Date('2026-05-02T09:00:00.000Z') });
+  fixture = await openDemoService('arbor-rewind-demo-');
+  ({ service, demo, nodes } = fixture);
   service.events.on('operation.progress', (event) => progress.push(event.phase));
-  await service.api['import.run']({ paths: demo.transcriptFiles });
-  nodes = (await service.api['sessions.graph']({ sessionId: demo.sessionId })).nodes;
 });
 afterAll(async () => {
-  await service?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
+  await fixture?.dispose();
 });
 
 /** Main-line nodes whose rewinds differ from each other, plus the head of the branch the session rewound. */

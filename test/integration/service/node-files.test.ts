@@ -2,13 +2,12 @@
  * Workspace state through the service: `nodes.files` / `nodes.file` / `nodes.diff` over the demo session's
  * reconstruction, and `snapshots.capture` (exact states) against the demo workspace on disk.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemo, type DemoCreated } from '../../../electron/demo';
-import { createArborService } from '../../../electron/service/arbor-service';
+import type { DemoCreated } from '../../../electron/demo';
 import type { ArborService } from '../../../electron/service/service-types';
+import { openDemoService, type DemoService } from './demo-service';
 import { ArborError } from '../../../shared/errors';
 import type { NodeSummary } from '../../../shared/model';
 
@@ -17,16 +16,14 @@ let service: ArborService;
 let demo: DemoCreated;
 let nodes: readonly NodeSummary[];
 
+let fixture: DemoService | undefined;
+
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arbor-node-files-'));
-  demo = await createDemo(join(root, 'demo'), { now: () => new Date('2026-05-01T12:00:00.000Z') });
-  service = await createArborService({ dataDir: join(root, 'data'), host: 'cli', version: 'test', homeDir: join(root, 'home'), env: {}, now: () => new Date('2026-05-02T09:00:00.000Z') });
-  await service.api['import.run']({ paths: demo.transcriptFiles });
-  nodes = (await service.api['sessions.graph']({ sessionId: demo.sessionId })).nodes;
+  fixture = await openDemoService('arbor-node-files-');
+  ({ root, service, demo, nodes } = fixture);
 });
 afterAll(async () => {
-  await service?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
+  await fixture?.dispose();
 });
 
 const mainLast = (): NodeSummary => nodes.filter((node) => !node.sidechain).at(-1)!;

@@ -2,34 +2,30 @@
  * The demo session, imported through the real service, reconstructed: the main branch's last node must
  * hold exactly the files the demo left on disk, and the abandoned (rewound) branch its own edit.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemo, type DemoCreated } from '../../../electron/demo';
-import { createArborService } from '../../../electron/service/arbor-service';
+import type { DemoCreated } from '../../../electron/demo';
 import type { ArborService } from '../../../electron/service/service-types';
+import { openDemoService, type DemoService } from '../service/demo-service';
 import { reconstructSession, type Reconstruction } from '../../../electron/snapshots/reconstruct';
 import type { NodeSummary } from '../../../shared/model';
 
 describe('reconstructing the demo session', () => {
-  let root: string;
-  let service: ArborService;
+    let service: ArborService;
   let demo: DemoCreated;
   let nodes: readonly NodeSummary[];
   let reconstruction: Reconstruction;
 
+  let fixture: DemoService | undefined;
+
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'arbor-reconstruct-demo-'));
-    demo = await createDemo(join(root, 'demo'), { now: () => new Date('2026-05-01T12:00:00.000Z') });
-    service = await createArborService({ dataDir: join(root, 'data'), host: 'cli', version: 'test', homeDir: join(root, 'home'), env: {} });
-    await service.api['import.run']({ paths: demo.transcriptFiles });
-    nodes = (await service.api['sessions.graph']({ sessionId: demo.sessionId })).nodes;
+    fixture = await openDemoService('arbor-reconstruct-demo-');
+    ({ service, demo, nodes } = fixture);
     reconstruction = await reconstructSession(nodes, async (id) => (await service.api['nodes.get']({ nodeId: id })).raw);
   });
   afterAll(async () => {
-    await service?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    await fixture?.dispose();
   });
 
   it('ends the main branch with the files the demo left on disk', () => {
