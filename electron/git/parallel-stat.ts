@@ -128,13 +128,18 @@ export class StatPass {
     }
   }
 
+  /** lstat paths [from, to) on this thread, into `out`. */
+  private statRange(out: Float64Array, from: number, to: number): void {
+    for (let i = from; i < to; i++) statInto(out, i, `${this.root}/${this.paths[i]}`);
+  }
+
   /** The numbers for every path added; `checkAbort` is called between chunks. */
   finish(checkAbort: () => void): Float64Array {
-    const { paths, root } = this;
+    const { paths } = this;
     const out = new Float64Array(paths.length * STAT_FIELDS);
-    for (let i = this.posted; i < paths.length; i++) {
-      if ((i - this.posted) % 1024 === 0) checkAbort();
-      statInto(out, i, `${root}/${paths[i]}`);
+    for (let i = this.posted; i < paths.length; i += 1024) {
+      checkAbort();
+      this.statRange(out, i, Math.min(i + 1024, paths.length));
     }
     // The worker works from the front, so take free chunks from the back.
     const theirs: PostedChunk[] = [];
@@ -151,8 +156,7 @@ export class StatPass {
         for (const rest of this.chunks) Atomics.compareExchange(rest.state, 0, FREE, TAKEN);
         throw error;
       }
-      const end = chunk.first + chunk.count;
-      for (let i = chunk.first; i < end; i++) statInto(out, i, `${root}/${paths[i]}`);
+      this.statRange(out, chunk.first, chunk.first + chunk.count);
       Atomics.store(chunk.state, 0, DONE);
     }
     // At most one chunk is still in the worker's hands; wait briefly, then do whatever is left here.
@@ -168,8 +172,7 @@ export class StatPass {
       if (state === DONE) {
         out.set(chunk.stats, chunk.first * STAT_FIELDS);
       } else {
-        const end = chunk.first + chunk.count;
-        for (let i = chunk.first; i < end; i++) statInto(out, i, `${root}/${paths[i]}`);
+        this.statRange(out, chunk.first, chunk.first + chunk.count);
       }
     }
     return out;
