@@ -45,8 +45,8 @@ export type MergeRegion =
       readonly base: readonly string[];
       readonly theirs: readonly string[];
       readonly eol: LineEnding;
-      /** Where the conflict's lines start (0-based) in each version, when the merge engine made the region. */
-      readonly at?: { readonly ours: number; readonly base: number; readonly theirs: number };
+      /** Where the conflict's lines start (0-based) in each version. */
+      readonly at: { readonly ours: number; readonly base: number; readonly theirs: number };
     };
 
 export type ConflictRegion = Extract<MergeRegion, { kind: 'conflict' }>;

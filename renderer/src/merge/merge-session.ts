@@ -92,7 +92,7 @@ export function createMergeSession(client: ArborClient, options: MergeSessionOpt
           const texts: MergeTexts = { base: sides.base, ours: sides.ours, theirs: sides.theirs };
           const merged = createMergeDocument(texts);
           initial = merged.state;
-          layout = layoutMerge(merged, texts);
+          layout = layoutMerge(merged);
           documents.set(path, initial);
         }
         materials.set(path, { sides, initial, layout });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeText } from '../../../../shared/merge';
+import { diffLines, mergeText, renderRegions, splitLines, type Hunk } from '../../../../shared/merge';
 import {
   adjacentConflict,
   conflictsOf,
@@ -134,8 +134,7 @@ describe('conflict navigation', () => {
 
 describe('pane layout', () => {
   it('finds each conflict in ours, base and theirs, and each side’s changed lines', () => {
-    const texts = { base: BASE, ours: OURS, theirs: THEIRS };
-    const layout = layoutMerge(mergeText(BASE, OURS, THEIRS), texts);
+    const layout = layoutMerge(mergeText(BASE, OURS, THEIRS));
     expect(layoutByDiffing(BASE, OURS, THEIRS)).toEqual(layout);
     expect(layout.ours.conflicts).toEqual([
       { line: 1, count: 1 },
@@ -164,7 +163,7 @@ describe('pane layout', () => {
     const base = lines('a', 'b', 'c', 'd', 'e', 'f');
     const ours = lines('a', 'b', 'c', 'd', 'e', 'F-ours');
     const theirs = lines('a', 'new1', 'new2', 'b', 'c', 'd', 'e', 'F-theirs');
-    const layout = layoutMerge(mergeText(base, ours, theirs), { base, ours, theirs });
+    const layout = layoutMerge(mergeText(base, ours, theirs));
     expect(layoutByDiffing(base, ours, theirs)).toEqual(layout);
     expect(layout.ours.conflicts).toEqual([{ line: 5, count: 1 }]);
     expect(layout.theirs.conflicts).toEqual([{ line: 7, count: 1 }]);
@@ -192,17 +191,49 @@ describe('pane layout', () => {
       const base = Array.from({ length: 5 + random(25) }, (_, i) => `l${i % 9}\n`);
       const [b, o, t] = [base.join(''), edit(base).join(''), edit(base).join('')];
       const merged = mergeText(b, o, t);
-      expect(layoutMerge(merged, { base: b, ours: o, theirs: t }), `round ${round}`).toEqual(layoutByDiffing(b, o, t));
+      expect(layoutMerge(merged), `round ${round}`).toEqual(layoutByDiffing(b, o, t));
     }
   });
 });
 
-/** The layout worked out without the engine's positions and diffs (regions stripped of `at`). */
+/**
+ * The layout worked out without the engine's positions and diffs, by diffing the panes: each side's changes
+ * against the base; each conflict found by rendering the merge with that pane's side taken everywhere,
+ * diffing the pane against it (what remains is the other side's clean changes) and mapping back.
+ */
 function layoutByDiffing(base: string, ours: string, theirs: string): ReturnType<typeof layoutMerge> {
-  const regions = mergeText(base, ours, theirs).regions.map((region) => {
-    if (region.kind !== 'conflict') return region;
-    const { at: _at, ...rest } = region;
-    return rest;
-  });
-  return layoutMerge({ regions }, { base, ours, theirs });
+  const { regions } = mergeText(base, ours, theirs);
+  const texts = { base, ours, theirs };
+  const mapLineBack = (hunks: readonly Hunk[], lineB: number): number => {
+    let delta = 0;
+    for (const hunk of hunks) {
+      if (hunk.startB + hunk.countB <= lineB) delta += hunk.countA - hunk.countB;
+      else if (hunk.startB <= lineB) return hunk.startA;
+      else break;
+    }
+    return lineB + delta;
+  };
+  const conflictSpans = (pane: 'ours' | 'base' | 'theirs'): { line: number; count: number }[] => {
+    const starts: { line: number; count: number }[] = [];
+    let line = 0;
+    for (const region of regions) {
+      const count = region.kind === 'clean' ? region.lines.length : region[pane].length;
+      if (region.kind === 'conflict') starts.push({ line, count });
+      line += count;
+    }
+    if (starts.length === 0) return [];
+    const taken = renderRegions(regions, new Array(starts.length).fill({ kind: pane })).text;
+    const hunks = diffLines(splitLines(texts[pane]), splitLines(taken));
+    return starts.map((span) => ({ line: mapLineBack(hunks, span.line), count: span.count }));
+  };
+  const spans = (hunks: readonly Hunk[], side: 'A' | 'B') =>
+    hunks.filter((h) => (side === 'A' ? h.countA : h.countB) > 0).map((h) => (side === 'A' ? { line: h.startA, count: h.countA } : { line: h.startB, count: h.countB }));
+  const baseLines = splitLines(base);
+  const byOurs = diffLines(baseLines, splitLines(ours));
+  const byTheirs = diffLines(baseLines, splitLines(theirs));
+  return {
+    ours: { changed: spans(byOurs, 'B'), conflicts: conflictSpans('ours') },
+    base: { changed: [...spans(byOurs, 'A'), ...spans(byTheirs, 'A')].sort((a, b) => a.line - b.line), conflicts: conflictSpans('base') },
+    theirs: { changed: spans(byTheirs, 'B'), conflicts: conflictSpans('theirs') },
+  };
 }

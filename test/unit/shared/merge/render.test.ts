@@ -4,9 +4,9 @@ import { generatedTriples } from '../../../integration/merge/triples';
 
 const regions: readonly MergeRegion[] = [
   { kind: 'clean', lines: ['start\n'] },
-  { kind: 'conflict', ours: ['ours'], base: ['base\n'], theirs: ['theirs\n'], eol: '\n' },
+  { kind: 'conflict', ours: ['ours'], base: ['base\n'], theirs: ['theirs\n'], eol: '\n', at: { ours: 1, base: 1, theirs: 1 } },
   { kind: 'clean', lines: ['middle\n'] },
-  { kind: 'conflict', ours: ['o2\r\n'], base: [], theirs: ['t2\r\n'], eol: '\r\n' },
+  { kind: 'conflict', ours: ['o2\r\n'], base: [], theirs: ['t2\r\n'], eol: '\r\n', at: { ours: 3, base: 3, theirs: 3 } },
 ];
 
 describe('renderRegions', () => {
