@@ -26,7 +26,6 @@ import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
 import { planResumableTranscript, type ResumablePlanOutcome } from './resumable-plan';
 import { renderResumableTranscript, writeResumableTranscript } from './resumable-transcript';
-import { memberText } from './transcript-line';
 import { storeTranscriptSource } from './transcript-source';
 
 export interface ForkRequest {
@@ -97,7 +96,8 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         transcript = path;
         const configDir = claudeConfigDir(workspace.homeDir, workspace.env);
         history = fileHistoryFolder(configDir, resumeSessionId);
-        await copyFileHistory(configDir, sourceSessionIds(planned.plan.lines.map((line) => line.entry.text)), resumeSessionId, signal);
+        const sources = planned.plan.lines.flatMap(({ entry }) => (entry.sessionId === null ? [] : [entry.sessionId]));
+        await copyFileHistory(configDir, sources, resumeSessionId, signal);
         if (!planned.plan.targetKept) warnings.push('The node is a tool call whose outcome was never recorded: the resumable transcript ends just before it');
         else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
         progress('transcript', 1, 1);
@@ -150,18 +150,6 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
       throw error;
     }
   });
-}
-
-/** The Claude Code sessions the copied lines were written in (a resumed session's file holds several). */
-function sourceSessionIds(lines: readonly string[]): Set<string> {
-  const ids = new Set<string>();
-  for (const line of lines) {
-    const text = memberText(line, 'sessionId');
-    if (text === undefined) continue;
-    const id = JSON.parse(text) as unknown;
-    if (typeof id === 'string') ids.add(id);
-  }
-  return ids;
 }
 
 /** The transcript step a snapshot hangs below (through other snapshots), or null when there is none. */

@@ -5,6 +5,8 @@ export interface TranscriptEntry {
   /** The line exactly as stored in the transcript (without its newline). */
   readonly text: string;
   readonly type: string;
+  /** The Claude Code session the line was written in (a resumed session's file holds several). */
+  readonly sessionId: string | null;
   readonly parentUuid: string | null;
   /** Assistant lines: the API message they belong to (one message is written as several lines in 2.x). */
   readonly messageId: string | null;
@@ -38,6 +40,7 @@ export function readTranscriptEntry(id: string, text: string): TranscriptEntry {
     id,
     text,
     type,
+    sessionId: typeof entry.sessionId === 'string' ? entry.sessionId : null,
     parentUuid: typeof entry.parentUuid === 'string' ? entry.parentUuid : null,
     messageId: type === 'assistant' && message !== null && typeof message.id === 'string' ? message.id : null,
     toolUses,
