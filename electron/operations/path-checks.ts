@@ -92,18 +92,21 @@ export function checkPlanPaths(workspace: string, changes: readonly PlannedFileC
     if (byPath.has(change.path)) refuse(`The plan sets ${change.path} twice`, change.path);
     byPath.set(change.path, change);
   }
+  // Folders already seen not to be symlinks: the planned files share most of theirs.
+  const safeFolders = new Set<string>();
   for (const change of changes) {
     const replaced = replacedFolderAbove(workspace, change.path, byPath);
     if (replaced === undefined) {
-      checkWorkspacePath(workspace, change.path);
+      checkWorkspacePath(workspace, change.path, safeFolders);
     } else {
       // A symlink or file the plan deletes first becomes a real folder: nothing is written through it.
-      checkWorkspacePath(workspace, replaced);
+      checkWorkspacePath(workspace, replaced, safeFolders);
       checkPathNames(change.path);
     }
     if (ignored(change.path)) refuse(`${change.path} is ignored (.gitignore): operations never write ignored files`, change.path);
   }
   // A file the plan writes needs every folder above it; one of those may be a file only if the plan removes it.
+  const folders = new Set<string>();
   for (const change of changes) {
     if (change.target === null) continue;
     const parts = change.path.split('/');
@@ -111,7 +114,7 @@ export function checkPlanPaths(workspace: string, changes: readonly PlannedFileC
       const folder = parts.slice(0, i).join('/');
       const other = byPath.get(folder);
       if (other?.target) refuse(`The plan writes both ${folder} and ${change.path}`, change.path);
-      if (other) continue;
+      if (other || folders.has(folder)) continue;
       let info;
       try {
         info = lstatSync(join(workspace, folder));
@@ -119,6 +122,7 @@ export function checkPlanPaths(workspace: string, changes: readonly PlannedFileC
         break; // missing: the write creates it (and everything below)
       }
       if (!info.isDirectory()) refuse(`${folder} is a file where ${change.path} needs a folder`, change.path);
+      folders.add(folder);
     }
   }
 }
