@@ -1,14 +1,13 @@
 /**
- * Writes a snapshot out as files: a whole tree into a new directory (fork), or chosen files into an
- * existing workspace (the primitive under rewind). Objects are read synchronously from our packs and
- * files are written synchronously in batches, as tar does: measured here on 10k small files, a loop of
+ * Writes a snapshot out as files: a whole tree into a new directory (fork). (Writes into an existing
+ * workspace go through the journaled operation runner: electron/operations/.) Objects are read synchronously
+ * from our packs and files are written synchronously in batches, as tar does: measured here on 10k small files, a loop of
  * sync writes takes half the time of 16 writes in flight on libuv's pool (which contend for the same
  * folders' locks on two cores). The event loop gets a turn between batches, where cancellation and
  * progress happen.
  */
-import { chmodSync, mkdirSync, readdirSync, lstatSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, lstatSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { SnapshotStore } from './object-store';
@@ -131,45 +130,3 @@ export function checkWorkspacePath(root: string, path: string, safeFolders?: Set
   }
 }
 
-/**
- * Makes `files` in `workspace` match the snapshot entries given (restore), and removes `remove` paths.
- * Each file is written to a temporary name and renamed over the old one, so a reader never sees half a file.
- * Paths are checked before the first write. Preview-grade primitive for rewind (which adds journaling).
- */
-export async function restoreFiles(
-  store: SnapshotStore,
-  workspace: string,
-  files: readonly SnapshotFile[],
-  remove: readonly string[] = [],
-  options: MaterializeOptions = {},
-): Promise<MaterializeResult> {
-  for (const file of files) checkWorkspacePath(workspace, file.path);
-  for (const path of remove) checkWorkspacePath(workspace, path);
-  let bytes = 0;
-  const tag = randomBytes(4).toString('hex');
-  try {
-    await forEachInBatches(
-      files,
-      options.signal,
-      (file) => {
-        const target = join(workspace, file.path);
-        const tmp = join(dirname(target), `.arbor-restore-${tag}-${randomBytes(3).toString('hex')}`);
-        mkdirSync(dirname(target), { recursive: true });
-        try {
-          bytes += writeSnapshotFile(store, file, tmp);
-          if (file.mode !== '120000') chmodSync(tmp, file.mode === '100755' ? 0o755 : 0o644);
-          renameSync(tmp, target);
-        } catch (error) {
-          rmSync(tmp, { force: true });
-          throw error;
-        }
-      },
-      (done) => options.onProgress?.({ filesDone: done, filesTotal: files.length }),
-    );
-    for (const path of remove) rmSync(join(workspace, path), { force: true });
-  } catch (error) {
-    if (error instanceof ArborError) throw error;
-    throw ioError(`Cannot restore files into ${workspace}`, error);
-  }
-  return { files: files.length, bytes };
-}

@@ -1,11 +1,14 @@
 /**
- * One journaled write: a file (or symlink) goes to a temporary name beside its destination, is flushed to
- * disk and renamed over the old one, so at every instant the path holds either the old or the new version
- * (what crash recovery relies on). Deletion removes the file and the folders it leaves empty, as git does.
- * The calls are synchronous, as in capture: a handful per file, each far cheaper than a thread-pool round
- * trip; the runner gives the event loop a turn between files.
+ * One journaled write: a file (or symlink) goes to a temporary name beside its destination (stageVersion) and
+ * is renamed over the old one (placeStaged), so at every instant the path holds either the old or the new
+ * version (what crash recovery relies on). Deletion removes the file and the folders it leaves empty, as git
+ * does. Staging is synchronous, as in capture: a handful of calls per file, each far cheaper than a
+ * thread-pool round trip. The rename is not: replacing a file makes ext4 allocate and start writing the new
+ * one's blocks (its `auto_da_alloc` safeguard, ~0.3 ms a file measured here), so the runner does a batch's
+ * renames on the thread pool, several at once.
  */
 import { closeSync, fchmodSync, fdatasyncSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SnapshotStore } from '../git/object-store';
 import type { FileVersion } from '../git/workspace-files';
@@ -87,9 +90,47 @@ export function removeEmptyFolders(root: string, dir: string): void {
 }
 
 /**
- * Makes `path` hold `version` (null: removes it). The caller has checked the path and stored the blob.
- * `durable` flushes the new bytes to disk before the rename, so a power loss cannot leave an empty file.
+ * The first half of making `path` hold `version`: the new version under `temporary`, or, for a deletion
+ * (null), the file removed with the folders it leaves empty. Returns true when the rename is left to do.
+ * `durable` flushes the new bytes to disk first, so a power loss cannot leave an empty file. The caller has
+ * checked the path and stored the blob.
  */
+export function stageVersion(
+  objects: SnapshotStore,
+  root: string,
+  path: string,
+  version: FileVersion | null,
+  temporary: string,
+  durable: boolean,
+  currentBits?: number | null,
+): boolean {
+  if (version === null) {
+    rmSync(join(root, path), { force: true });
+    removeEmptyFolders(root, dirname(path));
+    return false;
+  }
+  const bytes = objects.readBlob(version.oid);
+  try {
+    if (version.mode === '120000') symlinkNew(bytes, temporary);
+    else writeNew(temporary, bytes, durable, permissionsFor(join(root, path), version.mode === '100755', currentBits));
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return true;
+}
+
+/** The second half: the staged temporary file takes `path`'s place in one rename. */
+export async function placeStaged(root: string, path: string, temporary: string): Promise<void> {
+  try {
+    await rename(temporary, join(root, path));
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Both halves at once, synchronously (recovery puts files back one by one). */
 export function writeVersion(
   objects: SnapshotStore,
   root: string,
@@ -99,20 +140,9 @@ export function writeVersion(
   durable: boolean,
   currentBits?: number | null,
 ): void {
-  const destination = join(root, path);
-  if (version === null) {
-    rmSync(destination, { force: true });
-    removeEmptyFolders(root, dirname(path));
-    return;
-  }
-  const bytes = objects.readBlob(version.oid);
+  if (!stageVersion(objects, root, path, version, temporary, durable, currentBits)) return;
   try {
-    if (version.mode === '120000') {
-      symlinkNew(bytes, temporary);
-    } else {
-      writeNew(temporary, bytes, durable, permissionsFor(destination, version.mode === '100755', currentBits));
-    }
-    renameSync(temporary, destination);
+    renameSync(temporary, join(root, path));
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;

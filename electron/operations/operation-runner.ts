@@ -6,21 +6,23 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { AppliedOperation, OperationOutcome, OperationSummary, WorkspaceChanges } from '../../shared/operations';
 import { createOperationJournal, type OperationFileRecord, type OperationJournal, type OperationRecord } from '../db/operation-journal';
 import type { SessionStore } from '../db/session-store';
 import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type FileVersion } from '../git/workspace-files';
-import { temporaryPath, writeVersion } from './file-writes';
+import { placeStaged, stageVersion, temporaryPath } from './file-writes';
 import type { ApplyOptions, OperationPlan, OperationRunner, PlannedFileChange } from './operation-types';
 import { checkPlanPaths } from './path-checks';
 import { readPlannedFiles } from './planned-files';
 import { allWritten, rollBackFiles } from './rollback';
 import { storeSafetySnapshot } from './safety-snapshot';
 
-/** Where a test may stop the process: after a write's intent is journaled, after its rename, after its outcome. */
+/**
+ * Where a test may stop the process: after a write's intent is journaled, after its rename, after its outcome.
+ * Within a batch the renames run several at once, so their points come in the order they finish.
+ */
 export interface CrashPoint {
   readonly operation: string;
   readonly seq: number;
@@ -50,8 +52,30 @@ export interface OperationRunnerOptions {
 }
 
 const DEFAULT_LIST_LIMIT = 200;
-const YIELD_EVERY = 16;
 const JOURNAL_BATCH = 16;
+/** Measured on 100 files: 4 renames at once (libuv's default pool) took 0.7× the time of one after another. */
+const RENAMES_AT_ONCE = 4;
+
+/**
+ * Runs `task` on the items, `limit` at a time, and waits for every one started; after a failure or a
+ * cancellation no more are started. Returns what they threw.
+ */
+async function settleAll<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, task: (item: T) => Promise<void>): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && failures.length === 0 && !signal?.aborted) {
+      const item = items[next++]!;
+      try {
+        await task(item);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return failures;
+}
 
 interface Write {
   readonly path: string;
@@ -174,24 +198,38 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       writes.map((w, seq) => ({ seq, ...w })),
     );
 
+    let written = 0;
+    const wrote = (seq: number): void => {
+      options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
+      // Progress stops with a cancellation: what was written is about to be put back.
+      if (!signal?.aborted) progress('write', ++written, writes.length);
+    };
     try {
-      for (const [seq, write] of writes.entries()) {
+      for (let start = 0; start < writes.length; start += JOURNAL_BATCH) {
         throwIfAborted(signal);
         // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
         // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
         // 100-file rewind. Recovery reads the files themselves, so a batch's granularity changes nothing there.
-        const batchEnd = Math.min(seq - (seq % JOURNAL_BATCH) + JOURNAL_BATCH, writes.length) - 1;
-        if (seq % JOURNAL_BATCH === 0) journal.markFiles(id, seq, batchEnd, 'writing');
-        options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
-        const temporary = temporaryPath(workspace, write.path, id, seq);
-        writeVersion(objects, workspace, write.path, write.after, temporary, durableFiles, read.permissions.get(write.path));
-        options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
-        if (seq === batchEnd) journal.markFiles(id, seq - (seq % JOURNAL_BATCH), batchEnd, 'done');
-        options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
-        progress('write', seq + 1, writes.length);
-        // A turn for the event loop now and then: progress goes out, and a cancellation can arrive before the
-        // next write (a turn per file cost ~10% of a 100-file rewind).
-        if (seq % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+        const end = Math.min(start + JOURNAL_BATCH, writes.length) - 1;
+        journal.markFiles(id, start, end, 'writing');
+        const staged: number[] = [];
+        for (let seq = start; seq <= end; seq++) {
+          const write = writes[seq]!;
+          options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
+          const temporary = temporaryPath(workspace, write.path, id, seq);
+          if (stageVersion(objects, workspace, write.path, write.after, temporary, durableFiles, read.permissions.get(write.path))) staged.push(seq);
+          else wrote(seq);
+        }
+        // The renames on the thread pool, RENAMES_AT_ONCE at a time (see file-writes.ts); every one settles
+        // before the batch is judged, so a rollback never races a rename still in flight.
+        const failures = await settleAll(staged, RENAMES_AT_ONCE, signal, async (seq) => {
+          await placeStaged(workspace, writes[seq]!.path, temporaryPath(workspace, writes[seq]!.path, id, seq));
+          wrote(seq);
+        });
+        if (failures.length > 0) throw failures[0];
+        throwIfAborted(signal);
+        journal.markFiles(id, start, end, 'done');
+        for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
       }
     } catch (error) {
       await rollBackAfterFailure(objects, id, error);

@@ -5,7 +5,6 @@
  *   - full capture            vs `git add -A && git commit` into a fresh repository   target ≤ 0.5×
  *   - incremental capture after changing 10 files vs the same with git                target ≤ 1.0×
  *   - fork materialization into a new directory vs `git archive | tar -x`            target ≤ 1.5×
- *   - restore 100 changed files into an existing directory (rewind preview)           target ≤ 100 ms
  *   - rewind of 100 changed files through the service, for a session with a small and one with a large
  *     transcript (rewind-figure.ts): the rewind (apply) vs `git checkout -- <files>`     target ≤ 100 ms,
  *     and its preview vs `git status --porcelain` (figure only)
@@ -18,11 +17,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureDirectory } from '../../electron/git/capture';
-import { restoreFiles, materializeSnapshot } from '../../electron/git/materialize';
+import { materializeSnapshot } from '../../electron/git/materialize';
 import { SnapshotStore } from '../../electron/git/object-store';
 import type { PackCompression } from '../../electron/git/pack-writer';
 import { StatCache } from '../../electron/git/stat-cache';
-import { diffSnapshots } from '../../electron/git/tree-read';
 import { measureRewind, type RewindSample } from './rewind-figure';
 import { settle } from './settle';
 
@@ -116,7 +114,6 @@ async function main(): Promise<void> {
   const full: Figure = { name: 'full capture', ours: [], anchor: [], target: '≤ 0.5×', check: (o, a) => o <= 0.5 * a };
   const incremental: Figure = { name: 'incremental capture (10 changed)', ours: [], anchor: [], target: '≤ 1.0×', check: (o, a) => o <= a };
   const fork: Figure = { name: 'fork materialization', ours: [], anchor: [], target: '≤ 1.5×', check: (o, a) => o <= 1.5 * a };
-  const restore: Figure = { name: 'restore 100 files (preview)', ours: [], anchor: [], target: '≤ 100 ms', check: (o) => o <= 100 };
   let version = 1;
   let rewindSamples: RewindSample[] = [];
   const mainRounds = process.argv.includes('--only-rewind') ? 0 : rounds;
@@ -169,25 +166,10 @@ async function main(): Promise<void> {
       fork.ours.push(ourForkMs);
       fork.anchor.push(gitForkMs);
 
-      // Restore 100 files of the first snapshot into the fork (what a rewind does after its checks).
-      for (let i = 0; i < 100; i++) writeFileSync(join(ourFork, paths[(i * 97) % paths.length]!), fileContent(i, version++));
-      const probe = await captureDirectory(store, ourFork);
-      const diff = diffSnapshots(store, probe.treeOid, first.treeOid);
-      const [, restoreMs] = await timeAsync(() =>
-        restoreFiles(
-          store,
-          ourFork,
-          diff.modified.map((m) => m.after),
-          diff.added.length > 0 ? [] : diff.deleted.map((d) => d.path),
-        ),
-      );
-      const check = await captureDirectory(store, ourFork);
-      if (check.treeOid !== first.treeOid) throw new Error('Restore did not bring the files back');
-      restore.ours.push(restoreMs);
       store.close();
       // The fork folders stay until the end: deleting 20k files between rounds (the disk here discards freed
       // blocks) slowed whatever was timed next.
-      console.log(`round ${round + 1}/${rounds}: full ${ourFull.toFixed(0)}/${gitFull.toFixed(0)} ms, incremental ${ourIncremental.toFixed(0)}/${gitIncremental.toFixed(0)} ms, fork ${ourForkMs.toFixed(0)}/${gitForkMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms (${diff.modified.length} files)`);
+      console.log(`round ${round + 1}/${rounds}: full ${ourFull.toFixed(0)}/${gitFull.toFixed(0)} ms, incremental ${ourIncremental.toFixed(0)}/${gitIncremental.toFixed(0)} ms, fork ${ourForkMs.toFixed(0)}/${gitForkMs.toFixed(0)} ms`);
     }
     // Rewind of 100 changed files through the service, for a small and a large transcript.
     rewindSamples = await measureRewind({
@@ -223,7 +205,7 @@ async function main(): Promise<void> {
   // back), which is steadier on a busy machine.
   console.log('figure                               Arbor ms   git ms   ratio  paired   target');
   let failed = 0;
-  for (const figure of [full, incremental, fork, restore, ...rewindFigures].filter((f) => f.ours.length > 0)) {
+  for (const figure of [full, incremental, fork, ...rewindFigures].filter((f) => f.ours.length > 0)) {
     const ours = median(figure.ours);
     const anchor = figure.anchor.length > 0 ? median(figure.anchor) : NaN;
     const ok = figure.check(ours, anchor);

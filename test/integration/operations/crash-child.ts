@@ -14,8 +14,11 @@ async function main(): Promise<void> {
   const crashAt = Number(process.env.ARBOR_TEST_CRASH_AT ?? '-1');
   let point = 0;
   const engine = openEngine(dataDir, {
-    onCrashPoint: () => {
-      if (point++ === crashAt) process.kill(process.pid, 'SIGKILL');
+    onCrashPoint: (at) => {
+      if (point++ !== crashAt) return;
+      // Named for the test's messages, then killed.
+      process.stderr.write(`${at.phase} of write ${at.seq}\n`);
+      process.kill(process.pid, 'SIGKILL');
     },
   });
   const plan = JSON.parse(readFileSync(planFile, 'utf8')) as OperationPlan;

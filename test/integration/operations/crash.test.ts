@@ -1,14 +1,15 @@
 /**
  * kill -9 in the middle of an operation: a child process applies an 8-file plan and SIGKILLs itself at one
- * write (before its rename, or after the rename but before the outcome is journaled), for every write. The
- * next start's recovery must leave the workspace exactly as it was, never a mix; a kill after the last
- * outcome completes the operation instead (all files were written).
+ * point of one write (before it, after its rename, after its outcome is journaled), for every point of every
+ * write. The next start's recovery must leave the workspace exactly as it was, never a mix; once the journal
+ * has every write done, it completes the operation instead (all files were written).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperationJournal } from '../../../electron/db/operation-journal';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { OperationPlan } from '../../../electron/operations/operation-types';
 import { capture, listWorkspace, openEngine, planBetween, tempDir, writeEntry, type Entry } from './operation-fixture';
@@ -77,7 +78,7 @@ async function prepare(root: string, name: string): Promise<Run> {
 
 /**
  * The child is bundled once (like the CLI: scripts/build-cli.cjs) and run as plain JavaScript: `node --import
- * tsx` would compile the sources again in each of the 18 children, seconds each on a busy machine.
+ * tsx` would compile the sources again in each of the 24 children, seconds each on a busy machine.
  * The bundle lives inside the repository so it resolves better-sqlite3 from node_modules.
  */
 async function bundleChild(): Promise<{ readonly file: string; remove(): void }> {
@@ -142,48 +143,56 @@ describe('an operation killed with SIGKILL', () => {
 
   it('is rolled back (or completed after its last write) by the next start, never left half-done', async () => {
     const writes = 8;
-    // Every write, before its rename and after it; and after the last outcome, all files written.
-    const points = [...Array.from({ length: writes }, (_, k) => [k * POINTS_PER_WRITE, k * POINTS_PER_WRITE + 1]).flat(), writes * POINTS_PER_WRITE - 1];
-    const completedAt = writes * POINTS_PER_WRITE - 1;
+    // Every point of every write: before it, after its rename, after its outcome is journaled.
+    const points = Array.from({ length: writes * POINTS_PER_WRITE }, (_, k) => k);
     const throughService = POINTS_PER_WRITE * 4 + 1;
+    const outcomes = new Map<number, 'completed' | 'rolled back'>();
     await pool(points, 3, async (crashAt) => {
       const run = await prepare(temp.path, `crash-${crashAt}`);
       const exit = await runChild(run, crashAt);
-      expect(exit.signal, `crash point ${crashAt}: ${exit.stderr}`).toBe('SIGKILL');
-      // Past the first rename the kill left a half-done workspace (otherwise this test would prove nothing).
+      const where = `crash point ${crashAt} (${exit.stderr.trim()})`;
+      expect(exit.signal, where).toBe('SIGKILL');
+      // Past the first point the kill left a half-done workspace (otherwise this test would prove nothing).
       if (crashAt === 0) expect(listWorkspace(run.workspace)).toEqual(listOld);
-      else expect(listWorkspace(run.workspace), `crash point ${crashAt}`).not.toEqual(listOld);
+      else expect(listWorkspace(run.workspace), where).not.toEqual(listOld);
+
+      // Recovery completes the operation when the journal has every write done, and rolls it back otherwise.
+      let operation: string;
+      let allDone: boolean;
+      const before = openEngine(run.dataDir);
+      try {
+        operation = before.runner.list()[0]!.operation;
+        expect(before.runner.list()[0]!.status).toBe('applying');
+        allDone = createOperationJournal(before.store.handles).files(operation).every((file) => file.state === 'done');
+      } finally {
+        before.close();
+      }
+      outcomes.set(crashAt, allDone ? 'completed' : 'rolled back');
 
       if (crashAt === throughService) {
         // The service recovers when it starts, before it answers calls.
         const service = await createArborService({ dataDir: run.dataDir, host: 'cli', version: 'test', homeDir: join(run.dataDir, 'home'), env: {} });
-        expect(listWorkspace(run.workspace)).toEqual(listOld);
+        expect(listWorkspace(run.workspace), where).toEqual(allDone ? listNew : listOld);
         await service.close();
       }
       const engine = openEngine(run.dataDir);
       try {
-        const operation = engine.runner.list()[0]!;
         const report = await engine.runner.recover();
         if (crashAt === throughService) {
           expect(report).toEqual({ rolledBack: [], completed: [], problems: [] });
-          expect(engine.runner.list()[0]?.status).toBe('rolled-back');
-          expect(listWorkspace(run.workspace)).toEqual(listOld);
-          return;
+        } else if (allDone) {
+          expect(report, where).toEqual({ rolledBack: [], completed: [operation], problems: [] });
+        } else {
+          expect(report, where).toEqual({ rolledBack: [operation], completed: [], problems: [] });
         }
-        expect(operation.status).toBe('applying');
-        expect(report.problems, `crash point ${crashAt}`).toEqual([]);
-        if (crashAt === completedAt) {
-          expect(report).toEqual({ rolledBack: [], completed: [operation.operation], problems: [] });
-          expect(engine.runner.list()[0]?.status).toBe('applied');
-          expect(listWorkspace(run.workspace)).toEqual(listNew);
+        expect(engine.runner.list()[0]?.status).toBe(allDone ? 'applied' : 'rolled-back');
+        expect(listWorkspace(run.workspace), where).toEqual(allDone ? listNew : listOld);
+        if (allDone) {
           // A completed operation is an ordinary one: undo brings the old state back.
-          expect((await engine.runner.undo(operation.operation)).status).toBe('applied');
+          expect((await engine.runner.undo(operation)).status).toBe('applied');
           expect(listWorkspace(run.workspace)).toEqual(listOld);
         } else {
-          expect(report.rolledBack, `crash point ${crashAt}`).toEqual([operation.operation]);
-          expect(engine.runner.list()[0]?.status).toBe('rolled-back');
-          expect(listWorkspace(run.workspace), `crash point ${crashAt}`).toEqual(listOld);
-          await expect(engine.runner.undo(operation.operation)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+          await expect(engine.runner.undo(operation)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
         }
         // Recovery is done once.
         expect(await engine.runner.recover()).toEqual({ rolledBack: [], completed: [], problems: [] });
@@ -191,6 +200,10 @@ describe('an operation killed with SIGKILL', () => {
         engine.close();
       }
     });
+    // Both outcomes happened: kills before and after the last outcome was journaled (the final point is one).
+    expect(outcomes.get(writes * POINTS_PER_WRITE - 1)).toBe('completed');
+    const rolledBack = [...outcomes.values()].filter((outcome) => outcome === 'rolled back').length;
+    expect(rolledBack).toBeGreaterThanOrEqual(writes * 2);
   });
 
   it('without a kill, the child applies the plan (the crash hook changes nothing else)', async () => {
