@@ -6,15 +6,13 @@
  * of git (whose preloaded index stats on several threads too).
  *
  * Each chunk has its own small shared buffers: a state word (free → taken → done) that whichever thread
- * claims it first with compare-and-swap owns, and the chunk's numbers. The worker is plain JavaScript
- * evaluated from a string (no separate bundle entry), unref'd so it never keeps a process alive, and the
- * main thread never waits on it for long: a chunk it has not finished in time is stat'ed again here,
- * into the result the caller gets (which the worker never writes), so a late worker cannot mix its numbers
- * into it.
+ * claims it first with compare-and-swap owns, and the chunk's numbers. The main thread never waits on the
+ * worker (helper-thread.ts) for long: a chunk it has not finished in time is stat'ed again here, into the
+ * result the caller gets (which the worker never writes), so a late worker cannot mix its numbers into it.
  */
 import { lstatSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { helperThread } from './helper-thread';
 
 /** Per file: size, mtimeMs, ino, mode (-1 when lstat failed). */
 export const STAT_FIELDS = 4;
@@ -44,28 +42,7 @@ parentPort.on('message', (job) => {
 });
 `;
 
-let helper: Worker | undefined;
-let helperBroken = false;
-
-function getHelper(): Worker | undefined {
-  if (helperBroken) return undefined;
-  if (!helper) {
-    try {
-      helper = new Worker(WORKER_SOURCE, { eval: true });
-      helper.unref();
-      const drop = () => {
-        helperBroken = true;
-        helper = undefined;
-      };
-      helper.on('error', drop);
-      helper.on('exit', drop);
-    } catch {
-      helperBroken = true;
-      return undefined;
-    }
-  }
-  return helper;
-}
+const helper = helperThread(WORKER_SOURCE);
 
 function statInto(out: Float64Array, index: number, absolute: string): void {
   const o = index * STAT_FIELDS;
@@ -100,7 +77,7 @@ export class StatPass {
   private readonly worker: Worker | undefined;
 
   constructor(private readonly root: string) {
-    this.worker = availableParallelism() > 1 ? getHelper() : undefined;
+    this.worker = helper.get();
   }
 
   get size(): number {
@@ -163,7 +140,7 @@ export class StatPass {
     const deadline = Date.now() + WAIT_MS;
     for (const chunk of theirs) {
       let state = Atomics.load(chunk.state, 0);
-      while (state !== DONE && !helperBroken) {
+      while (state !== DONE && !helper.broken) {
         const left = deadline - Date.now();
         if (left <= 0) break;
         Atomics.wait(chunk.state, 0, state, Math.min(left, 5));
