@@ -49,11 +49,17 @@ function bundleToRun() {
   return bundleIsStale(stat.mtimeMs) ? null : BUNDLE;
 }
 
-// `arbor merge-file` (called like `git merge-file`, once per file) has a lean bundle of its own beside the
-// main one: it loads only the merge engine.
+// `arbor merge-file` (called like `git merge-file`, once per file) and the installed hook's exact command line
+// (`[--data-dir DIR] snapshot --hook`, after every tool call) have lean bundles of their own beside the main one.
 const argv = process.argv.slice(2);
 const mainBundle = bundleToRun();
-const leanBundle = mainBundle && argv[0] === 'merge-file' ? path.join(path.dirname(mainBundle), 'merge-file.js') : null;
+function leanEntry() {
+  if (argv[0] === 'merge-file') return 'merge-file.js';
+  const hook = argv.length === 2 ? argv : argv[0] === '--data-dir' && argv.length === 4 ? argv.slice(2) : [];
+  return hook[0] === 'snapshot' && hook[1] === '--hook' ? 'hook.js' : null;
+}
+const lean = mainBundle ? leanEntry() : null;
+const leanBundle = lean ? path.join(path.dirname(mainBundle), lean) : null;
 const bundle = leanBundle && fs.existsSync(leanBundle) ? leanBundle : mainBundle;
 if (process.env.ARBOR_CLI_TRACE === '1') process.stderr.write(`arbor: running ${bundle ? path.basename(bundle) : 'from sources'}\n`);
 const entry = bundle

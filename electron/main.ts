@@ -51,6 +51,8 @@ async function bootstrap(): Promise<void> {
 
   // Transcripts agents are writing now are imported as they grow; the window reloads on sessions.changed.
   const tail = service.tail();
+  // Hook captures from agents running now are handed to this process, whose caches are warm.
+  void service.listenForHooks();
   hardenSession(session.defaultSession);
   const unbindIpc = bindIpc({ ipcMain, api: service.api, senderAllowed: isOwnUrl });
   const stopEvents = forwardEvents(service.events, (channel, message) => {

@@ -139,6 +139,11 @@ async function loadRealService(options: ArborServiceOptions): Promise<ArborServi
   return createArborService(options);
 }
 
+/** The service the CLI opens on `dataDir`: for the lean hook entry (hook-main.ts), which leaves the store to this bundle. */
+export function openService(dataDir: string): Promise<ArborService> {
+  return loadRealService({ dataDir, host: 'cli', version: ARBOR_VERSION, homeDir: homedir(), env: process.env });
+}
+
 /** The real process: stdio, environment, and Ctrl-C / SIGTERM as an abort. */
 export async function main(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();

@@ -4,7 +4,9 @@
  * or fail it: a hard time limit, nothing printed, and whatever goes wrong is logged (hook-log.ts), not thrown.
  */
 import type { ArborApi } from '../../shared/contract';
+import type { HandOver } from './hook-client';
 import { appendHookLog } from './hook-log';
+import type { HookRequest } from './hook-socket';
 import { needsSnapshot, parsePostToolUse, readAll } from './post-tool-use';
 
 /** Claude Code waits for the hook; past this the capture is abandoned (the next call's hook will try again). */
@@ -15,6 +17,8 @@ export interface HookSnapshotDeps {
   readonly dataDir: string;
   readonly signal: AbortSignal;
   readonly api: () => Promise<ArborApi>;
+  /** Hands the capture to a running Arbor (hook-client.ts); without it, or when that fails, `api` captures. */
+  readonly handOver?: (request: HookRequest, signal: AbortSignal) => Promise<HandOver>;
   readonly now?: () => Date;
   readonly timeLimitMs?: number;
 }
@@ -42,14 +46,17 @@ export async function runHookSnapshot(deps: HookSnapshotDeps): Promise<HookSnaps
     const { input } = parsed;
     context = ` (session ${input.sessionId}, tool call ${input.toolUseId}, cwd ${input.cwd})`;
     if (!needsSnapshot(input)) return 'skipped';
+    const request: HookRequest = {
+      dir: input.cwd,
+      hook: { sessionId: input.sessionId, toolUseId: input.toolUseId, ...(input.transcriptPath ? { transcriptPath: input.transcriptPath } : {}) },
+    };
+    if (deps.handOver) {
+      const handed = await deps.handOver(request, deadline);
+      if (handed.status === 'captured') return 'captured';
+      if (handed.status === 'failed') await log(`snapshot --hook: the running Arbor did not capture (${handed.reason})${context}; capturing here`);
+    }
     const api = await deps.api();
-    await api['snapshots.capture'](
-      {
-        dir: input.cwd,
-        hook: { sessionId: input.sessionId, toolUseId: input.toolUseId, ...(input.transcriptPath ? { transcriptPath: input.transcriptPath } : {}) },
-      },
-      { signal: deadline },
-    );
+    await api['snapshots.capture'](request, { signal: deadline });
     return 'captured';
   };
   // The race keeps the promise to return by the deadline even if some step ignored the signal.

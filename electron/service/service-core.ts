@@ -8,6 +8,8 @@ import { openSessionStore } from '../db/session-store';
 import { type ArborApi, type CallContext, type MethodName, requestValidators } from '../../shared/contract';
 import { ArborError, CancelledError } from '../../shared/errors';
 import type { ImportReport, SourceLocation } from '../../shared/model';
+import { listenForHooks } from '../hooks/hook-listener';
+import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
@@ -133,8 +135,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     },
   };
 
+  const api = guard(methods, () => closed);
   return {
-    api: guard(methods, () => closed),
+    api,
     events,
     async idle() {
       await imports.drained();
@@ -152,6 +155,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
         },
         { ...rest, signal },
       );
+    },
+    listenForHooks() {
+      return listenForHooks(hookSocketPath(options.dataDir), api, lifetime.signal);
     },
     async close() {
       if (closed) return;

@@ -1,5 +1,6 @@
 /** How hosts (Electron main, `arbor serve`, the CLI) build and hold the service. */
 import type { ArborApi, EventSource } from '../../shared/contract';
+import type { HookListener } from '../hooks/hook-listener';
 import type { LiveTail, LiveTailOptions } from './live-tail';
 
 export interface ArborServiceOptions {
@@ -24,5 +25,11 @@ export interface ArborService {
    * or `folders`. Each import emits `sessions.changed`. Stopped by `stop()`, its signal, or `close()`.
    */
   tail(options?: LiveTailOptions & { readonly folders?: readonly string[] }): LiveTail;
+  /**
+   * Takes hook captures from `arbor snapshot --hook` on the data folder's hook socket (hook-socket.ts) until
+   * `close()`: hosts that stay up (the app, `arbor serve`, `arbor watch`) call it. `path` is null when another
+   * host already takes them.
+   */
+  listenForHooks(): Promise<HookListener>;
   close(): Promise<void>;
 }

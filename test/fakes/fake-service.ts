@@ -53,6 +53,7 @@ export function createFakeService(): FakeService {
     listenerCount: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
     idle: () => Promise.resolve(),
     tail: () => ({ ready: Promise.resolve(), stop: () => Promise.resolve() }),
+    listenForHooks: () => Promise.resolve({ path: null, stop: () => Promise.resolve() }),
     close: async () => {
       service.closed = true;
     },

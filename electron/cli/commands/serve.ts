@@ -33,6 +33,8 @@ Options:
     const host = await startWebHost({ service, rendererDir: context.io.env.ARBOR_RENDERER_DIR ?? RENDERER_DIR, port });
     // Transcripts that grow while the page is open appear in it (sessions.changed → the open graph reloads).
     const tail = service.tail({ signal: context.signal });
+    // `arbor snapshot --hook` hands its captures to this process while it runs.
+    await service.listenForHooks();
     context.io.stdout(`Arbor is serving at ${host.url}\n`);
     if (context.io.interactive) context.io.stderr('Press Ctrl-C to stop.\n');
     await new Promise<void>((done) => {

@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args';
+import { handOverCapture } from '../../hooks/hook-client';
 import { runHookSnapshot } from '../../hooks/hook-snapshot';
+import { hookSocketPath } from '../../hooks/hook-socket';
 import { type CliCommand, UsageError } from '../command';
 import { plural } from '../format';
 
@@ -16,8 +18,9 @@ records the capture as a node of the session that ran in DIR (or an Arbor-owned 
 Unchanged files are not stored again.
 
 With --hook, reads a Claude Code PostToolUse hook's JSON on stdin and captures its cwd, linked to the
-tool call (\`arbor hook install\` sets this up). It prints nothing and always exits 0; problems go to
-hook.log in Arbor's data folder.
+tool call (\`arbor hook install\` sets this up). When the app, \`arbor serve\` or \`arbor watch\` is running
+on the same data folder, the capture is handed to it (faster: its caches are warm). It prints nothing and
+always exits 0; problems go to hook.log in Arbor's data folder.
 
 Options:
   --json      Print {"node":{…},"snapshot":{id,dir,tree,commit,files,objectsWritten,…},"files":N}
@@ -27,12 +30,14 @@ Options:
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, hook: { type: 'boolean' } }, { min: 0, max: 1 });
     if (values.hook === true) {
       if (positionals.length > 0 || values.json === true) throw new UsageError('--hook takes no folder and no --json');
+      // runCli always resolves the data folder; the temp folder only keeps a bare context from failing.
+      const dataDir = context.dataDir ?? tmpdir();
       await runHookSnapshot({
         stdin: context.io.stdin,
-        // runCli always resolves the data folder; the temp folder only keeps a bare context from failing.
-        dataDir: context.dataDir ?? tmpdir(),
+        dataDir,
         signal: context.signal,
         api: async () => (await context.service()).api,
+        handOver: (request, signal) => handOverCapture(hookSocketPath(dataDir), request, signal),
       });
       return 0;
     }

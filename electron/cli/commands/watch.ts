@@ -33,6 +33,8 @@ Options:
       ...(folders.length > 0 ? { folders } : {}),
       onError: (error, path) => io.stderr(`arbor watch: ${path ?? 'scan'}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
+    // `arbor snapshot --hook` hands its captures to this process while it runs.
+    const hooks = await service.listenForHooks();
     try {
       await tail.ready;
       io.stderr(`Watching for transcript changes (${plural(caughtUp.sessions.length, 'session')} caught up). Press Ctrl-C to stop.\n`);
@@ -42,6 +44,7 @@ Options:
       });
     } finally {
       stopPrinting();
+      await hooks.stop();
       await tail.stop();
     }
     return 0;
