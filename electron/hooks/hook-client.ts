@@ -11,6 +11,11 @@ export type HandOver = { readonly status: 'captured' } | { readonly status: 'no-
 
 /** How long a connection may take: a live host accepts at once, so waiting longer only delays the fallback. */
 const CONNECT_MS = 250;
+/**
+ * How long the host may take to capture: ~0.1 s for 10k files, so this only ends a host that is stuck; the
+ * hook then still has most of its time limit to capture by itself.
+ */
+export const ANSWER_MS = 8_000;
 
 /**
  * On Unix the socket must be a socket owned by this user: in a shared temporary folder another user could
@@ -26,7 +31,7 @@ async function ownSocket(path: string): Promise<boolean> {
   }
 }
 
-export async function handOverCapture(path: string, request: HookRequest, signal: AbortSignal): Promise<HandOver> {
+export async function handOverCapture(path: string, request: HookRequest, signal: AbortSignal, answerMs = ANSWER_MS): Promise<HandOver> {
   if (signal.aborted || !(await ownSocket(path))) return { status: 'no-host' };
   return new Promise<HandOver>((done) => {
     const socket = connect(path);
@@ -37,17 +42,20 @@ export async function handOverCapture(path: string, request: HookRequest, signal
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
+      clearTimeout(answerTimer);
       signal.removeEventListener('abort', onAbort);
       socket.destroy();
       done(outcome);
     };
     const onAbort = (): void => finish({ status: 'failed', reason: 'stopped waiting for the running Arbor' });
     const connectTimer = setTimeout(() => finish({ status: 'no-host' }), CONNECT_MS);
+    let answerTimer: NodeJS.Timeout | undefined;
     signal.addEventListener('abort', onAbort, { once: true });
     socket.setEncoding('utf8');
     socket.once('connect', () => {
       connected = true;
       clearTimeout(connectTimer);
+      answerTimer = setTimeout(() => finish({ status: 'failed', reason: `no answer within ${answerMs} ms` }), answerMs);
       socket.write(`${JSON.stringify(request)}\n`);
     });
     socket.on('data', (chunk: string) => {

@@ -11,7 +11,9 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/main';
+import type { ArborApi } from '../../../shared/contract';
 import { handOverCapture } from '../../../electron/hooks/hook-client';
+import { listenForHooks } from '../../../electron/hooks/hook-listener';
 import { HOOK_LOG } from '../../../electron/hooks/hook-log';
 import { hookSocketPath } from '../../../electron/hooks/hook-socket';
 import { createArborService } from '../../../electron/service/arbor-service';
@@ -141,6 +143,22 @@ describe('hook captures handed to a running Arbor', () => {
       expect(log[1]).toMatch(/No directory at .*toolu_05Refused/);
     } finally {
       await host.close();
+    }
+  });
+
+  it('gives up on a host that does not answer in time, so the hook can still capture by itself', async () => {
+    const stuck = { 'snapshots.capture': () => new Promise<never>(() => undefined) } as unknown as ArborApi;
+    const lifetime = new AbortController();
+    const path = join(root, 'stuck.sock');
+    const listener = await listenForHooks(unix ? path : hookSocketPath(join(root, 'stuck')), stuck, lifetime.signal);
+    try {
+      const started = performance.now();
+      const handed = await handOverCapture(listener.path!, { dir: workspace, hook: { sessionId: SESSION, toolUseId: 'toolu_stuck' } }, new AbortController().signal, 300);
+      expect(handed).toEqual({ status: 'failed', reason: 'no answer within 300 ms' });
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      lifetime.abort();
+      await listener.stop();
     }
   });
 
