@@ -37,7 +37,8 @@ Options:
     const hooks = await service.listenForHooks();
     try {
       await tail.ready;
-      io.stderr(`Watching for transcript changes (${plural(caughtUp.sessions.length, 'session')} caught up). Press Ctrl-C to stop.\n`);
+      const taking = hooks.path === null ? '' : ' Hook snapshots (`arbor snapshot --hook`) are taken here.';
+      io.stderr(`Watching for transcript changes (${plural(caughtUp.sessions.length, 'session')} caught up).${taking} Press Ctrl-C to stop.\n`);
       await new Promise<void>((done) => {
         if (signal.aborted) done();
         else signal.addEventListener('abort', () => done(), { once: true });

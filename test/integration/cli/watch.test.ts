@@ -2,13 +2,14 @@
  * `arbor watch` in-process: it catches up, then prints one line per session change as a transcript grows,
  * and stops cleanly (exit 0) when interrupted.
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CliIO } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/main';
+import { hookSocketPath } from '../../../electron/hooks/hook-socket';
 import { createArborService } from '../../../electron/service/arbor-service';
 import { jsonl, prompt, reply, writeTranscript } from '../service/claude-lines';
 
@@ -44,6 +45,9 @@ it('prints a line per session change until Ctrl-C', { timeout: 20_000 }, async (
   });
   await until(() => stderr.includes('Watching'), 10_000);
   expect(stderr).toMatch(/1 session caught up/);
+  // It takes the data folder's hook captures while it runs, and says so.
+  expect(stderr).toContain('Hook snapshots (`arbor snapshot --hook`) are taken here.');
+  if (process.platform !== 'win32') expect(existsSync(hookSocketPath(join(root, 'data')))).toBe(true);
   expect(stdout).toBe('');
 
   const appendedAt = performance.now();
@@ -55,6 +59,7 @@ it('prints a line per session change until Ctrl-C', { timeout: 20_000 }, async (
 
   controller.abort();
   expect(await exit).toBe(0);
+  if (process.platform !== 'win32') expect(existsSync(hookSocketPath(join(root, 'data')))).toBe(false);
 });
 
 it('is bad usage with an unknown option', async () => {
