@@ -10,9 +10,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ArborService } from '../service/service-types';
 import { resolveDataDir } from '../service/data-dir';
-import type { CliIO } from './command';
 import type * as WholeCliModule from './main';
 import { snapshotCommand } from './commands/snapshot';
+import { processIO } from './process-io';
 
 type WholeCli = Pick<typeof WholeCliModule, 'main' | 'openService'>;
 
@@ -22,7 +22,7 @@ function wholeCli(): WholeCli {
 }
 
 /** The data folder when `argv` is exactly `[--data-dir DIR] snapshot --hook`, else undefined. */
-export function hookDataDirFlag(argv: readonly string[]): { readonly flag: string | undefined } | undefined {
+function hookDataDirFlag(argv: readonly string[]): { readonly flag: string | undefined } | undefined {
   if (argv.length === 2 && argv[0] === 'snapshot' && argv[1] === '--hook') return { flag: undefined };
   if (argv.length === 4 && argv[0] === '--data-dir' && argv[2] === 'snapshot' && argv[3] === '--hook') return { flag: argv[1] };
   return undefined;
@@ -35,14 +35,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const io: CliIO = {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
-    stdin: process.stdin,
-    cwd: process.cwd(),
-    env: process.env,
-    interactive: false,
-  };
+  const io = processIO();
   const home = homedir();
   const dataDir = resolveDataDir({ flag: shape.flag, env: io.env, platform: process.platform, homeDir: home, cwd: io.cwd });
   let service: Promise<ArborService> | undefined;

@@ -10,6 +10,7 @@ import { resolveDataDir } from '../service/data-dir';
 import { parseGlobalOptions } from './args';
 import { UsageError, type CliCommand, type CliContext, type CliIO } from './command';
 import { COMMANDS, findCommand } from './commands/index';
+import { processIO } from './process-io';
 import { version as ARBOR_VERSION } from '../../package.json';
 
 export interface CliOptions {
@@ -160,14 +161,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(EXIT_OK);
   });
-  const io: CliIO = {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
-    stdin: process.stdin,
-    cwd: process.cwd(),
-    env: process.env,
-    interactive: process.stderr.isTTY === true,
-  };
+  const io = processIO();
   try {
     return await runCli(argv, io, { signal: controller.signal });
   } finally {

@@ -4,19 +4,11 @@
  * the store, git objects, the importers). bin/arbor.cjs picks it when the first argument is `merge-file`.
  */
 import { mergeFileCommand } from './commands/merge-file';
-import type { CliIO } from './command';
+import { processIO } from './process-io';
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const io: CliIO = {
-    stdout: (output) => void process.stdout.write(output),
-    stderr: (text) => void process.stderr.write(text),
-    stdin: process.stdin,
-    cwd: process.cwd(),
-    env: process.env,
-    interactive: process.stderr.isTTY === true,
-  };
   return mergeFileCommand.run(argv.slice(1), {
-    io,
+    io: processIO(),
     service: () => Promise.reject(new Error('merge-file does not use the store')),
     signal: new AbortController().signal,
   });

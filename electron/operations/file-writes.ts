@@ -7,7 +7,7 @@
  * one's blocks (its `auto_da_alloc` safeguard, ~0.3 ms a file measured here), so the runner does a batch's
  * renames on the thread pool, several at once.
  */
-import { closeSync, fchmodSync, fdatasyncSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fdatasyncSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SnapshotStore } from '../git/object-store';
@@ -126,25 +126,6 @@ export async function placeStaged(root: string, path: string, temporary: string)
     await rename(temporary, join(root, path));
   } catch (error) {
     await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
-/** Both halves at once, synchronously (recovery puts files back one by one). */
-export function writeVersion(
-  objects: SnapshotStore,
-  root: string,
-  path: string,
-  version: FileVersion | null,
-  temporary: string,
-  durable: boolean,
-  currentBits?: number | null,
-): void {
-  if (!stageVersion(objects, root, path, version, temporary, durable, currentBits)) return;
-  try {
-    renameSync(temporary, join(root, path));
-  } catch (error) {
-    rmSync(temporary, { force: true });
     throw error;
   }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { OperationFileRecord, OperationRecord } from '../db/operation-journal';
 import type { SnapshotStore } from '../git/object-store';
 import { readWorkspaceFile, sameVersion, type WorkspaceFile } from '../git/workspace-files';
-import { temporaryPath, writeVersion } from './file-writes';
+import { placeStaged, stageVersion, temporaryPath } from './file-writes';
 
 export interface RollbackProblem {
   readonly path: string;
@@ -64,7 +64,7 @@ export async function rollBackFiles(
       continue;
     }
     try {
-      writeVersion(objects, root, file.path, file.before, temporary, durable);
+      if (stageVersion(objects, root, file.path, file.before, temporary, durable)) await placeStaged(root, file.path, temporary);
     } catch (error) {
       problems.push({ path: file.path, message: `Cannot restore ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
     }
