@@ -23,6 +23,8 @@ export {
   reconstructSession,
   type Reconstruction,
   type NodeFileState,
+  type FileUnknownSince,
+  type FileUnknownReason,
   type FileChange,
   type StateKnown,
   type ReconstructionProblem,

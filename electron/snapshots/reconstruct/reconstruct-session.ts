@@ -35,6 +35,19 @@ import { buildStateTree, carryHangingResults, markSubagentWrites } from './state
 
 export type StateKnown = 'reconstructed' | 'unknown';
 
+/** Why one touched file's content at a node is not known. */
+export type FileUnknownReason =
+  | MayWriteReason // a step on the path may have changed files unrecorded (a shell command, a subagent, …)
+  | 'no-pre-state' // no step on the path tells this file's content
+  | 'edit-does-not-apply' // an edit on the path could not be replayed
+  | 'changed-outside-transcript'; // a later edit read different contents than the replay: something else changed it
+
+export interface FileUnknownSince {
+  /** The step from which this file's content is not known here; null when no step on the path ever told it. */
+  readonly nodeId: NodeId | null;
+  readonly reason: FileUnknownReason;
+}
+
 export interface NodeFileState {
   /** Touched files whose content here is known: text, or null when the file does not exist. */
   readonly files: ReadonlyMap<string, string | null>;
@@ -43,6 +56,12 @@ export interface NodeFileState {
   readonly known: StateKnown;
   /** The step on this node's path that may have changed files unrecorded, when there is one. */
   readonly unknownSince: { readonly nodeId: NodeId; readonly reason: MayWriteReason } | null;
+  /**
+   * Every touched file whose content here is not known, with the step that made it unknown; a touched file
+   * absent from this map is known (its content in `files` is right). A file may be here and in `files` too:
+   * then `files` holds the replayed content, which something unrecorded may have changed.
+   */
+  readonly fileUnknownSince: ReadonlyMap<string, FileUnknownSince>;
 }
 
 export interface FileChange {
@@ -298,7 +317,11 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       const since = unknownSince[i]!;
       const known: StateKnown = since >= 0 || unknownFiles.length > 0 ? 'unknown' : 'reconstructed';
       const reason = since >= 0 ? effects[since]?.mayWrite : undefined;
-      return { files, unknownFiles, known, unknownSince: since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null };
+      const unknownStep = since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null;
+      const fileUnknownSince = new Map<string, FileUnknownSince>();
+      for (const path of unknownFiles) fileUnknownSince.set(path, { nodeId: null, reason: 'no-pre-state' });
+      if (unknownStep !== null) for (const path of files.keys()) fileUnknownSince.set(path, unknownStep);
+      return { files, unknownFiles, known, unknownSince: unknownStep, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
     knownByNode: () => new Map(nodes.map((node, i) => [node.id, knownOf(i)])),
