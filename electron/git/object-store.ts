@@ -74,7 +74,9 @@ export class SnapshotStore {
     const known = new Map(this.packs.map((p) => [p.path, p]));
     const next: PackFile[] = [];
     for (const name of readdirSync(this.packDir)) {
-      if (!name.endsWith('.idx')) continue;
+      // Only finished packs: a writer's tmp_* pack and index are still being written (pack-writer.ts renames
+      // them into place, index last), and reading a half-written index fails as "corrupt".
+      if (!name.startsWith('pack-') || !name.endsWith('.idx')) continue;
       const packPath = join(this.packDir, `${name.slice(0, -4)}.pack`);
       const existing = known.get(packPath);
       if (existing) {
