@@ -14,6 +14,8 @@ export interface FileVersion {
   readonly binary: boolean;
   /** False when the content at that node is not known. */
   readonly known: boolean;
+  /** For content that is not known: why, in a sentence. */
+  readonly unknownWhy?: string;
 }
 
 export const ABSENT: FileVersion = { text: null, exists: false, binary: false, known: true };
@@ -37,7 +39,7 @@ export function FileDisplay({ before, after, layout }: { readonly before: FileVe
     );
   }
   if (after.binary || before?.binary) return <div className="file-note">Binary file: not shown as text.</div>;
-  if (before === null) return <Single version={after} />;
+  if (before === null || !after.known) return <Single version={after} />;
   if (!before.known && after.text !== null)
     return (
       <>
@@ -64,7 +66,12 @@ export function FileDisplay({ before, after, layout }: { readonly before: FileVe
 }
 
 function Single({ version }: { readonly version: FileVersion }) {
-  if (!version.known) return <div className="file-note file-note--warning">The content of this file at this node is not known.</div>;
+  if (!version.known)
+    return (
+      <div className="file-note file-note--warning" data-testid="file-unknown-note">
+        The content of this file at this node is not known.{version.unknownWhy ? ` ${version.unknownWhy}` : ''}
+      </div>
+    );
   if (!version.exists || version.text === null) return <div className="file-note">The file does not exist at this node.</div>;
   return <CodeView text={version.text} />;
 }

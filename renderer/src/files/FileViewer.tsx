@@ -5,16 +5,23 @@ import { ErrorBox } from '../time-travel/ErrorBox';
 import type { DiffLayout } from './DiffView';
 import { ABSENT, FileDisplay, LayoutToggle, type FileVersion } from './FileDisplay';
 import { FileStatusMark } from './FileStatusMark';
+import type { DescribeUnknown } from './FileTree';
+import { UnknownFileMark, type UnknownWhy } from './UnknownFileMark';
 
 export interface OpenedFile {
   /** As `nodes.files` lists it. */
   readonly path: string;
   readonly relative: string;
   readonly status?: FileChangeStatus | undefined;
+  /** Set when the listing said its content here is not known. */
+  readonly unknown?: UnknownWhy | undefined;
 }
 
-export function versionOf(content: NodeFileContent): FileVersion {
-  return { text: content.content, exists: content.exists, binary: content.binary, known: content.known !== 'unknown' };
+export function versionOf(content: NodeFileContent, describeUnknown?: DescribeUnknown): FileVersion {
+  const version = { text: content.content, exists: content.exists, binary: content.binary, known: content.known !== 'unknown' };
+  if (content.known !== 'unknown' || describeUnknown === undefined) return version;
+  if (content.notCovered) return { ...version, unknownWhy: 'This state covers only the files the session touched.' };
+  return content.reason === undefined ? version : { ...version, unknownWhy: describeUnknown({ since: content.unknownSince ?? null, reason: content.reason }) };
 }
 
 /**
@@ -28,6 +35,7 @@ export function FileViewer({
   layout,
   onLayout,
   onBack,
+  describeUnknown,
 }: {
   readonly nodeId: NodeId;
   readonly parentId: NodeId | null;
@@ -35,6 +43,7 @@ export function FileViewer({
   readonly layout: DiffLayout;
   readonly onLayout: (layout: DiffLayout) => void;
   readonly onBack: () => void;
+  readonly describeUnknown: DescribeUnknown;
 }) {
   const client = useArborClient();
   const [loaded, setLoaded] = useState<{ before: FileVersion | null; after: FileVersion } | null>(null);
@@ -52,14 +61,14 @@ export function FileViewer({
     ])
       .then(([here, before]) => {
         if (request.signal.aborted) return;
-        const after = versionOf(here);
-        setLoaded({ after, before: before ? versionOf(before) : file.status === 'added' ? ABSENT : null });
+        const after = versionOf(here, describeUnknown);
+        setLoaded({ after, before: before ? versionOf(before, describeUnknown) : file.status === 'added' ? ABSENT : null });
       })
       .catch((cause: unknown) => {
         if (!request.signal.aborted) setError(cause);
       });
     return () => request.abort();
-  }, [client, nodeId, parentId, file.path, file.status, compared]);
+  }, [client, nodeId, parentId, file.path, file.status, compared, describeUnknown]);
 
   return (
     <div className="file-viewer" data-testid="file-viewer" data-path={file.relative}>
@@ -68,6 +77,7 @@ export function FileViewer({
           ← Files
         </button>
         <FileStatusMark status={file.status} />
+        {file.unknown ? <UnknownFileMark description={describeUnknown(file.unknown)} /> : null}
         <code className="file-viewer__path" title={file.path}>
           {file.relative}
         </code>
