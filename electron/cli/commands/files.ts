@@ -67,15 +67,19 @@ function describeFiles(result: NodeFiles): string {
     `Changed: ${plural(result.changed.length, 'file')}`,
     ...result.changed.map((change) => `  ${statusLetter(change.status)} ${change.path}${change.binary === true ? ' (binary)' : ''}`),
     `Files:   ${result.files.length}${unknown === 0 ? '' : `, ${unknown} not known (?)`}`,
-    ...result.files.map((file) => fileLine(file, sizeWidth)),
+    ...result.files.map((file) => fileLine(file, sizeWidth, result.unknownSince)),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-/** `  M?   1234  /path`: what the node did to it, whether its content is known, its size. */
-function fileLine(file: NodeFileEntry, sizeWidth: number): string {
+/**
+ * `  M?   1234  /path`: what the node did to it, whether its content is known, its size. The step an unknown
+ * file is not known since is named only when it is not the state's (the State line names that one).
+ */
+function fileLine(file: NodeFileEntry, sizeWidth: number, stateUnknownSince: string | null): string {
   const mark = `${file.status === undefined ? ' ' : statusLetter(file.status)}${file.known === 'unknown' ? '?' : ' '}`;
   const size = (file.known === 'unknown' ? '-' : String(file.size)).padStart(sizeWidth);
-  const note = file.known === 'unknown' ? `  (not known${file.unknownSince === null ? '' : ` since ${file.unknownSince}`}: ${describeUnknownReason(file.reason)})` : '';
-  return `  ${mark} ${size}  ${file.path}${note}`;
+  if (file.known !== 'unknown') return `  ${mark} ${size}  ${file.path}`;
+  const since = file.unknownSince === null || file.unknownSince === stateUnknownSince ? '' : ` since ${file.unknownSince}`;
+  return `  ${mark} ${size}  ${file.path}  (not known${since}: ${describeUnknownReason(file.reason)})`;
 }

@@ -187,8 +187,8 @@ describe('blob ids of reconstructed files', () => {
 
   it.skipIf(!gitAvailable)(`gives each known file the oid git hash-object gives its content written to disk${gitAvailable ? '' : ` (${NO_GIT})`}`, async () => {
     const main = nodes.filter((node) => !node.sidechain);
-    const bashResult = main.findIndex((node) => main.find((call) => call.id === node.parentId)?.label.startsWith('Bash:') === true);
-    const node = main[bashResult - 1]!;
+    // The step before the first shell command's result: nothing may have changed files unrecorded yet.
+    const node = main[main.findIndex((step) => step.kind === 'tool_result' && step.label.startsWith('✓ Bash')) - 1]!;
     const listed = await service.api['nodes.files']({ nodeId: node.id });
     expect(listed.files.length).toBeGreaterThanOrEqual(5);
     const out = mkdtempSync(join(root, 'blobs-'));
