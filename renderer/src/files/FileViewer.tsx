@@ -17,11 +17,17 @@ export interface OpenedFile {
   readonly unknown?: UnknownWhy | undefined;
 }
 
-export function versionOf(content: NodeFileContent, describeUnknown?: DescribeUnknown): FileVersion {
-  const version = { text: content.content, exists: content.exists, binary: content.binary, known: content.known !== 'unknown' };
-  if (content.known !== 'unknown' || describeUnknown === undefined) return version;
-  if (content.notCovered) return { ...version, unknownWhy: 'This state covers only the files the session touched.' };
-  return content.reason === undefined ? version : { ...version, unknownWhy: describeUnknown({ since: content.unknownSince ?? null, reason: content.reason }) };
+/** A file as `nodes.file` (asked with `replayed`) gave it: for content not known, the unverified replay's text. */
+export function versionOf(content: NodeFileContent): FileVersion {
+  const text = content.known === 'unknown' && typeof content.replayed === 'string' ? content.replayed : content.content;
+  return { text, exists: content.exists, binary: content.binary, known: content.known !== 'unknown' };
+}
+
+/** Why the service says a file's content is not known, in a sentence; undefined when it is known. */
+function unknownWhy(content: NodeFileContent, describeUnknown: DescribeUnknown): string | undefined {
+  if (content.known !== 'unknown') return undefined;
+  if (content.notCovered) return 'The state here does not cover it (a reconstruction covers only the files the session touched).';
+  return content.reason === undefined ? undefined : describeUnknown({ since: content.unknownSince ?? null, reason: content.reason });
 }
 
 /**
@@ -46,7 +52,7 @@ export function FileViewer({
   readonly describeUnknown: DescribeUnknown;
 }) {
   const client = useArborClient();
-  const [loaded, setLoaded] = useState<{ before: FileVersion | null; after: FileVersion } | null>(null);
+  const [loaded, setLoaded] = useState<{ before: FileVersion | null; after: FileVersion; here: NodeFileContent } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const compared = file.status !== undefined && file.status !== 'added' && parentId !== null;
 
@@ -55,20 +61,20 @@ export function FileViewer({
     setLoaded(null);
     setError(null);
     const options = { signal: request.signal };
+    // With the replay of content that is not known, so the view can still show what the step did (labelled).
     void Promise.all([
-      client.call('nodes.file', { nodeId, path: file.path }, options),
-      compared ? client.call('nodes.file', { nodeId: parentId, path: file.path }, options) : Promise.resolve(null),
+      client.call('nodes.file', { nodeId, path: file.path, replayed: true }, options),
+      compared ? client.call('nodes.file', { nodeId: parentId, path: file.path, replayed: true }, options) : Promise.resolve(null),
     ])
       .then(([here, before]) => {
         if (request.signal.aborted) return;
-        const after = versionOf(here, describeUnknown);
-        setLoaded({ after, before: before ? versionOf(before, describeUnknown) : file.status === 'added' ? ABSENT : null });
+        setLoaded({ here, after: versionOf(here), before: before ? versionOf(before) : file.status === 'added' ? ABSENT : null });
       })
       .catch((cause: unknown) => {
         if (!request.signal.aborted) setError(cause);
       });
     return () => request.abort();
-  }, [client, nodeId, parentId, file.path, file.status, compared, describeUnknown]);
+  }, [client, nodeId, parentId, file.path, file.status, compared]);
 
   return (
     <div className="file-viewer" data-testid="file-viewer" data-path={file.relative}>
@@ -87,7 +93,7 @@ export function FileViewer({
       <div className="file-viewer__body">
         {error ? <ErrorBox error={error} what="The file could not be loaded." /> : null}
         {!error && loaded === null ? <div className="tt-loading">Loading…</div> : null}
-        {loaded ? <FileDisplay before={loaded.before} after={loaded.after} layout={layout} /> : null}
+        {loaded ? <FileDisplay before={loaded.before} after={{ ...loaded.after, unknownWhy: unknownWhy(loaded.here, describeUnknown) }} layout={layout} /> : null}
       </div>
     </div>
   );

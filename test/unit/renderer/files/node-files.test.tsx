@@ -80,7 +80,7 @@ describe('NodeFilesView', () => {
       fireEvent.click(screen.getAllByTestId('tree-file')[0]!);
     });
     await waitFor(() => expect(screen.getByTestId('code-view').textContent).toContain('n2 version of count.ts'));
-    expect(client.calls.filter((c) => c.method === 'nodes.file').map((c) => c.request)).toEqual([{ nodeId: 'n2', path: `${ROOT}/src/count.ts` }]);
+    expect(client.calls.filter((c) => c.method === 'nodes.file').map((c) => c.request)).toEqual([{ nodeId: 'n2', path: `${ROOT}/src/count.ts`, replayed: true }]);
     await act(async () => {
       fireEvent.click(screen.getByTestId('file-back'));
     });
@@ -91,8 +91,8 @@ describe('NodeFilesView', () => {
     });
     await waitFor(() => expect(screen.getByTestId('diff-view').getAttribute('data-layout')).toBe('unified'));
     expect(client.calls.filter((c) => c.method === 'nodes.file').slice(1).map((c) => c.request)).toEqual([
-      { nodeId: 'n2', path: `${ROOT}/src/index.ts` },
-      { nodeId: 'n1', path: `${ROOT}/src/index.ts` },
+      { nodeId: 'n2', path: `${ROOT}/src/index.ts`, replayed: true },
+      { nodeId: 'n1', path: `${ROOT}/src/index.ts`, replayed: true },
     ]);
     expect(screen.getByTestId('diff-view').textContent).toContain('n2 version of index.ts');
     await act(async () => {
@@ -156,23 +156,41 @@ describe('NodeFilesView marks files whose content is not known', () => {
     expect(client.calls.filter((c) => c.method === 'nodes.file')).toHaveLength(0);
   });
 
-  it('and opening one still says its content is not known, since which step and why', async () => {
-    const client = createFakeClient({
-      'nodes.files': () => marked(),
-      'nodes.file': ({ path }) => ({ path, content: null, exists: false, binary: false, known: 'unknown', unknownSince: 'n0', reason: 'shell' }),
-    });
+  async function open(relative: string, file: (nodeId: string, path: string) => NodeFileContent) {
+    const client = createFakeClient({ 'nodes.files': () => marked(), 'nodes.file': ({ nodeId, path }) => file(nodeId, path) });
     const view = renderWithStore(<NodeFilesView node={node} />, client);
     await act(async () => {
       view.store.setState({ graph: { session: session('s1', { project: ROOT }), nodes: [nodeSummary('n0', { label: 'Bash: npm run build' }), nodeSummary('n1'), node] } });
     });
     await screen.findByTestId('node-files');
     await act(async () => {
-      fireEvent.click(row('src/index.ts'));
+      fireEvent.click(row(relative));
     });
-    const note = await screen.findByTestId('file-unknown-note');
+    return screen.findByTestId('file-unknown-note');
+  }
+  const notKnown = (path: string, replayed?: string | null): NodeFileContent => ({
+    path,
+    content: null,
+    exists: false,
+    binary: false,
+    known: 'unknown',
+    unknownSince: 'n0',
+    reason: 'shell',
+    ...(replayed === undefined ? {} : { replayed }),
+  });
+
+  it('and opening one still says its content is not known, since which step and why', async () => {
+    const note = await open('src/new.ts', (_, path) => notKnown(path));
     expect(note.textContent).toBe('The content of this file at this node is not known. Content not known here since “Bash: npm run build”: a shell command may have changed it.');
     expect(within(screen.getByTestId('file-viewer')).getByTestId('file-unknown')).toBeTruthy();
     expect(screen.queryByTestId('code-view')).toBeNull();
+  });
+
+  it('and a changed one shows the replayed change under that warning, labelled as not known to be right', async () => {
+    const note = await open('src/index.ts', (nodeId, path) => (nodeId === 'n2' ? notKnown(path, 'replayed after\n') : content(path, 'known before\n')));
+    expect(note.textContent).toContain('a shell command may have changed it. Shown: what replaying the transcript gives, which is not known to be right.');
+    await waitFor(() => expect(screen.getByTestId('diff-view').textContent).toContain('replayed after'));
+    expect(screen.getByTestId('diff-view').textContent).toContain('known before');
   });
 });
 
