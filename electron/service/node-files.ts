@@ -19,8 +19,8 @@ export function describeFiles(state: NodeState, previous: NodeState | null, sign
   }
   const statusOf = new Map(changed.map((change) => [change.path, change.status]));
   const files: NodeFileEntry[] = [];
-  for (const path of state.paths()) {
-    if (files.length % 1024 === 1023) throwIfAborted(signal);
+  for (const [i, path] of state.paths().entries()) {
+    if (i % 1024 === 1023) throwIfAborted(signal);
     const entry = fileEntry(path, state.fileOf(path), statusOf.get(path));
     if (entry !== undefined) files.push(entry);
   }
