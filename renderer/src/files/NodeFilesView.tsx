@@ -10,7 +10,7 @@ import { commonFolder, relativeTo } from './file-tree';
 import { FileStatusMark } from './FileStatusMark';
 import { FileTree, type DescribeUnknown } from './FileTree';
 import { FileViewer, type OpenedFile } from './FileViewer';
-import { unknownSentence } from './UnknownFileMark';
+import { UnknownFileMark, unknownSentence } from './UnknownFileMark';
 import './files.css';
 
 /** The inspector's "Files" tab: how the node's workspace state is known, what it changed, every file there. */
@@ -39,6 +39,11 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
   }, [files, project]);
 
   const describeUnknown = useDescribeUnknown(files);
+  // A changed file whose content here is not known is marked in the changed list too.
+  const unknownOf = useMemo(
+    () => new Map((files?.files ?? []).flatMap((file) => (file.known === 'unknown' ? [[file.path, { since: file.unknownSince, reason: file.reason }] as const] : []))),
+    [files],
+  );
 
   if (error) return <ErrorBox error={error} what="The files at this node could not be loaded." />;
   if (!files) return <div className="tt-loading files-loading">Loading the files at this node…</div>;
@@ -58,6 +63,7 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
           <ul className="changed-files" data-testid="changed-files">
             {files.changed.map((file) => {
               const relative = relativeTo(root, file.path);
+              const unknown = unknownOf.get(file.path);
               return (
                 <li key={file.path}>
                   <button
@@ -65,9 +71,10 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
                     className={`file-row is-${file.status}`}
                     data-testid="changed-file"
                     data-path={relative}
-                    onClick={() => setOpened({ path: file.path, relative, status: file.status })}
+                    onClick={() => setOpened({ path: file.path, relative, status: file.status, unknown })}
                   >
                     <FileStatusMark status={file.status} />
+                    {unknown ? <UnknownFileMark description={describeUnknown(unknown)} /> : null}
                     <span className="file-row__name">{relative}</span>
                     {file.binary ? <span className="badge">binary</span> : null}
                   </button>

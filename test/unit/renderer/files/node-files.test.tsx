@@ -1,6 +1,7 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileUnknownReason, NodeFileContent, NodeFiles } from '../../../../shared/model';
+import { FileDisplay } from '../../../../renderer/src/files/FileDisplay';
 import { NodeFilesView } from '../../../../renderer/src/files/NodeFilesView';
 import { buildFileTree, commonFolder } from '../../../../renderer/src/files/file-tree';
 import { createFakeClient, nodeSummary, session } from '../fake-client';
@@ -153,6 +154,9 @@ describe('NodeFilesView marks files whose content is not known', () => {
     // A folder says how many below it are not known, for when it is closed.
     expect(screen.getByText('src/').parentElement!.textContent).toContain('1 changed · 2 not known · 3');
     expect(screen.getByTestId('state-known').textContent).toContain('2 files marked ? here have content that is not known.');
+    // The changed list marks it too.
+    const changed = screen.getByTestId('changed-file');
+    expect(within(changed).getByTestId('file-unknown').getAttribute('title')).toContain('“Bash: npm run build”');
     expect(client.calls.filter((c) => c.method === 'nodes.file')).toHaveLength(0);
   });
 
@@ -191,6 +195,14 @@ describe('NodeFilesView marks files whose content is not known', () => {
     expect(note.textContent).toContain('a shell command may have changed it. Shown: what replaying the transcript gives, which is not known to be right.');
     await waitFor(() => expect(screen.getByTestId('diff-view').textContent).toContain('replayed after'));
     expect(screen.getByTestId('diff-view').textContent).toContain('known before');
+  });
+});
+
+describe('FileDisplay', () => {
+  it('does not call a file deleted when its content here is not known and its earlier content is', () => {
+    render(<FileDisplay before={{ text: 'earlier\n', exists: true, binary: false, known: true }} after={{ text: null, exists: false, binary: false, known: false }} layout="unified" />);
+    expect(screen.getByTestId('file-unknown-note').textContent).toBe('The content of this file at this node is not known.');
+    expect(screen.queryByText(/Deleted here/)).toBeNull();
   });
 });
 
