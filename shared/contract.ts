@@ -58,8 +58,12 @@ export interface ArborMethods {
   'nodes.get': { request: { nodeId: NodeId }; result: NodeDetail };
   /** The workspace state at a node: how it is known, what the node changed, the files present. */
   'nodes.files': { request: { nodeId: NodeId }; result: NodeFiles };
-  /** One file's content at a node (path as `nodes.files` lists it). */
-  'nodes.file': { request: { nodeId: NodeId; path: string }; result: NodeFileContent };
+  /**
+   * One file's content at a node (path as `nodes.files` lists it, or relative to the node's folder: the
+   * snapshot's, else the session's project; the result's path is absolute). `bytes`: also its exact bytes (base64);
+   * `replayed`: for a file whose content is not known, also the transcript's unverified replay of it.
+   */
+  'nodes.file': { request: { nodeId: NodeId; path: string; bytes?: boolean; replayed?: boolean }; result: NodeFileContent };
   /** The files that differ between two nodes' states. */
   'nodes.diff': { request: { nodeIdA: NodeId; nodeIdB: NodeId }; result: NodeDiff };
   /**
@@ -133,7 +137,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'sessions.graph': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'nodes.get': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
   'nodes.files': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
-  'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path }),
+  'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path, bytes: v.optional(v.boolean()), replayed: v.optional(v.boolean()) }),
   'nodes.diff': v.object({ nodeIdA: v.string({ min: 1, max: 200 }), nodeIdB: v.string({ min: 1, max: 200 }) }),
   'snapshots.capture': v.object({
     dir: path,

@@ -213,13 +213,54 @@ export interface NodeChangedFile {
   readonly binary?: boolean;
 }
 
-/** A file present at the node. Paths are absolute (a snapshot's files are joined to its folder). */
-export interface NodeFileEntry {
+/**
+ * Why a file's content at a node is not known: a step on the path may have changed files unrecorded (`shell`,
+ * `subagent`, `unrecorded-outcome`: a call with no result, `unreadable-result`, `other-tool`), no step on the
+ * path tells the content (`no-pre-state`), an edit could not be replayed (`edit-does-not-apply`), or a later
+ * edit read other contents than the replay (`changed-outside-transcript`).
+ */
+export type FileUnknownReason =
+  | 'shell'
+  | 'subagent'
+  | 'unrecorded-outcome'
+  | 'unreadable-result'
+  | 'other-tool'
+  | 'no-pre-state'
+  | 'edit-does-not-apply'
+  | 'changed-outside-transcript';
+
+/**
+ * A file present at the node. Paths are absolute (a snapshot's files are joined to its folder). Each file says
+ * how its own content is known: `exact` (in a snapshot), `reconstructed` (a touched file whose content the
+ * transcript tells), or `unknown`. A reconstructed state lists the touched files the replay says exist here,
+ * and those whose content is not known at all.
+ */
+export type NodeFileEntry = KnownNodeFile | UnknownNodeFile;
+
+interface NodeFileBase {
   readonly path: string;
   /** Set when the node itself changed the file. */
   readonly status?: FileChangeStatus;
-  /** Set when the file's content at this node is not known (reconstructed states only). */
-  readonly unknown?: true;
+}
+
+export interface KnownNodeFile extends NodeFileBase {
+  readonly known: 'exact' | 'reconstructed';
+  /**
+   * The git blob id of the content here: sha1 of `blob <size>\0` + the bytes, as `git hash-object` gives. A
+   * symlink's is the blob of its target path, as git stores a link (mode 120000), not of the file it points to.
+   */
+  readonly oid: string;
+  /** Bytes (a symlink's: its target path's). */
+  readonly size: number;
+}
+
+export interface UnknownNodeFile extends NodeFileBase {
+  readonly known: 'unknown';
+  /** The step from which this file's content is not known; null when no step on the path ever told it. */
+  readonly unknownSince: NodeId | null;
+  readonly reason: FileUnknownReason;
+  /** Always true: the form older readers of `arbor files --json` look for. */
+  readonly unknown: true;
 }
 
 /** What `arbor files NODE --json` prints. */
@@ -238,7 +279,26 @@ export interface NodeFileContent {
   readonly content: string | null;
   readonly exists: boolean;
   readonly binary: boolean;
+  /** How this file's content is known here ('unknown' too when the state does not cover the path). */
   readonly known: WorkspaceStateKnown;
+  /** When the content is known and the file exists: its git blob id and size, as `nodes.files` lists them. */
+  readonly oid?: string;
+  readonly size?: number;
+  /** When the content is not known: since which step and why (absent when the state does not cover the path). */
+  readonly unknownSince?: NodeId | null;
+  readonly reason?: FileUnknownReason;
+  /**
+   * Set when the state does not cover the path: a reconstructed state covers only the files the session
+   * touched, a snapshot only its folder.
+   */
+  readonly notCovered?: true;
+  /** Asked for with `bytes`: the exact bytes (binary files too), base64, when the content is known. */
+  readonly base64?: string;
+  /**
+   * Asked for with `replayed`, for a file whose content is not known: what replaying the transcript gives
+   * (text; null when the replay says the file does not exist). NOT known to be right; absent when there is none.
+   */
+  readonly replayed?: string | null;
 }
 
 export interface FileDiffEntry {

@@ -138,6 +138,23 @@ export class SnapshotStore {
     return this.readTyped(oid, 'blob').body;
   }
 
+  /** A stored object's size in bytes, without reading its body where the pack tells it; NOT_FOUND when absent. */
+  sizeOf(oid: string): number {
+    if (!isOid(oid)) throw new ArborError('BAD_REQUEST', `Not an object id: ${oid}`, { oid });
+    const bytes = Buffer.from(oid, 'hex');
+    try {
+      for (const pack of this.packs) {
+        const size = pack.sizeOf(bytes);
+        if (size !== undefined) return size;
+      }
+    } catch (error) {
+      // Another store instance merged a pack away: read() looks again in the current set of packs.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    // Loose objects are rare here (captures write packs): read it whole.
+    return this.read(oid).body.length;
+  }
+
   readTree(oid: string): TreeEntry[] {
     return parseTree(this.readTyped(oid, 'tree').body, oid);
   }

@@ -11,6 +11,8 @@ import type { GitObject, ObjectType } from './git-object';
 const TYPES: readonly (ObjectType | undefined)[] = [undefined, 'commit', 'tree', 'blob', 'tag'];
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
+/** Type and size varint (at most 10 bytes for 64-bit sizes) of a pack entry. */
+const ENTRY_HEADER_BYTES = 16;
 
 export class PackIndex {
   private constructor(
@@ -80,6 +82,35 @@ export class PackFile {
   read(oid: Buffer, lookup: BaseLookup): GitObject | undefined {
     const offset = this.index.find(oid);
     return offset < 0 ? undefined : this.readAt(offset, lookup);
+  }
+
+  /**
+   * The object's size in bytes, or undefined when this pack lacks it. A whole object's size is in its entry
+   * header, so its body is not read; a delta's result size opens its (small) delta stream.
+   */
+  sizeOf(oid: Buffer): number | undefined {
+    const offset = this.index.find(oid);
+    if (offset < 0) return undefined;
+    const fd = this.open();
+    const head = Buffer.allocUnsafe(Math.min(ENTRY_HEADER_BYTES, this.entryEnd(offset) - offset));
+    readSync(fd, head, 0, head.length, offset);
+    let at = 0;
+    let byte = head[at++]!;
+    const typeCode = (byte >> 4) & 7;
+    let size = byte & 0x0f;
+    let shift = 16;
+    while (byte & 0x80) {
+      byte = head[at++]!;
+      size += (byte & 0x7f) * shift;
+      shift *= 128;
+    }
+    if (typeCode !== OFS_DELTA && typeCode !== REF_DELTA) return size;
+    const raw = Buffer.allocUnsafe(this.entryEnd(offset) - offset);
+    readSync(fd, raw, 0, raw.length, offset);
+    if (typeCode === REF_DELTA) at += 20;
+    else while (raw[at++]! & 0x80) continue; // the base's distance
+    const delta = inflate(raw.subarray(at));
+    return readVarint(delta, readVarint(delta, 0)[1])[0];
   }
 
   close(): void {

@@ -1,13 +1,15 @@
 /**
- * The service's workspace-state methods: `nodes.files`, `nodes.file`, `nodes.diff` (workspace-state.ts) and
+ * The service's workspace-state methods: `nodes.files`, `nodes.file` (node-files.ts), `nodes.diff` (workspace-state.ts) and
  * `snapshots.capture` (an exact capture of a folder, recorded as a node: capture-snapshot.ts).
  */
+import { isAbsolute, resolve } from 'node:path';
 import type { SnapshotRecord } from '../db/session-store';
-import { UNKNOWN_CONTENT } from '../snapshots/reconstruct';
+import { ArborError } from '../../shared/errors';
 import type { ArborApi } from '../../shared/contract';
 import { captureSnapshot } from './capture-snapshot';
 import type { WorkspaceContext } from './workspace-context';
-import { asText, describeFiles, diffStates, type NodeState } from './workspace-state';
+import { describeFile, describeFiles } from './node-files';
+import { asText, diffStates, type NodeState } from './workspace-state';
 
 export type WorkspaceMethodName = 'nodes.files' | 'nodes.file' | 'nodes.diff' | 'snapshots.capture';
 
@@ -22,23 +24,22 @@ export function createWorkspaceMethods(workspace: WorkspaceContext): Pick<ArborA
     return previous === undefined ? null : states.stateOf(previous.nodeId);
   }
 
+  /** A relative path is taken from the node's folder: the snapshot's, else the session's (its project). */
+  function folderOf(state: NodeState, path: string): string {
+    const folder = state.snapshot?.dir ?? store.getSession(state.node.sessionId)?.project ?? null;
+    if (folder === null) throw new ArborError('BAD_REQUEST', `The session has no folder to find ${path} in: give an absolute path`, { path });
+    return folder;
+  }
+
   return {
     'nodes.files': async ({ nodeId }, context) => {
       const state = await states.stateOf(nodeId, context?.signal);
       const previous = state.snapshot === undefined ? null : await previousSnapshot(state.snapshot);
-      return describeFiles(state, previous);
+      return describeFiles(state, previous, context?.signal);
     },
-    'nodes.file': async ({ nodeId, path }, context) => {
+    'nodes.file': async ({ nodeId, path, bytes, replayed }, context) => {
       const state = await states.stateOf(nodeId, context?.signal);
-      const content = state.content(path);
-      const unknown = content === UNKNOWN_CONTENT;
-      return {
-        path,
-        content: asText(content),
-        exists: !unknown && content !== null,
-        binary: typeof content === 'object' && content !== null,
-        known: unknown ? 'unknown' : state.known,
-      };
+      return describeFile(state, isAbsolute(path) ? path : resolve(folderOf(state, path), path), { bytes, replayed });
     },
     'nodes.diff': async ({ nodeIdA, nodeIdB }, context) => {
       const a = await states.stateOf(nodeIdA, context?.signal);

@@ -5,13 +5,14 @@
  */
 import { sep } from 'node:path';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
+import { hashObject } from '../git/git-object';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
 import { openBackupReader } from '../snapshots/file-history';
 import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
 import { ArborError } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
-import type { FileChangeStatus, NodeChangedFile, NodeFileEntry, NodeFiles, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
+import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
 export type StateContent = FileContent | BinaryContent;
@@ -21,6 +22,28 @@ export interface BinaryContent {
 }
 const isBinaryContent = (content: StateContent): content is BinaryContent => typeof content === 'object' && content !== null;
 
+/**
+ * What a state knows of one file: its blob (null: absent) when its content is known, since when and why when
+ * it is not (with the transcript's replay, unverified: text, null for absent, undefined when there is none),
+ * or that the state does not cover the path at all.
+ */
+export type StateFile = KnownStateFile | UnknownStateFile | { readonly known: 'not-covered' };
+export interface KnownStateFile {
+  readonly known: 'exact' | 'reconstructed';
+  readonly blob: StateBlob | null;
+}
+export interface StateBlob {
+  /** Git's blob id (`git hash-object`); a symlink's is that of its target path, as git stores links. */
+  readonly oid: string;
+  readonly size: number;
+}
+export interface UnknownStateFile {
+  readonly known: 'unknown';
+  readonly since: NodeId | null;
+  readonly reason: FileUnknownReason;
+  readonly replayed: string | null | undefined;
+}
+
 /** One node's state, whichever way it is known. Paths are absolute. */
 export interface NodeState {
   readonly node: NodeSummary;
@@ -28,7 +51,15 @@ export interface NodeState {
   readonly unknownSince: string | null;
   /** The paths the state covers: a snapshot's files, or the reconstruction's touched files. */
   paths(): readonly string[];
+  /**
+   * The content the state holds for the path: for a reconstruction, the replayed text even where `fileOf`
+   * says it is not known to be right (rewind, fork and merge decide for themselves).
+   */
   content(path: string): StateContent;
+  /** How this file's content is known here, with its blob id and size when it is. */
+  fileOf(path: string): StateFile;
+  /** The exact bytes of a file whose content is known (a symlink's: its target path); null otherwise. */
+  bytesOf(path: string): Buffer | null;
   /** Exact states: the file's blob id (undefined when absent), so two snapshots compare without reading blobs. */
   oidOf?(path: string): string | undefined;
   /** Set for exact states. */
@@ -154,6 +185,12 @@ function exactState(objects: SnapshotStore, record: SnapshotRecord, node: NodeSu
   let listed: ReadonlyMap<string, string> | undefined;
   const files = (): ReadonlyMap<string, string> =>
     (listed ??= new Map(listSnapshotFiles(objects, record.treeOid).map((file) => [prefix + file.path, file.oid])));
+  /** The file's blob id; undefined when absent; null when the path is outside the captured folder. */
+  const oidAt = (path: string): string | undefined | null => {
+    if (!path.startsWith(prefix)) return null;
+    // One lookup down the tree unless the whole listing is already at hand (nodes.files built it).
+    return listed !== undefined ? listed.get(path) : findSnapshotFile(objects, record.treeOid, path.slice(prefix.length))?.oid;
+  };
   return {
     node,
     known: 'exact',
@@ -162,12 +199,22 @@ function exactState(objects: SnapshotStore, record: SnapshotRecord, node: NodeSu
     paths: () => [...files().keys()],
     oidOf: (path) => files().get(path),
     content(path) {
+      const oid = oidAt(path);
       // A path outside the captured folder was not captured: its state there is not known.
-      if (!path.startsWith(prefix)) return UNKNOWN_CONTENT;
-      const file = findSnapshotFile(objects, record.treeOid, path.slice(prefix.length));
-      if (file === undefined) return null;
-      const bytes = objects.readBlob(file.oid);
-      return isBinary(bytes) ? { binary: true, oid: file.oid } : bytes.toString('utf8');
+      if (oid === null) return UNKNOWN_CONTENT;
+      if (oid === undefined) return null;
+      const bytes = objects.readBlob(oid);
+      return isBinary(bytes) ? { binary: true, oid } : bytes.toString('utf8');
+    },
+    fileOf(path) {
+      const oid = oidAt(path);
+      if (oid === null) return { known: 'not-covered' };
+      // The tree names the blob and the pack header its size: no blob is read to list a snapshot.
+      return { known: 'exact', blob: oid === undefined ? null : { oid, size: objects.sizeOf(oid) } };
+    },
+    bytesOf(path) {
+      const oid = oidAt(path);
+      return oid == null ? null : objects.readBlob(oid);
     },
   };
 }
@@ -175,6 +222,11 @@ function exactState(objects: SnapshotStore, record: SnapshotRecord, node: NodeSu
 function reconstructedState(node: NodeSummary, reconstruction: Reconstruction): NodeState {
   const state = reconstruction.stateAt(node.id);
   const unknown = new Set(state.unknownFiles);
+  const touched = new Set(reconstruction.touchedFiles);
+  /** Why a touched file is not known here; undefined when its text in `state.files` is right. */
+  const unknownSinceOf = (path: string): { readonly nodeId: NodeId | null; readonly reason: FileUnknownReason } | undefined =>
+    // The reconstruction's reasons are the contract's: this stops compiling if it gains one the model lacks.
+    state.fileUnknownSince.get(path) ?? (unknown.has(path) || !state.files.has(path) ? NEVER_TOLD : undefined);
   return {
     node,
     known: state.known,
@@ -186,7 +238,26 @@ function reconstructedState(node: NodeSummary, reconstruction: Reconstruction): 
       const text = state.files.get(path);
       return text === undefined ? UNKNOWN_CONTENT : text;
     },
+    fileOf(path) {
+      if (!touched.has(path)) return { known: 'not-covered' };
+      const since = unknownSinceOf(path);
+      const text = state.files.get(path);
+      if (since !== undefined) return { known: 'unknown', since: since.nodeId, reason: since.reason, replayed: unknown.has(path) ? undefined : text };
+      return { known: 'reconstructed', blob: text == null ? null : textBlob(text) };
+    },
+    bytesOf(path) {
+      const text = state.files.get(path);
+      return touched.has(path) && unknownSinceOf(path) === undefined && typeof text === 'string' ? Buffer.from(text, 'utf8') : null;
+    },
   };
+}
+
+const NEVER_TOLD = { nodeId: null, reason: 'no-pre-state' } as const;
+
+/** A replayed text's blob as git would name it, were the text written to disk as UTF-8. */
+function textBlob(text: string): StateBlob {
+  const bytes = Buffer.from(text, 'utf8');
+  return { oid: hashObject('blob', bytes).toString('hex'), size: bytes.length };
 }
 
 /** Like git: a NUL byte in the first 8000 bytes makes a file binary. */
@@ -198,27 +269,6 @@ export function changeStatus(before: StateContent, after: StateContent): FileCha
   if (before === null) return 'added';
   if (after === null) return 'deleted';
   return 'modified';
-}
-
-/** What `nodes.files` answers. A snapshot's changes are against the session's previous snapshot of the same folder. */
-export function describeFiles(state: NodeState, previous: NodeState | null): NodeFiles {
-  let changed: NodeChangedFile[];
-  if (state.reconstruction !== undefined) {
-    changed = state.reconstruction.changedAt(state.node.id).map((change) => ({ path: change.path, status: changeStatus(change.before, change.after) }));
-  } else if (previous !== null) {
-    changed = diffStates(previous, state).map(({ path, status, binary }) => ({ path, status, ...(binary ? { binary } : {}) }));
-  } else {
-    changed = [];
-  }
-  const statusOf = new Map(changed.map((change) => [change.path, change.status]));
-  const files: NodeFileEntry[] = [];
-  for (const path of state.paths()) {
-    const content = state.reconstruction !== undefined ? state.content(path) : '';
-    if (content === null) continue; // touched, but absent here
-    const status = statusOf.get(path);
-    files.push({ path, ...(status === undefined ? {} : { status }), ...(content === UNKNOWN_CONTENT ? { unknown: true as const } : {}) });
-  }
-  return { node: state.node, known: state.known, changed, files, unknownSince: state.unknownSince };
 }
 
 export interface StateDifference {

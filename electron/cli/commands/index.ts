@@ -1,5 +1,6 @@
 /** Every `arbor` command, in the order `arbor --help` lists them. Add a command: one file here, one line below. */
 import type { CliCommand } from '../command';
+import { catCommand } from './cat';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { filesCommand } from './files';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CliCommand[] = [
   showCommand,
   treeCommand,
   filesCommand,
+  catCommand,
   diffCommand,
   snapshotCommand,
   rewindCommand,

@@ -14,6 +14,8 @@ export interface FileVersion {
   readonly binary: boolean;
   /** False when the content at that node is not known. */
   readonly known: boolean;
+  /** For content that is not known: why, in a sentence. `text` is then the transcript's unverified replay, if any. */
+  readonly unknownWhy?: string;
 }
 
 export const ABSENT: FileVersion = { text: null, exists: false, binary: false, known: true };
@@ -37,6 +39,7 @@ export function FileDisplay({ before, after, layout }: { readonly before: FileVe
     );
   }
   if (after.binary || before?.binary) return <div className="file-note">Binary file: not shown as text.</div>;
+  if (!after.known) return <Unverified version={after} before={before} layout={layout} />;
   if (before === null) return <Single version={after} />;
   if (!before.known && after.text !== null)
     return (
@@ -63,8 +66,25 @@ export function FileDisplay({ before, after, layout }: { readonly before: FileVe
   return <Single version={after} />;
 }
 
+/** Content not known here: said first, then what replaying the transcript gives, when there is a replay. */
+function Unverified({ version, before, layout }: { readonly version: FileVersion; readonly before: FileVersion | null; readonly layout: DiffLayout }) {
+  const note = (
+    <div className="file-note file-note--warning" data-testid="file-unknown-note">
+      The content of this file at this node is not known.{version.unknownWhy ? ` ${version.unknownWhy}` : ''}
+      {version.text !== null ? ' Shown: what replaying the transcript gives, which is not known to be right.' : ''}
+    </div>
+  );
+  if (version.text === null) return note;
+  return (
+    <>
+      {note}
+      {before?.text != null ? <DiffView before={before.text} after={version.text} layout={layout} /> : <CodeView text={version.text} />}
+    </>
+  );
+}
+
+/** A known version on its own. */
 function Single({ version }: { readonly version: FileVersion }) {
-  if (!version.known) return <div className="file-note file-note--warning">The content of this file at this node is not known.</div>;
   if (!version.exists || version.text === null) return <div className="file-note">The file does not exist at this node.</div>;
   return <CodeView text={version.text} />;
 }

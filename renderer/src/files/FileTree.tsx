@@ -2,6 +2,11 @@ import { useMemo, useState } from 'react';
 import { buildFileTree, type FileLeaf, type FolderNode } from './file-tree';
 import type { NodeFileEntry } from '../../../shared/model';
 import { FileStatusMark } from './FileStatusMark';
+import { formatBytes } from './format-bytes';
+import { UnknownFileMark, type UnknownWhy } from './UnknownFileMark';
+
+/** Says, in a sentence, why a file's content is not known (NodeFilesView knows the steps' labels). */
+export type DescribeUnknown = (why: UnknownWhy) => string;
 
 /** Small trees open fully; big ones open their first level and the folders holding changed files. */
 const OPEN_ALL_BELOW = 200;
@@ -21,7 +26,17 @@ function initiallyOpen(tree: FolderNode): Set<string> {
   return open;
 }
 
-export function FileTree({ files, root, onOpen }: { readonly files: readonly NodeFileEntry[]; readonly root: string; readonly onOpen: (file: FileLeaf) => void }) {
+export function FileTree({
+  files,
+  root,
+  onOpen,
+  describeUnknown,
+}: {
+  readonly files: readonly NodeFileEntry[];
+  readonly root: string;
+  readonly onOpen: (file: FileLeaf) => void;
+  readonly describeUnknown: DescribeUnknown;
+}) {
   const tree = useMemo(() => buildFileTree(files, root), [files, root]);
   const [open, setOpen] = useState(() => initiallyOpen(tree));
   const toggle = (relative: string) =>
@@ -32,7 +47,7 @@ export function FileTree({ files, root, onOpen }: { readonly files: readonly Nod
     });
   return (
     <ul className="file-tree" role="tree" data-testid="file-tree">
-      <FolderChildren folder={tree} open={open} depth={0} onToggle={toggle} onOpen={onOpen} />
+      <FolderChildren folder={tree} open={open} depth={0} onToggle={toggle} onOpen={onOpen} describeUnknown={describeUnknown} />
     </ul>
   );
 }
@@ -43,12 +58,14 @@ function FolderChildren({
   depth,
   onToggle,
   onOpen,
+  describeUnknown,
 }: {
   readonly folder: FolderNode;
   readonly open: ReadonlySet<string>;
   readonly depth: number;
   readonly onToggle: (relative: string) => void;
   readonly onOpen: (file: FileLeaf) => void;
+  readonly describeUnknown: DescribeUnknown;
 }) {
   const [limit, setLimit] = useState(FOLDER_PAGE);
   const shown = folder.children.slice(0, limit);
@@ -63,28 +80,17 @@ function FolderChildren({
                 {open.has(child.relative) ? '▾' : '▸'}
               </span>
               <span className="file-row__name">{child.name}/</span>
-              <span className="file-row__count">{child.changed > 0 ? `${child.changed} changed · ${child.count}` : child.count}</span>
+              <span className="file-row__count">{folderCount(child)}</span>
             </button>
             {open.has(child.relative) ? (
               <ul role="group">
-                <FolderChildren folder={child} open={open} depth={depth + 1} onToggle={onToggle} onOpen={onOpen} />
+                <FolderChildren folder={child} open={open} depth={depth + 1} onToggle={onToggle} onOpen={onOpen} describeUnknown={describeUnknown} />
               </ul>
             ) : null}
           </li>
         ) : (
           <li key={`f:${child.name}`} role="treeitem">
-            <button
-              type="button"
-              className={`file-row${child.status ? ` is-${child.status}` : ''}${child.unknown ? ' is-unknown' : ''}`}
-              style={indent}
-              data-testid="tree-file"
-              data-path={child.relative}
-              onClick={() => onOpen(child)}
-              title={child.unknown ? `${child.relative} — content not known at this node` : child.relative}
-            >
-              <FileStatusMark status={child.status} unknown={child.unknown} />
-              <span className="file-row__name">{child.name}</span>
-            </button>
+            <FileRow file={child} indent={indent} onOpen={onOpen} describeUnknown={describeUnknown} />
           </li>
         ),
       )}
@@ -97,4 +103,41 @@ function FolderChildren({
       ) : null}
     </>
   );
+}
+
+function FileRow({
+  file,
+  indent,
+  onOpen,
+  describeUnknown,
+}: {
+  readonly file: FileLeaf;
+  readonly indent: { readonly paddingLeft: string };
+  readonly onOpen: (file: FileLeaf) => void;
+  readonly describeUnknown: DescribeUnknown;
+}) {
+  const unknown = file.unknown ? describeUnknown(file.unknown) : null;
+  return (
+    <button
+      type="button"
+      className={`file-row${file.status ? ` is-${file.status}` : ''}${unknown !== null ? ' is-unknown' : ''}`}
+      style={indent}
+      data-testid="tree-file"
+      data-path={file.relative}
+      data-known={unknown !== null ? 'unknown' : 'known'}
+      onClick={() => onOpen(file)}
+      title={unknown !== null ? `${file.relative} — ${unknown}` : file.relative}
+    >
+      <FileStatusMark status={file.status} />
+      {unknown !== null ? <UnknownFileMark description={unknown} /> : null}
+      <span className="file-row__name">{file.name}</span>
+      {file.size !== undefined ? <span className="file-row__size">{formatBytes(file.size)}</span> : null}
+    </button>
+  );
+}
+
+/** "2 changed · 1 not known · 14": what a closed folder holds that its rows would mark. */
+function folderCount(folder: FolderNode): string {
+  const parts = [folder.changed > 0 ? `${folder.changed} changed` : '', folder.unknown > 0 ? `${folder.unknown} not known` : '', String(folder.count)];
+  return parts.filter(Boolean).join(' · ');
 }

@@ -5,16 +5,29 @@ import { ErrorBox } from '../time-travel/ErrorBox';
 import type { DiffLayout } from './DiffView';
 import { ABSENT, FileDisplay, LayoutToggle, type FileVersion } from './FileDisplay';
 import { FileStatusMark } from './FileStatusMark';
+import type { DescribeUnknown } from './FileTree';
+import { UnknownFileMark, type UnknownWhy } from './UnknownFileMark';
 
 export interface OpenedFile {
   /** As `nodes.files` lists it. */
   readonly path: string;
   readonly relative: string;
   readonly status?: FileChangeStatus | undefined;
+  /** Set when the listing said its content here is not known. */
+  readonly unknown?: UnknownWhy | undefined;
 }
 
+/** A file as `nodes.file` (asked with `replayed`) gave it: for content not known, the unverified replay's text. */
 export function versionOf(content: NodeFileContent): FileVersion {
-  return { text: content.content, exists: content.exists, binary: content.binary, known: content.known !== 'unknown' };
+  const text = content.known === 'unknown' && typeof content.replayed === 'string' ? content.replayed : content.content;
+  return { text, exists: content.exists, binary: content.binary, known: content.known !== 'unknown' };
+}
+
+/** Why the service says a file's content is not known, in a sentence; undefined when it is known. */
+function unknownWhy(content: NodeFileContent, describeUnknown: DescribeUnknown): string | undefined {
+  if (content.known !== 'unknown') return undefined;
+  if (content.notCovered) return 'The state here does not cover it (a reconstruction covers only the files the session touched).';
+  return content.reason === undefined ? undefined : describeUnknown({ since: content.unknownSince ?? null, reason: content.reason });
 }
 
 /**
@@ -28,6 +41,7 @@ export function FileViewer({
   layout,
   onLayout,
   onBack,
+  describeUnknown,
 }: {
   readonly nodeId: NodeId;
   readonly parentId: NodeId | null;
@@ -35,9 +49,10 @@ export function FileViewer({
   readonly layout: DiffLayout;
   readonly onLayout: (layout: DiffLayout) => void;
   readonly onBack: () => void;
+  readonly describeUnknown: DescribeUnknown;
 }) {
   const client = useArborClient();
-  const [loaded, setLoaded] = useState<{ before: FileVersion | null; after: FileVersion } | null>(null);
+  const [loaded, setLoaded] = useState<{ before: FileVersion | null; after: FileVersion; here: NodeFileContent } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const compared = file.status !== undefined && file.status !== 'added' && parentId !== null;
 
@@ -46,14 +61,14 @@ export function FileViewer({
     setLoaded(null);
     setError(null);
     const options = { signal: request.signal };
+    // With the replay of content that is not known, so the view can still show what the step did (labelled).
     void Promise.all([
-      client.call('nodes.file', { nodeId, path: file.path }, options),
-      compared ? client.call('nodes.file', { nodeId: parentId, path: file.path }, options) : Promise.resolve(null),
+      client.call('nodes.file', { nodeId, path: file.path, replayed: true }, options),
+      compared ? client.call('nodes.file', { nodeId: parentId, path: file.path, replayed: true }, options) : Promise.resolve(null),
     ])
       .then(([here, before]) => {
         if (request.signal.aborted) return;
-        const after = versionOf(here);
-        setLoaded({ after, before: before ? versionOf(before) : file.status === 'added' ? ABSENT : null });
+        setLoaded({ here, after: versionOf(here), before: before ? versionOf(before) : file.status === 'added' ? ABSENT : null });
       })
       .catch((cause: unknown) => {
         if (!request.signal.aborted) setError(cause);
@@ -68,6 +83,7 @@ export function FileViewer({
           ← Files
         </button>
         <FileStatusMark status={file.status} />
+        {file.unknown ? <UnknownFileMark description={describeUnknown(file.unknown)} /> : null}
         <code className="file-viewer__path" title={file.path}>
           {file.relative}
         </code>
@@ -77,7 +93,7 @@ export function FileViewer({
       <div className="file-viewer__body">
         {error ? <ErrorBox error={error} what="The file could not be loaded." /> : null}
         {!error && loaded === null ? <div className="tt-loading">Loading…</div> : null}
-        {loaded ? <FileDisplay before={loaded.before} after={loaded.after} layout={layout} /> : null}
+        {loaded ? <FileDisplay before={loaded.before} after={{ ...loaded.after, unknownWhy: unknownWhy(loaded.here, describeUnknown) }} layout={layout} /> : null}
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { assertNever } from '../../../shared/errors';
-import type { NodeFiles, NodeSummary } from '../../../shared/model';
+import type { NodeFiles, NodeId, NodeSummary } from '../../../shared/model';
 import { useAppState, useArborClient } from '../app/app-context';
 import { plural } from '../app/format';
 import { ErrorBox } from '../time-travel/ErrorBox';
@@ -8,8 +8,9 @@ import { useNodeSummary } from '../time-travel/use-node-summary';
 import type { DiffLayout } from './DiffView';
 import { commonFolder, relativeTo } from './file-tree';
 import { FileStatusMark } from './FileStatusMark';
-import { FileTree } from './FileTree';
+import { FileTree, type DescribeUnknown } from './FileTree';
 import { FileViewer, type OpenedFile } from './FileViewer';
+import { UnknownFileMark, unknownSentence } from './UnknownFileMark';
 import './files.css';
 
 /** The inspector's "Files" tab: how the node's workspace state is known, what it changed, every file there. */
@@ -37,9 +38,19 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
     return commonFolder(paths);
   }, [files, project]);
 
+  const describeUnknown = useDescribeUnknown(files);
+  // A changed file whose content here is not known is marked in the changed list too.
+  const unknownOf = useMemo(
+    () => new Map((files?.files ?? []).flatMap((file) => (file.known === 'unknown' ? [[file.path, { since: file.unknownSince, reason: file.reason }] as const] : []))),
+    [files],
+  );
+
   if (error) return <ErrorBox error={error} what="The files at this node could not be loaded." />;
   if (!files) return <div className="tt-loading files-loading">Loading the files at this node…</div>;
-  if (opened) return <FileViewer nodeId={node.id} parentId={node.parentId} file={opened} layout={layout} onLayout={setLayout} onBack={() => setOpened(null)} />;
+  if (opened)
+    return (
+      <FileViewer nodeId={node.id} parentId={node.parentId} file={opened} layout={layout} onLayout={setLayout} onBack={() => setOpened(null)} describeUnknown={describeUnknown} />
+    );
 
   return (
     <div className="node-files" data-testid="node-files" data-known={files.known}>
@@ -52,6 +63,7 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
           <ul className="changed-files" data-testid="changed-files">
             {files.changed.map((file) => {
               const relative = relativeTo(root, file.path);
+              const unknown = unknownOf.get(file.path);
               return (
                 <li key={file.path}>
                   <button
@@ -59,9 +71,10 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
                     className={`file-row is-${file.status}`}
                     data-testid="changed-file"
                     data-path={relative}
-                    onClick={() => setOpened({ path: file.path, relative, status: file.status })}
+                    onClick={() => setOpened({ path: file.path, relative, status: file.status, unknown })}
                   >
                     <FileStatusMark status={file.status} />
+                    {unknown ? <UnknownFileMark description={describeUnknown(unknown)} /> : null}
                     <span className="file-row__name">{relative}</span>
                     {file.binary ? <span className="badge">binary</span> : null}
                   </button>
@@ -83,11 +96,28 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
         {files.files.length === 0 ? (
           <div className="muted">No files are known at this node.</div>
         ) : (
-          <FileTree files={files.files} root={root} onOpen={(file) => setOpened({ path: file.path, relative: file.relative, status: file.status })} />
+          <FileTree
+            files={files.files}
+            root={root}
+            describeUnknown={describeUnknown}
+            onOpen={(file) => setOpened({ path: file.path, relative: file.relative, status: file.status, unknown: file.unknown })}
+          />
         )}
       </section>
     </div>
   );
+}
+
+/** The sentence for an unknown file, naming its step by label: one lookup over the graph for all the files. */
+function useDescribeUnknown(files: NodeFiles | null): DescribeUnknown {
+  const graph = useAppState((s) => s.graph);
+  return useMemo(() => {
+    const steps = new Set<NodeId>();
+    for (const file of files?.files ?? []) if (file.known === 'unknown' && file.unknownSince !== null) steps.add(file.unknownSince);
+    const labels = new Map<NodeId, string>();
+    if (steps.size > 0) for (const node of graph?.nodes ?? []) if (steps.has(node.id)) labels.set(node.id, node.label);
+    return (why) => unknownSentence(why, why.since === null ? null : labels.get(why.since));
+  }, [files, graph]);
 }
 
 const KNOWN_LABEL = { exact: 'Exact', reconstructed: 'Reconstructed', unknown: 'Unknown' } as const;
@@ -103,9 +133,11 @@ function StateKnown({ files, root }: { readonly files: NodeFiles; readonly root:
     case 'reconstructed':
       text = 'Reconstructed from the transcript: the files this session touched, as they were at this step.';
       break;
-    case 'unknown':
-      text = 'Not fully known: files may have changed without a record (a shell command, say).';
+    case 'unknown': {
+      const unknown = files.files.filter((file) => file.known === 'unknown').length;
+      text = `Not fully known: files may have changed without a record (a shell command, say).${unknown > 0 ? ` ${plural(unknown, 'file')} marked ? here ${unknown === 1 ? 'has' : 'have'} content that is not known.` : ''}`;
       break;
+    }
     default:
       return assertNever(files.known);
   }

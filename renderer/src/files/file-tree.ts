@@ -3,6 +3,7 @@
  * folder); the tree is shown relative to their common folder, which is the workspace.
  */
 import type { FileChangeStatus, NodeFileEntry } from '../../../shared/model';
+import type { UnknownWhy } from './UnknownFileMark';
 
 export interface FileLeaf {
   readonly type: 'file';
@@ -11,7 +12,10 @@ export interface FileLeaf {
   readonly path: string;
   readonly relative: string;
   readonly status?: FileChangeStatus;
-  readonly unknown?: true;
+  /** Set when the file's content here is not known. */
+  readonly unknown?: UnknownWhy;
+  /** Bytes, when the content is known. */
+  readonly size?: number;
 }
 
 export interface FolderNode {
@@ -23,6 +27,8 @@ export interface FolderNode {
   readonly count: number;
   /** Files below that this node changed. */
   readonly changed: number;
+  /** Files below whose content is not known. */
+  readonly unknown: number;
 }
 
 /** The deepest folder holding every path ('/' separated; '' when they share none). */
@@ -65,7 +71,7 @@ export function buildFileTree(entries: readonly NodeFileEntry[], root: string): 
       path: entry.path,
       relative,
       ...(entry.status ? { status: entry.status } : {}),
-      ...(entry.unknown ? { unknown: true as const } : {}),
+      ...(entry.known === 'unknown' ? { unknown: { since: entry.unknownSince, reason: entry.reason } } : { size: entry.size }),
     });
   }
   return freeze(top);
@@ -83,5 +89,6 @@ function freeze(folder: MutableFolder): FolderNode {
     children: [...folders, ...files],
     count: files.length + folders.reduce((n, f) => n + f.count, 0),
     changed: files.filter((f) => f.status !== undefined).length + folders.reduce((n, f) => n + f.changed, 0),
+    unknown: files.filter((f) => f.unknown !== undefined).length + folders.reduce((n, f) => n + f.unknown, 0),
   };
 }

@@ -2,14 +2,18 @@
  * Workspace state through the service: `nodes.files` / `nodes.file` / `nodes.diff` over the demo session's
  * reconstruction, and `snapshots.capture` (exact states) against the demo workspace on disk.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCreated } from '../../../electron/demo';
+import { DemoSession } from '../../../electron/demo/demo-session';
+import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
+import { Random } from '../../../shared/random';
+import { git, gitAvailable, NO_GIT } from '../git/git-fixture';
 import type { ArborService } from '../../../electron/service/service-types';
 import { openDemoService, type DemoService } from './demo-service';
 import { ArborError } from '../../../shared/errors';
-import type { NodeSummary } from '../../../shared/model';
+import type { NodeFiles, NodeSummary } from '../../../shared/model';
 
 let root: string;
 let service: ArborService;
@@ -33,27 +37,50 @@ async function rewoundEditNode(): Promise<NodeSummary> {
   for (const node of nodes) {
     const files = await service.api['nodes.files']({ nodeId: node.id });
     if (!files.changed.some((change) => change.path === formatPath())) continue;
-    const content = await service.api['nodes.file']({ nodeId: node.id, path: formatPath() });
-    if (content.content?.includes('\\x1b[32m') === true) return node;
+    // Known or not: the rewound edit's text is what the transcript replays there.
+    const content = await service.api['nodes.file']({ nodeId: node.id, path: formatPath(), replayed: true });
+    if ((content.content ?? content.replayed)?.includes('\\x1b[32m') === true) return node;
   }
   throw new Error('the demo has no rewound edit of src/format.ts');
 }
 
 describe('nodes.files on a reconstructed session', () => {
-  it('lists, at the main branch’s last node, exactly the touched files the demo left on disk', async () => {
+  it('lists, at the main branch’s last node, exactly the touched files the demo left on disk, none known', async () => {
     const result = await service.api['nodes.files']({ nodeId: mainLast().id });
     expect(result.node.id).toBe(mainLast().id);
-    // The demo ran `npm run build`: files may have changed unrecorded, so the state is not exact.
+    // The demo's last step is `npm publish` with no recorded outcome: any file may have changed since.
     expect(result.known).toBe('unknown');
-    expect(result.unknownSince).not.toBeNull();
+    expect(result.unknownSince).toBe(mainLast().id);
     expect(result.files.length).toBeGreaterThanOrEqual(5);
     for (const file of result.files) {
       expect(file.path.startsWith(demo.workspaceDir)).toBe(true);
-      expect(file.unknown).toBeUndefined();
+      expect(file).toMatchObject({ known: 'unknown', unknownSince: mainLast().id, reason: 'unrecorded-outcome', unknown: true });
       const content = await service.api['nodes.file']({ nodeId: mainLast().id, path: file.path });
-      expect(content.exists).toBe(true);
-      expect(content.content, file.path).toBe(readFileSync(file.path, 'utf8'));
+      expect(content).toMatchObject({ known: 'unknown', content: null, exists: false, unknownSince: mainLast().id, reason: 'unrecorded-outcome' });
+      expect(content.replayed).toBeUndefined();
+      // The replay, asked for, is what the demo wrote (here the unrecorded step changed nothing).
+      const replayed = await service.api['nodes.file']({ nodeId: mainLast().id, path: file.path, replayed: true, bytes: true });
+      expect(replayed.replayed, file.path).toBe(readFileSync(file.path, 'utf8'));
+      expect(replayed.base64).toBeUndefined();
     }
+  });
+
+  it('makes the touched files unknown from the result of the first shell command, saying so per file', async () => {
+    const main = nodes.filter((node) => !node.sidechain);
+    let first: { index: number; files: NodeFiles } | undefined;
+    for (let index = 0; index < main.length && first === undefined; index++) {
+      const files = await service.api['nodes.files']({ nodeId: main[index]!.id });
+      if (files.files.some((file) => file.known === 'unknown')) first = { index, files };
+    }
+    expect(first).toBeDefined();
+    const bash = main[first!.index]!;
+    expect(bash.kind).toBe('tool_result');
+    expect(main.find((node) => node.id === bash.parentId)?.label).toMatch(/^Bash: npm run build/);
+    for (const file of first!.files.files) expect(file).toMatchObject({ known: 'unknown', unknownSince: bash.id, reason: 'shell' });
+    // The step before: every file reconstructed, with its blob id and size.
+    const before = await service.api['nodes.files']({ nodeId: main[first!.index - 1]!.id });
+    expect(before.known).toBe('reconstructed');
+    expect(before.files.map((file) => file.known)).toEqual(before.files.map(() => 'reconstructed'));
   });
 
   it('knows the first node’s state as reconstructed, before the session created any file', async () => {
@@ -74,7 +101,7 @@ describe('nodes.files on a reconstructed session', () => {
     }
     expect(creator).toBeDefined();
     const files = await service.api['nodes.files']({ nodeId: creator! });
-    expect(files.files.find((file) => file.path === json)).toEqual({ path: json, status: 'added' });
+    expect(files.files.find((file) => file.path === json)).toMatchObject({ path: json, status: 'added' });
   });
 
   it('fails with NOT_FOUND for an unknown node', async () => {
@@ -154,3 +181,58 @@ describe('snapshots.capture', () => {
     expect(captured.files).toBe(1);
   });
 });
+
+describe('blob ids of reconstructed files', () => {
+  const hashObject = (file: string): string => git(dirname(file), ['hash-object', file]).trim();
+
+  it.skipIf(!gitAvailable)(`gives each known file the oid git hash-object gives its content written to disk${gitAvailable ? '' : ` (${NO_GIT})`}`, async () => {
+    const main = nodes.filter((node) => !node.sidechain);
+    // The step before the first shell command's result: nothing may have changed files unrecorded yet.
+    const node = main[main.findIndex((step) => step.kind === 'tool_result' && step.label.startsWith('✓ Bash')) - 1]!;
+    const listed = await service.api['nodes.files']({ nodeId: node.id });
+    expect(listed.files.length).toBeGreaterThanOrEqual(5);
+    const out = mkdtempSync(join(root, 'blobs-'));
+    for (const [i, file] of listed.files.entries()) {
+      if (file.known === 'unknown') throw new Error(`${file.path} is not known at ${node.id}`);
+      const content = await service.api['nodes.file']({ nodeId: node.id, path: file.path, bytes: true });
+      const written = join(out, String(i));
+      writeFileSync(written, Buffer.from(content.base64!, 'base64'));
+      expect(content.content).toBe(readFileSync(written, 'utf8'));
+      expect(file.oid, file.path).toBe(hashObject(written));
+      expect(file.size).toBe(statSync(written).size);
+      expect(content).toMatchObject({ oid: file.oid, size: file.size, known: 'reconstructed', exists: true });
+    }
+  });
+
+  it.skipIf(!gitAvailable)(`counts a file's size in UTF-8 bytes, not characters${gitAvailable ? '' : ` (${NO_GIT})`}`, async () => {
+    const cwd = mkdtempSync(join(root, 'unicode-'));
+    const session = unicodeSession(cwd);
+    const transcript = join(root, 'unicode.jsonl');
+    writeFileSync(transcript, `${session.lines.join('\n')}\n`);
+    await service.api['import.run']({ paths: [transcript] });
+    const graph = await service.api['sessions.graph']({ sessionId: session.sessionId });
+    const last = graph.nodes.at(-1)!;
+    const listed = await service.api['nodes.files']({ nodeId: last.id });
+    expect(listed.files.map((file) => file.path).sort()).toEqual([join(cwd, 'no-newline.txt'), join(cwd, 'ünï.md')]);
+    for (const file of listed.files) {
+      if (file.known === 'unknown') throw new Error(`${file.path} is not known`);
+      const text = session.files.get(file.path.slice(cwd.length + 1))!;
+      writeFileSync(join(cwd, 'blob'), text);
+      expect(file.size).toBe(Buffer.byteLength(text));
+      expect(file.oid).toBe(hashObject(join(cwd, 'blob')));
+    }
+    expect(listed.files.find((file) => file.path.endsWith('.md'))).toMatchObject({ size: Buffer.byteLength(session.files.get('ünï.md')!) });
+    expect(Buffer.byteLength(session.files.get('ünï.md')!)).toBeGreaterThan(session.files.get('ünï.md')!.length);
+  });
+});
+
+/** A session that writes a file with non-ASCII text and one without a final newline. */
+function unicodeSession(cwd: string): { sessionId: string; lines: string[]; files: ReadonlyMap<string, string> } {
+  const random = new Random(7);
+  const sessionId = random.uuid();
+  const builder = new TranscriptBuilder({ sessionId, cwd, version: '2.1.39', gitBranch: 'main', slug: 'unicode' }, random, new Date('2026-05-01T10:00:00Z'));
+  const agent = new DemoSession(builder, new Map(), random, 'claude-test');
+  agent.prompt('Write the notes.', 1);
+  agent.step({}, [agent.write('ünï.md', '# Grüße — ✓ 你好\n'), agent.write('no-newline.txt', 'last line')]);
+  return { sessionId, lines: builder.take(), files: agent.files };
+}

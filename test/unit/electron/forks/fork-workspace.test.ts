@@ -26,6 +26,9 @@ function stateOf(files: Record<string, StateContent>): NodeState {
     unknownSince: null,
     paths: () => Object.keys(files),
     content: (path) => (path in files ? files[path]! : UNKNOWN_CONTENT),
+    // A fork reads content() only.
+    fileOf: () => ({ known: 'not-covered' }),
+    bytesOf: () => null,
   };
 }
 
