@@ -9,7 +9,8 @@
  * - a backslash at the start of a component is a separator too (git on Windows refuses it outright), so
  *   `\.git/config` is refused;
  * - a symlink named like `.gitignore`, `.gitattributes` or `.mailmap` is refused as git refuses a symlinked
- *   `.gitmodules` (git's fsck flags all four; git reads none of them through a link).
+ *   `.gitmodules` (git's fsck flags all four; git reads none of them through a link);
+ * - `.` and `..` between backslashes (`a\..\..\x`) are refused: on Windows they leave the folder.
  */
 
 /** HFS+ ignores these code points in names, so `.g\u200cit` is `.git` there (utf8.c `next_hfs_char`). */
@@ -143,6 +144,12 @@ function refusedDotfile(path: string, at: number, symlink: boolean): boolean {
   return symlink && matchesAscii(path, at + 3, 'modules') && end(at + 10);
 }
 
+/** `.` or `..` from `at` up to the next separator (either slash): a step in place or up on Windows. */
+function isDotPiece(path: string, at: number): boolean {
+  const end = (i: number): boolean => i >= path.length || path[i] === '/' || path[i] === '\\';
+  return path[at] === '.' && (end(at + 1) || (path[at + 1] === '.' && end(at + 2)));
+}
+
 export interface PathNameOptions {
   /** The path is (or will be) a symbolic link: `.gitmodules` and the other files git reads must not be one. */
   readonly symlink?: boolean;
@@ -168,7 +175,7 @@ export function isRefusedGitPath(path: string, options: PathNameOptions = {}): b
       const c = path[at];
       if (c === undefined) return false;
       // As git after a backslash inside a component; first in one too (git on Linux skips that one, Windows refuses it).
-      if (c === '\\' && refusedOnNtfs(path, at + 1, symlink)) return true;
+      if (c === '\\' && (refusedOnNtfs(path, at + 1, symlink) || isDotPiece(path, at + 1))) return true;
       at++;
       if (c === '/') break;
     }

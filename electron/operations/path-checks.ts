@@ -6,6 +6,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArborError } from '../../shared/errors';
+import { isRefusedGitPath, type PathNameOptions } from '../git/git-path-names';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from '../git/ignore-rules';
 import { readInfoExclude } from '../git/ignore-files';
 import { checkWorkspacePath } from '../git/materialize';
@@ -72,12 +73,9 @@ function replacedFolderAbove(root: string, path: string, byPath: ReadonlyMap<str
   return undefined;
 }
 
-/** The name rules of checkWorkspacePath, for a path whose parents do not exist yet. */
-export function checkPathNames(path: string): void {
-  const parts = path.split('/');
-  if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git' || p.includes('\0'))) {
-    throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
-  }
+/** The name rules of checkWorkspacePath (every name git refuses, on any platform), for a path whose parents do not exist yet. */
+export function checkPathNames(path: string, options: PathNameOptions = {}): void {
+  if (isRefusedGitPath(path, options)) throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
 }
 
 function refuse(message: string, path: string): never {
@@ -96,12 +94,13 @@ export function checkPlanPaths(workspace: string, changes: readonly PlannedFileC
   const safeFolders = new Set<string>();
   for (const change of changes) {
     const replaced = replacedFolderAbove(workspace, change.path, byPath);
+    const symlink = { symlink: change.target?.mode === '120000' };
     if (replaced === undefined) {
-      checkWorkspacePath(workspace, change.path, safeFolders);
+      checkWorkspacePath(workspace, change.path, safeFolders, symlink);
     } else {
       // A symlink or file the plan deletes first becomes a real folder: nothing is written through it.
       checkWorkspacePath(workspace, replaced, safeFolders);
-      checkPathNames(change.path);
+      checkPathNames(change.path, symlink);
     }
     if (ignored(change.path)) refuse(`${change.path} is ignored (.gitignore): operations never write ignored files`, change.path);
   }

@@ -53,9 +53,9 @@ describe.skipIf(!gitAvailable)(`names git refuses, against git update-index${git
       const missed = paths.filter((path) => !accepted.has(path) && !isRefusedGitPath(path, { symlink }));
       const stricter = paths.filter((path) => accepted.has(path) && isRefusedGitPath(path, { symlink }));
       expect(missed).toEqual([]);
-      // Beyond git: a backslash first in a component, and (symlinks) the other dot files git reads.
+      // Beyond git: a backslash first in a component, `.` or `..` between backslashes, and (symlinks) the other dot files git reads.
       const explained = (path: string): boolean =>
-        /(^|\/)\\/.test(path) ||
+        /(^|\/)\\|\\\.\.?(\\|\/|$)/.test(path) ||
         (symlink &&
           /(^|[/\\])(\.(gitignore|gitattributes|mailmap)|gi250a~|gi7d29~|maba30~|gitign~|gitatt~|mailma~)/i.test(path.replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '')));
       expect(stricter.filter((path) => !explained(path))).toEqual([]);

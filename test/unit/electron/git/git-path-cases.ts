@@ -63,6 +63,7 @@ export const GIT_PATH_CASES: readonly GitPathCase[] = [
   accepted('GIT~2/config'),
   accepted('git~10'),
   accepted('.g\\x'),
+  accepted('a\\...\\b'),
   accepted('x.git'),
   accepted('.gi\u00e7'),
   accepted('.git\u200b'), // U+200B is not one HFS+ ignores
@@ -84,6 +85,8 @@ export const GIT_PATH_CASES: readonly GitPathCase[] = [
   // Arbor's stricter rules
   { path: '\\.git/config', refused: true, stricter: true },
   { path: 'a/\\git~1', refused: true, stricter: true },
+  { path: 'a\\..\\..\\x', refused: true, stricter: true },
+  { path: 'a\\.', refused: true, stricter: true },
   { path: '.gitignore', refused: true, symlink: true, stricter: true },
   { path: 'GITIGN~1', refused: true, symlink: true, stricter: true },
   { path: 'gi250a~1', refused: true, symlink: true, stricter: true },
