@@ -132,7 +132,7 @@ function describeReason(reason: SkippedPathReason): string {
     case 'ignored':
       return 'ignored by .gitignore';
     case 'unsafe-path':
-      return 'unsafe path: .git, symlinked folder or unreadable';
+      return 'unsafe path: .git or a name git refuses (.GIT, git~1, …), a symlinked folder, or unreadable';
     case 'too-large':
       return 'too large to snapshot';
     default:
