@@ -11,7 +11,7 @@ import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hashObject, type FileMode, type TreeEntry } from './git-object';
 import { isRefusedGitPath } from './git-path-names';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from './ignore-rules';
-import { readInfoExclude, readOptional } from './ignore-files';
+import { readOptional, repositoryLevels, type GitEnvironment } from './ignore-files';
 import { snapshotRefName, type ObjectWriter, type SnapshotStore } from './object-store';
 import { STAT_FIELDS, StatPass } from './parallel-stat';
 import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry, type TreeCacheEntry } from './stat-cache';
@@ -43,6 +43,8 @@ export interface CaptureOptions {
   readonly commit?: CaptureCommitOptions;
   /** Milliseconds since the epoch; injected for tests. */
   readonly now?: () => number;
+  /** Where git finds the user's global excludes file (core.excludesFile); without it only the repository's rules apply. */
+  readonly git?: GitEnvironment;
 }
 
 /** `git-name`: a name git refuses because some platform takes it for `.git` (`.GIT`, `git~1`: git-path-names.ts). */
@@ -135,9 +137,7 @@ function kindOf(entry: Dirent, folder: string): 'directory' | 'file' | 'other' {
  * Walks the directory (iteratively), applying ignore rules; returns directories in pre-order and files.
  * Each file is handed to `stats` as it is found, so its lstat runs on the other thread during the walk.
  */
-function walk(root: string, signal: AbortSignal | undefined, stats: StatPass): { directories: DirectoryRecord[]; files: FileRecord[]; refused: string[] } {
-  const exclude = readInfoExclude(root);
-  const rootLevels: IgnoreLevel[] = exclude ? [{ base: '', patterns: parseIgnoreFile(exclude) }] : [];
+function walk(root: string, rootLevels: readonly IgnoreLevel[], signal: AbortSignal | undefined, stats: StatPass): { directories: DirectoryRecord[]; files: FileRecord[]; refused: string[] } {
   const directories: DirectoryRecord[] = [];
   const files: FileRecord[] = [];
   const refused: string[] = [];
@@ -204,7 +204,7 @@ export async function captureDirectory(store: SnapshotStore, directory: string, 
   // Oids remembered from before a prune may name objects that are gone: start over then.
   if (statCache && statCache.removals !== store.removalCount) statCache.reset(store.removalCount);
   const pass = new StatPass(dir);
-  const { directories, files, refused } = walk(dir, signal, pass);
+  const { directories, files, refused } = walk(dir, repositoryLevels(dir, options.git), signal, pass);
   const writer = store.createWriter();
   const nextCache = new Map<string, StatCacheEntry>();
   // What the stat cache needs to journal: the paths with a new entry, and how many old paths remain.

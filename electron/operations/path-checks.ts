@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ArborError } from '../../shared/errors';
 import { isRefusedGitPath, type PathNameOptions } from '../git/git-path-names';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from '../git/ignore-rules';
-import { readInfoExclude } from '../git/ignore-files';
+import { repositoryLevels, type GitEnvironment } from '../git/ignore-files';
 import { checkWorkspacePath } from '../git/materialize';
 import type { PlannedFileChange } from './operation-types';
 
@@ -25,16 +25,15 @@ function readGitignore(path: string): Buffer | undefined {
  * Answers "would capture skip this path?" with the rules capture uses: a path is ignored when it or any
  * folder above it is (git never looks inside an ignored folder, so a negation below cannot bring it back).
  */
-export function createIgnoreCheck(root: string): (path: string) => boolean {
-  const exclude = readInfoExclude(root);
+export function createIgnoreCheck(root: string, git?: GitEnvironment): (path: string) => boolean {
+  const repository = repositoryLevels(root, git);
   const levelsByFolder = new Map<string, readonly IgnoreLevel[]>();
-  /** The levels that apply inside `folder`: its own .gitignore first, then its parents', then info/exclude. */
+  /** The levels that apply inside `folder`: its own .gitignore first, then its parents', then info/exclude and the global file. */
   const levelsIn = (folder: string): readonly IgnoreLevel[] => {
     const known = levelsByFolder.get(folder);
     if (known) return known;
     const slash = folder.lastIndexOf('/');
-    const parent: readonly IgnoreLevel[] =
-      folder === '' ? (exclude ? [{ base: '', patterns: parseIgnoreFile(exclude) }] : []) : levelsIn(slash < 0 ? '' : folder.slice(0, slash));
+    const parent: readonly IgnoreLevel[] = folder === '' ? repository : levelsIn(slash < 0 ? '' : folder.slice(0, slash));
     const own = readGitignore(join(root, folder, '.gitignore'));
     const levels = own ? [{ base: folder, patterns: parseIgnoreFile(own) }, ...parent] : parent;
     levelsByFolder.set(folder, levels);
@@ -82,9 +81,12 @@ function refuse(message: string, path: string): never {
   throw new ArborError('BAD_REQUEST', message, { path });
 }
 
-/** Throws BAD_REQUEST (with the path) for the first path the plan must not write. Writes nothing. `workspace` is absolute. */
-export function checkPlanPaths(workspace: string, changes: readonly PlannedFileChange[]): void {
-  const ignored = createIgnoreCheck(workspace);
+/**
+ * Throws BAD_REQUEST (with the path) for the first path the plan must not write. Writes nothing. `workspace` is
+ * absolute; `git` says where the user's global excludes file is (without it, only the repository's rules apply).
+ */
+export function checkPlanPaths(workspace: string, changes: readonly PlannedFileChange[], git?: GitEnvironment): void {
+  const ignored = createIgnoreCheck(workspace, git);
   const byPath = new Map<string, PlannedFileChange>();
   for (const change of changes) {
     if (byPath.has(change.path)) refuse(`The plan sets ${change.path} twice`, change.path);
@@ -102,7 +104,7 @@ export function checkPlanPaths(workspace: string, changes: readonly PlannedFileC
       checkWorkspacePath(workspace, replaced, safeFolders);
       checkPathNames(change.path, symlink);
     }
-    if (ignored(change.path)) refuse(`${change.path} is ignored (.gitignore): operations never write ignored files`, change.path);
+    if (ignored(change.path)) refuse(`${change.path} is ignored (.gitignore, info/exclude or the global excludes file): operations never write ignored files`, change.path);
   }
   // A file the plan writes needs every folder above it; one of those may be a file only if the plan removes it.
   const folders = new Set<string>();
