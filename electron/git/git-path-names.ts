@@ -18,6 +18,8 @@ function isHfsIgnorable(code: number): boolean {
   return (code >= 0x200c && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x206a && code <= 0x206f) || code === 0xfeff;
 }
 
+const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/;
+
 /** The next code point at `at` that HFS+ does not ignore, and where the one after it starts (0 at the end). */
 function nextHfsChar(path: string, at: number): { code: number; next: number } {
   for (;;) {
@@ -31,7 +33,12 @@ function nextHfsChar(path: string, at: number): { code: number; next: number } {
 const lower = (code: number): number => (code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
 
 /** git's `is_hfs_dot_generic`: the component at `start` is `.<needle>` once HFS+ folds case and drops ignorables. */
-function isHfsDot(path: string, start: number, needle: string): boolean {
+function isHfsDot(path: string, start: number, needle: string, ignorables: boolean): boolean {
+  if (!ignorables) {
+    // Nothing to skip: a plain comparison (most paths, and the one capture makes for every name).
+    const end = start + 1 + needle.length;
+    return path[start] === '.' && matchesAscii(path, start + 1, needle) && (end === path.length || path[end] === '/');
+  }
   let c = nextHfsChar(path, start);
   if (c.code !== 0x2e) return false;
   for (let i = 0; i < needle.length; i++) {
@@ -130,8 +137,8 @@ function refusedOnNtfs(path: string, start: number, symlink: boolean): boolean {
 }
 
 /** HFS+ names for the same, checked where a component starts. */
-function refusedOnHfs(path: string, start: number, symlink: boolean): boolean {
-  return isHfsDot(path, start, 'git') || (symlink && LINK_PROTECTED.some(([name]) => isHfsDot(path, start, name)));
+function refusedOnHfs(path: string, start: number, symlink: boolean, ignorables: boolean): boolean {
+  return isHfsDot(path, start, 'git', ignorables) || (symlink && LINK_PROTECTED.some(([name]) => isHfsDot(path, start, name, ignorables)));
 }
 
 /** git's `verify_dotfile` on what follows a leading `.`: refuses `.`, `..`, `.git` (any case), a symlinked `.gitmodules`. */
@@ -150,6 +157,21 @@ function isDotPiece(path: string, at: number): boolean {
   return path[at] === '.' && (end(at + 1) || (path[at + 1] === '.' && end(at + 2)));
 }
 
+/**
+ * A single name none of the rules can refuse: every rule starts from a `.`, a `g`, an HFS+ ignorable code point
+ * (U+200C and above), a `~` (8.3 short names) or a backslash, or needs an empty name or a NUL. Capture asks
+ * this of every name it walks, so the common case costs a few character tests.
+ */
+function isPlainName(name: string): boolean {
+  const first = name.charCodeAt(0);
+  if (name.length === 0 || first === 0x2e || first === 0x47 || first === 0x67 || first >= 0x200c) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x2f || c === 0x5c || c === 0x7e || c === 0) return false;
+  }
+  return true;
+}
+
 export interface PathNameOptions {
   /** The path is (or will be) a symbolic link: `.gitmodules` and the other files git reads must not be one. */
   readonly symlink?: boolean;
@@ -162,11 +184,13 @@ export interface PathNameOptions {
  */
 export function isRefusedGitPath(path: string, options: PathNameOptions = {}): boolean {
   const symlink = options.symlink === true;
+  if (isPlainName(path)) return false;
   if (path.includes('\0')) return true;
+  const ignorables = HFS_IGNORABLE.test(path);
   let start = 0;
   for (;;) {
     // The checks of verify_path_internal's `inside:`, on the rest of the path from this component.
-    if (refusedOnHfs(path, start, symlink) || refusedOnNtfs(path, start, symlink)) return true;
+    if (refusedOnHfs(path, start, symlink, ignorables) || refusedOnNtfs(path, start, symlink)) return true;
     const first = path[start];
     if (first === undefined || first === '/') return true;
     if (first === '.' && refusedDotfile(path, start + 1, symlink)) return true;
