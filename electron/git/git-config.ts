@@ -157,7 +157,8 @@ export function parseGitConfig(text: string): ConfigEntry[] {
 
 /** git's interpolate_path: `~` and `~/…` are the home folder; `~user` is not supported (undefined, as git fails). */
 export function expandPath(path: string, home: string | undefined): string | undefined {
-  if (path !== '~' && !path.startsWith('~/')) return path;
+  if (!path.startsWith('~')) return path;
+  if (path !== '~' && !path.startsWith('~/')) return undefined;
   return home === undefined ? undefined : join(home, path.slice(1));
 }
 
