@@ -7,9 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SnapshotCaptured } from '../../../shared/model';
+import type { SessionGraph, SnapshotCaptured } from '../../../shared/model';
 import { describeFiles, readAllFiles } from '../rewind/workspace-files';
 import { runCliCaptured, type Run } from './run-cli';
+import { writingTranscript } from './written-transcript';
 
 let root: string;
 let project: string;
@@ -93,4 +94,16 @@ describe.each([
     expect(undo.stderr).toMatch(/app\.log is ignored .*\[BAD_REQUEST\]\n$/);
     expect(describeFiles(readAllFiles(project))).toEqual(before);
   });
+});
+
+it('a reconstructed rewind lists a file the session wrote but the global file ignores as ignored, and leaves it alone', async () => {
+  write('home/.config/git/ignore', '*.log\n');
+  writeFileSync(join(root, 'session.jsonl'), writingTranscript(project, [['notes.txt', 'notes\n'], ['trace.log', 'the agent\'s log\n']]));
+  expect((await cli(['import', join(root, 'session.jsonl')])).code).toBe(0);
+  const sessionId = (JSON.parse((await cli(['ls', '--json'])).stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
+  const last = (JSON.parse((await cli(['show', sessionId, '--json'])).stdout) as SessionGraph).nodes.at(-1)!.id;
+  const run = await cli(['rewind', last, '--json']);
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(JSON.parse(run.stdout)).toMatchObject({ created: ['notes.txt'], skipped: [{ path: 'trace.log', reason: 'ignored' }] });
+  expect(existsSync(join(project, 'trace.log'))).toBe(false);
 });

@@ -8,13 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DemoSession } from '../../../electron/demo/demo-session';
-import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
 import type { SessionGraph } from '../../../shared/model';
 import type { ForkCreated, SkippedPath } from '../../../shared/operations';
-import { Random } from '../../../shared/random';
 import { describeFiles, readAllFiles } from '../rewind/workspace-files';
 import { runCliCaptured, type Run } from './run-cli';
+import { writingTranscript } from './written-transcript';
 
 const LOOK_ALIKES = ['.GIT/config', 'src/.Git/hooks/pre-commit', 'deep/er/.git./config', '.git /HEAD', '.git\u200c/config', 'lib/GIT~1/config', 'a/b/c/.git\ufeff/hooks/post-checkout'];
 
@@ -26,18 +24,6 @@ function cli(args: string[]): Promise<Run> {
   return runCliCaptured(['--data-dir', join(root, 'data'), ...args], { cwd: root, homeDir: join(root, 'home') });
 }
 
-/** One prompt, then a step writing a normal file and one writing each look-alike (the agent was talked into it). */
-function transcript(cwd: string): string {
-  const random = new Random(1014);
-  const builder = new TranscriptBuilder({ sessionId: random.uuid(), cwd, version: '2.1.7', gitBranch: 'main', slug: 'look-alike-names' }, random, new Date('2026-03-01T10:00:00Z'));
-  const agent = new DemoSession(builder, new Map([['README.md', '# project\n']]), random, 'claude-sonnet-4-5');
-  agent.prompt('Set up the hooks.', 1);
-  agent.step({ text: 'Writing the notes.' }, [agent.write('notes.txt', 'hooks set up\n')]);
-  for (const path of LOOK_ALIKES) agent.step({ text: `Writing ${path}.` }, [agent.write(path, '[core]\n\thooksPath = /tmp/evil\n')]);
-  agent.reply('Done.');
-  return `${builder.take().join('\n')}\n`;
-}
-
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'arbor-cli-look-alikes-'));
   mkdirSync(join(root, 'home'));
@@ -45,7 +31,7 @@ beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'README.md'), '# project\n');
   const file = join(root, 'session.jsonl');
-  writeFileSync(file, transcript(project));
+  writeFileSync(file, writingTranscript(project, [['notes.txt', 'hooks set up\n'], ...LOOK_ALIKES.map((path) => [path, '[core]\n\thooksPath = /tmp/evil\n'] as const)]));
   const imported = await cli(['import', file, '--json']);
   if (imported.code !== 0) throw new Error(imported.stderr);
   const sessionId = (JSON.parse((await cli(['ls', '--json'])).stdout) as { sessions: { id: string }[] }).sessions[0]!.id;
