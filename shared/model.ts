@@ -328,7 +328,7 @@ export interface SnapshotInfo {
   /** New objects this capture wrote (an unchanged folder writes only its commit). */
   readonly objectsWritten: number;
   readonly filesRead: number;
-  readonly skipped: readonly { readonly path: string; readonly bytes: number; readonly reason: 'too-large' | 'unreadable' }[];
+  readonly skipped: readonly { readonly path: string; readonly bytes: number; readonly reason: 'too-large' | 'unreadable' | 'git-name' }[];
 }
 
 /** What `arbor snapshot DIR --json` prints. */

@@ -71,7 +71,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         throw new ArborError('NOT_FOUND', `The session of ${request.nodeId} has no known workspace to fork from`, { nodeId: request.nodeId });
       } else {
         const state = await workspace.states.stateOf(request.nodeId, signal);
-        const written = await writeReconstructedFork(objects, source, state, target, { signal, onProgress: progress });
+        const written = await writeReconstructedFork(objects, source, state, target, { signal, onProgress: progress, git: workspace.git });
         skipped = written.skipped;
         if (state.known === 'unknown') {
           warnings.push('A step before the node may have changed files in ways the transcript does not record: those files are as the source has them now');
@@ -82,7 +82,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
 
       progress('capture', 0, 1);
       const statCache = await StatCache.forDirectory(objects, target);
-      const capture = await captureDirectory(objects, target, { signal, statCache, commit: { message: `Fork of ${request.nodeId} into ${target}`, snapshotId: forkId } });
+      const capture = await captureDirectory(objects, target, { signal, statCache, git: workspace.git, commit: { message: `Fork of ${request.nodeId} into ${target}`, snapshotId: forkId } });
       captured = true;
       progress('capture', 1, 1);
 

@@ -8,6 +8,7 @@
 import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { captureDirectory } from '../git/capture';
+import type { GitEnvironment } from '../git/ignore-files';
 import { checkWorkspacePath, materializeSnapshot } from '../git/materialize';
 import type { SnapshotStore } from '../git/object-store';
 import { StatCache } from '../git/stat-cache';
@@ -21,6 +22,8 @@ export type ForkPhase = 'copy' | 'apply' | 'capture' | 'transcript';
 export interface ForkWorkspaceOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (phase: ForkPhase, done: number, total: number) => void;
+  /** Where git finds the user's global excludes file: the copy leaves out what it ignores, as git would. */
+  readonly git?: GitEnvironment;
 }
 
 /** Refuses a target that exists and is not an empty folder; says whether Arbor will have to create it. */
@@ -86,6 +89,7 @@ export async function writeReconstructedFork(
     const statCache = await StatCache.forDirectory(objects, source);
     const captured = await captureDirectory(objects, source, {
       ...(signal ? { signal } : {}),
+      ...(options.git ? { git: options.git } : {}),
       statCache,
       onProgress: ({ filesDone, filesTotal }) => options.onProgress?.('copy', filesDone, filesTotal * 2),
     });

@@ -9,8 +9,9 @@ import { join, resolve } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hashObject, type FileMode, type TreeEntry } from './git-object';
+import { isRefusedGitPath } from './git-path-names';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from './ignore-rules';
-import { readInfoExclude, readOptional } from './ignore-files';
+import { readOptional, repositoryLevels, type GitEnvironment } from './ignore-files';
 import { snapshotRefName, type ObjectWriter, type SnapshotStore } from './object-store';
 import { STAT_FIELDS, StatPass } from './parallel-stat';
 import { RACY_MARGIN_MS, type StatCache, type StatCacheEntry, type TreeCacheEntry } from './stat-cache';
@@ -42,9 +43,12 @@ export interface CaptureOptions {
   readonly commit?: CaptureCommitOptions;
   /** Milliseconds since the epoch; injected for tests. */
   readonly now?: () => number;
+  /** Where git finds the user's global excludes file (core.excludesFile); without it only the repository's rules apply. */
+  readonly git?: GitEnvironment;
 }
 
-export type SkipReason = 'too-large' | 'unreadable';
+/** `git-name`: a name git refuses because some platform takes it for `.git` (`.GIT`, `git~1`: git-path-names.ts). */
+export type SkipReason = 'too-large' | 'unreadable' | 'git-name';
 
 export interface SkippedFile {
   readonly path: string;
@@ -133,11 +137,10 @@ function kindOf(entry: Dirent, folder: string): 'directory' | 'file' | 'other' {
  * Walks the directory (iteratively), applying ignore rules; returns directories in pre-order and files.
  * Each file is handed to `stats` as it is found, so its lstat runs on the other thread during the walk.
  */
-function walk(root: string, signal: AbortSignal | undefined, stats: StatPass): { directories: DirectoryRecord[]; files: FileRecord[] } {
-  const exclude = readInfoExclude(root);
-  const rootLevels: IgnoreLevel[] = exclude ? [{ base: '', patterns: parseIgnoreFile(exclude) }] : [];
+function walk(root: string, rootLevels: readonly IgnoreLevel[], signal: AbortSignal | undefined, stats: StatPass): { directories: DirectoryRecord[]; files: FileRecord[]; refused: string[] } {
   const directories: DirectoryRecord[] = [];
   const files: FileRecord[] = [];
+  const refused: string[] = [];
   const stack: { path: string; name: string; parent: number; levels: readonly IgnoreLevel[] }[] = [{ path: '', name: '', parent: -1, levels: rootLevels }];
   let visited = 0;
   while (stack.length > 0) {
@@ -167,6 +170,11 @@ function walk(root: string, signal: AbortSignal | undefined, stats: StatPass): {
       if (kind === 'other') continue;
       const isDirectory = kind === 'directory';
       if (levels.length > 0 && isIgnored(levels, path, name, isDirectory)) continue;
+      // Never in a snapshot: written out on macOS or Windows, `.GIT/config` or `git~1/hooks/x` land in `.git`.
+      if (isRefusedGitPath(name, { symlink: entry.isSymbolicLink() })) {
+        refused.push(path);
+        continue;
+      }
       if (isDirectory) stack.push({ path, name, parent: index, levels });
       else {
         files.push({ path, name, directory: index });
@@ -174,7 +182,7 @@ function walk(root: string, signal: AbortSignal | undefined, stats: StatPass): {
       }
     }
   }
-  return { directories, files };
+  return { directories, files, refused };
 }
 
 export async function captureDirectory(store: SnapshotStore, directory: string, options: CaptureOptions = {}): Promise<CaptureResult> {
@@ -196,13 +204,13 @@ export async function captureDirectory(store: SnapshotStore, directory: string, 
   // Oids remembered from before a prune may name objects that are gone: start over then.
   if (statCache && statCache.removals !== store.removalCount) statCache.reset(store.removalCount);
   const pass = new StatPass(dir);
-  const { directories, files } = walk(dir, signal, pass);
+  const { directories, files, refused } = walk(dir, repositoryLevels(dir, options.git), signal, pass);
   const writer = store.createWriter();
   const nextCache = new Map<string, StatCacheEntry>();
   // What the stat cache needs to journal: the paths with a new entry, and how many old paths remain.
   const changedPaths: string[] = [];
   let keptPaths = 0;
-  const skipped: SkippedFile[] = [];
+  const skipped: SkippedFile[] = refused.map((path) => ({ path, bytes: 0, reason: 'git-name' }));
   let bytesRead = 0;
   let filesRead = 0;
   let included = 0;

@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ArborError, throwIfAborted } from '../../shared/errors';
+import { isRefusedGitPath, type PathNameOptions } from './git-path-names';
 import type { SnapshotStore } from './object-store';
 import { WriteFailure, WritePass, type NewFile } from './parallel-write';
 import { listSnapshotFiles, type SnapshotFile } from './tree-read';
@@ -102,15 +103,15 @@ export async function materializeSnapshot(store: SnapshotStore, treeOid: string,
 }
 
 /**
- * Rejects paths that could write outside the workspace or into its repository. `safeFolders` (optional)
- * remembers the folders already found not to be symlinks, so checking a plan's paths costs one lstat per
- * folder, not one per folder per path.
+ * Rejects paths that could write outside the workspace or into its repository: every name git refuses on
+ * any platform (`..`, absolute, `.git` and the names macOS and Windows take for it, git-path-names.ts), and
+ * symlinked parents. `safeFolders` (optional) remembers the folders already found not to be symlinks, so
+ * checking a plan's paths costs one lstat per folder, not one per folder per path. `symlink`: the path will
+ * be a symlink (it may not be `.gitmodules` then).
  */
-export function checkWorkspacePath(root: string, path: string, safeFolders?: Set<string>): void {
+export function checkWorkspacePath(root: string, path: string, safeFolders?: Set<string>, options: PathNameOptions = {}): void {
+  if (isRefusedGitPath(path, options)) throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
   const parts = path.split('/');
-  if (path === '' || path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git' || p.includes('\0'))) {
-    throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
-  }
   // A symlinked parent would redirect the write elsewhere.
   let at = root;
   for (const part of parts.slice(0, -1)) {

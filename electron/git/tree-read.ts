@@ -5,6 +5,7 @@
  */
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { FileMode, TreeEntry } from './git-object';
+import { isRefusedGitPath } from './git-path-names';
 import type { SnapshotStore } from './object-store';
 
 export interface SnapshotFile {
@@ -37,9 +38,12 @@ export function resolveTree(store: SnapshotStore, oid: string): string {
   throw new ArborError('BAD_REQUEST', `Object ${oid} is a ${object.type}, not a snapshot`, { oid });
 }
 
-/** Guards against tree entries that would escape or clobber the workspace when written out. */
-export function checkEntryName(name: string): void {
-  if (name === '' || name === '.' || name === '..' || name === '.git' || name.includes('/') || name.includes('\0')) {
+/**
+ * Guards against tree entries that would escape or clobber the workspace when written out: a `/`, or any
+ * name git refuses on some platform (`.GIT`, `git~1`, a symlinked `.gitmodules`, git-path-names.ts).
+ */
+export function checkEntryName(name: string, mode?: string): void {
+  if (name.includes('/') || isRefusedGitPath(name, { symlink: mode === '120000' })) {
     throw new ArborError('INTERNAL', `Unsafe name in snapshot tree: ${JSON.stringify(name)}`, { name });
   }
 }
@@ -65,7 +69,7 @@ export function listSnapshotFiles(store: SnapshotStore, treeOid: string, signal?
     const entries = store.readTree(item.tree);
     for (let i = entries.length - 1; i >= 0; i--) {
       const entry = entries[i]!;
-      checkEntryName(entry.name);
+      checkEntryName(entry.name, entry.mode);
       const path = join2(item.path, entry.name);
       if (entry.mode === '40000') stack.push({ tree: entry.oid, path });
       else {
@@ -118,9 +122,10 @@ export function diffSnapshots(store: SnapshotStore, before: string, after: strin
     const left = new Map(store.readTree(pair.before).map((e) => [e.name, e]));
     const right = new Map(store.readTree(pair.after).map((e) => [e.name, e]));
     for (const [name, l] of left) {
-      checkEntryName(name);
+      checkEntryName(name, l.mode);
       const path = join2(pair.prefix, name);
       const r = right.get(name);
+      if (r) checkEntryName(name, r.mode);
       if (!r) {
         deleted.push(...filesUnder(store, path, l));
       } else if (l.oid === r.oid && l.mode === r.mode) {
@@ -138,7 +143,7 @@ export function diffSnapshots(store: SnapshotStore, before: string, after: strin
     }
     for (const [name, r] of right) {
       if (left.has(name)) continue;
-      checkEntryName(name);
+      checkEntryName(name, r.mode);
       added.push(...filesUnder(store, join2(pair.prefix, name), r));
     }
   }

@@ -112,7 +112,7 @@ export async function prepareMerge(
 async function resolveSide(workspace: WorkspaceContext, node: GraphNode, blobs: MergeBlobs, signal: AbortSignal): Promise<ResolvedSide> {
   const { snapshot } = node;
   if (snapshot !== undefined && isLiveSnapshot(workspace.store, snapshot)) {
-    const { view } = await captureLiveTree(workspace.objects(), snapshot.dir, signal);
+    const { view } = await captureLiveTree(workspace.objects(), snapshot.dir, signal, workspace.git);
     return { node, view, root: snapshot.dir, live: snapshot.dir };
   }
   return { node, view: await stateTree(workspace, node, blobs, signal), root: rootOf(workspace, node), live: null };

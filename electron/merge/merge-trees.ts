@@ -3,6 +3,7 @@
  * folder captured now) knows every file; a reconstruction knows the files the session touched and nothing
  * else. `combineTrees` turns the three partial views into the full maps the pure tree merge takes.
  */
+import type { GitEnvironment } from '../git/ignore-files';
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
@@ -49,9 +50,9 @@ export function snapshotTree(objects: SnapshotStore, treeOid: string, except: Re
  * A live folder's current files: captured now, incrementally (the folder's stat cache), without recording a
  * snapshot node. The caller holds the workspace write queue.
  */
-export async function captureLiveTree(objects: SnapshotStore, dir: string, signal: AbortSignal): Promise<{ treeOid: string; view: TreeView }> {
+export async function captureLiveTree(objects: SnapshotStore, dir: string, signal: AbortSignal, git?: GitEnvironment): Promise<{ treeOid: string; view: TreeView }> {
   const statCache = await StatCache.forDirectory(objects, dir);
-  const captured = await captureDirectory(objects, dir, { signal, statCache });
+  const captured = await captureDirectory(objects, dir, { signal, statCache, ...(git ? { git } : {}) });
   const skipped = new Set(captured.skipped.map((file) => file.path));
   return { treeOid: captured.treeOid, view: snapshotTree(objects, captured.treeOid, skipped) };
 }

@@ -6,8 +6,9 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArborError } from '../../shared/errors';
+import { isRefusedGitPath, type PathNameOptions } from '../git/git-path-names';
 import { isIgnored, parseIgnoreFile, type IgnoreLevel } from '../git/ignore-rules';
-import { readInfoExclude } from '../git/ignore-files';
+import { repositoryLevels, type GitEnvironment } from '../git/ignore-files';
 import { checkWorkspacePath } from '../git/materialize';
 import type { PlannedFileChange } from './operation-types';
 
@@ -24,16 +25,15 @@ function readGitignore(path: string): Buffer | undefined {
  * Answers "would capture skip this path?" with the rules capture uses: a path is ignored when it or any
  * folder above it is (git never looks inside an ignored folder, so a negation below cannot bring it back).
  */
-export function createIgnoreCheck(root: string): (path: string) => boolean {
-  const exclude = readInfoExclude(root);
+export function createIgnoreCheck(root: string, git?: GitEnvironment): (path: string) => boolean {
+  const repository = repositoryLevels(root, git);
   const levelsByFolder = new Map<string, readonly IgnoreLevel[]>();
-  /** The levels that apply inside `folder`: its own .gitignore first, then its parents', then info/exclude. */
+  /** The levels that apply inside `folder`: its own .gitignore first, then its parents', then info/exclude and the global file. */
   const levelsIn = (folder: string): readonly IgnoreLevel[] => {
     const known = levelsByFolder.get(folder);
     if (known) return known;
     const slash = folder.lastIndexOf('/');
-    const parent: readonly IgnoreLevel[] =
-      folder === '' ? (exclude ? [{ base: '', patterns: parseIgnoreFile(exclude) }] : []) : levelsIn(slash < 0 ? '' : folder.slice(0, slash));
+    const parent: readonly IgnoreLevel[] = folder === '' ? repository : levelsIn(slash < 0 ? '' : folder.slice(0, slash));
     const own = readGitignore(join(root, folder, '.gitignore'));
     const levels = own ? [{ base: folder, patterns: parseIgnoreFile(own) }, ...parent] : parent;
     levelsByFolder.set(folder, levels);
@@ -72,21 +72,21 @@ function replacedFolderAbove(root: string, path: string, byPath: ReadonlyMap<str
   return undefined;
 }
 
-/** The name rules of checkWorkspacePath, for a path whose parents do not exist yet. */
-export function checkPathNames(path: string): void {
-  const parts = path.split('/');
-  if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git' || p.includes('\0'))) {
-    throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
-  }
+/** The name rules of checkWorkspacePath (every name git refuses, on any platform), for a path whose parents do not exist yet. */
+export function checkPathNames(path: string, options: PathNameOptions = {}): void {
+  if (isRefusedGitPath(path, options)) throw new ArborError('BAD_REQUEST', `Unsafe workspace path: ${JSON.stringify(path)}`, { path });
 }
 
 function refuse(message: string, path: string): never {
   throw new ArborError('BAD_REQUEST', message, { path });
 }
 
-/** Throws BAD_REQUEST (with the path) for the first path the plan must not write. Writes nothing. `workspace` is absolute. */
-export function checkPlanPaths(workspace: string, changes: readonly PlannedFileChange[]): void {
-  const ignored = createIgnoreCheck(workspace);
+/**
+ * Throws BAD_REQUEST (with the path) for the first path the plan must not write. Writes nothing. `workspace` is
+ * absolute; `git` says where the user's global excludes file is (without it, only the repository's rules apply).
+ */
+export function checkPlanPaths(workspace: string, changes: readonly PlannedFileChange[], git?: GitEnvironment): void {
+  const ignored = createIgnoreCheck(workspace, git);
   const byPath = new Map<string, PlannedFileChange>();
   for (const change of changes) {
     if (byPath.has(change.path)) refuse(`The plan sets ${change.path} twice`, change.path);
@@ -96,14 +96,15 @@ export function checkPlanPaths(workspace: string, changes: readonly PlannedFileC
   const safeFolders = new Set<string>();
   for (const change of changes) {
     const replaced = replacedFolderAbove(workspace, change.path, byPath);
+    const symlink = { symlink: change.target?.mode === '120000' };
     if (replaced === undefined) {
-      checkWorkspacePath(workspace, change.path, safeFolders);
+      checkWorkspacePath(workspace, change.path, safeFolders, symlink);
     } else {
       // A symlink or file the plan deletes first becomes a real folder: nothing is written through it.
       checkWorkspacePath(workspace, replaced, safeFolders);
-      checkPathNames(change.path);
+      checkPathNames(change.path, symlink);
     }
-    if (ignored(change.path)) refuse(`${change.path} is ignored (.gitignore): operations never write ignored files`, change.path);
+    if (ignored(change.path)) refuse(`${change.path} is ignored (.gitignore, info/exclude or the global excludes file): operations never write ignored files`, change.path);
   }
   // A file the plan writes needs every folder above it; one of those may be a file only if the plan removes it.
   const folders = new Set<string>();

@@ -33,6 +33,7 @@ export function captureSnapshot(workspace: WorkspaceContext, dir: string, option
     const captured = await captureDirectory(objectStore, folder, {
       signal,
       statCache,
+      git: workspace.git,
       commit: { message: hook ? `Snapshot after tool call ${hook.toolUseId} in ${folder}` : `Snapshot of ${folder}`, snapshotId: id },
     });
     const placement = hook ? hookPlacement(store, hook) : manualPlacement(store, folder);

@@ -35,6 +35,7 @@ export function createMergeMethods(workspace: WorkspaceContext): Pick<ArborApi, 
     const captured = await captureDirectory(objects, prepared.into, {
       signal: workspace.lifetime,
       statCache,
+      git: workspace.git,
       commit: { message: `Merge of ${prepared.theirsNode} into ${prepared.oursNode}`, snapshotId: id },
     });
     const record: SnapshotRecord = {

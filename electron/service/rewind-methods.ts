@@ -81,10 +81,10 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
     const objects = workspace.objects();
     let planned: RewindPlan;
     if (state.snapshot !== undefined) {
-      planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal, ...(onProgress ? { onProgress } : {}) });
+      planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal, git: workspace.git, ...(onProgress ? { onProgress } : {}) });
     } else {
       const files = { projectDir: project ?? dir, paths: state.paths(), content: (path: string) => state.content(path) };
-      planned = await planReconstructedRewind(objects, files, dir, { signal });
+      planned = await planReconstructedRewind(objects, files, dir, { signal, git: workspace.git });
     }
     const preview: RewindPreview = {
       nodeId,

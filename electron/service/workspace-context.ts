@@ -5,6 +5,8 @@
  */
 import type { SessionStore } from '../db/session-store';
 import { SnapshotStore } from '../git/object-store';
+import type { GitEnvironment } from '../git/ignore-files';
+import { withGlobalIgnores } from '../operations/global-ignores';
 import { createOperationRunner } from '../operations/operation-runner';
 import type { OperationRunner } from '../operations/operation-types';
 import { claudeConfigDir } from '../snapshots/file-history';
@@ -18,6 +20,8 @@ export interface WorkspaceContext {
   /** Injected: tests never read the real home folder (`~/.claude`) or environment. */
   readonly homeDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The same home and environment, where git looks for the user's config and global excludes file. */
+  readonly git: GitEnvironment;
   readonly now: () => Date;
   /** Aborted when the service closes. */
   readonly lifetime: AbortSignal;
@@ -57,18 +61,20 @@ export function createWorkspaceContext(store: SessionStore, options: WorkspaceCo
   let objects: SnapshotStore | undefined;
   const open = (): SnapshotStore => (objects ??= SnapshotStore.open({ dataDir: options.dataDir }));
   const writes = createSerialQueue();
+  const git: GitEnvironment = { home: options.homeDir, env: options.env };
   return {
     store,
     dataDir: options.dataDir,
     homeDir: options.homeDir,
     env: options.env,
+    git,
     now: options.now,
     lifetime: options.lifetime,
     events: options.events,
     objects: open,
     states: createWorkspaceStates(store, open, { claudeConfigDir: claudeConfigDir(options.homeDir, options.env) }),
     writes,
-    operations: createOperationRunner({ store, objects: open, now: options.now }),
+    operations: withGlobalIgnores(createOperationRunner({ store, objects: open, now: options.now }), store, git),
     signalFor: (signal) => (signal ? AbortSignal.any([signal, options.lifetime]) : options.lifetime),
     async close() {
       await writes.drained();

@@ -1,37 +1,46 @@
 import { resolve } from 'node:path';
 import { assertNever } from '../../../shared/errors';
-import type { RewindPreview, SideEffect, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
+import type { OperationOutcome, RewindPreview, SideEffect, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
 import { parseCommandArgs } from '../args';
-import type { CliCommand, CliIO } from '../command';
+import { UsageError, type CliCommand, type CliIO } from '../command';
 import { oneLine, plural } from '../format';
 import { describeKnown } from './files';
 
 export const rewindCommand: CliCommand = {
   name: 'rewind',
   summary: 'Put a workspace back to its state at a node (previewed, journaled, undoable)',
-  usage: `Usage: arbor rewind NODE [--workspace DIR] [--dry-run] [--json]
+  usage: `Usage: arbor rewind NODE [--workspace DIR] [--dry-run | --expect TOKEN] [--json]
 
 Rewrites the files of DIR (default: the snapshot's folder for snapshot nodes, else the folder the
 session ran in) to their state at NODE: for an exact snapshot, every non-ignored file; for a
-reconstructed state, only the files the session touched. Ignored files, paths outside the workspace,
-and files whose content at NODE is unknown are left alone and listed. What the replaced files held is
+reconstructed state, only the files the session touched. Ignored files (.gitignore, .git/info/exclude,
+the global core.excludesFile), paths outside the workspace, names git refuses (.GIT, git~1, …) and
+files whose content at NODE is unknown are left alone and listed. What the replaced files held is
 stored first: \`arbor undo OPERATION\` puts it back. Side effects since NODE (git push, network,
 publishing, database, MCP calls) cannot be undone; they are listed.
 
-Options:
-  --workspace DIR  The folder to rewind
-  --dry-run        Only show what would change
-  --json           Print {"operation","written","created","deleted","sideEffects","skipped"}
-                   (operation is null with --dry-run)
-  -h, --help       Show this help
+A dry run prints a preview token. \`--expect TOKEN\` applies only that plan: if the workspace (or
+the node's state) no longer gives the same plan, nothing is written and the rewind stops with
+"the workspace changed since the preview".
 
-Exit status: 0 rewound (or dry run), 1 when the workspace changed during the rewind or on error.`,
+Options:
+  --workspace DIR   The folder to rewind
+  --dry-run         Only show what would change, and the preview's token
+  --expect TOKEN    Rewind only if the plan is still the one the dry run with this token showed
+  --json            Print {"operation","written","created","deleted","sideEffects","skipped","token"}
+                    (operation is null with --dry-run; {"status":"workspace-changed","changed"}
+                    when the workspace changed)
+  -h, --help        Show this help
+
+Exit status: 0 rewound (or dry run), 1 when the workspace changed since the preview or on error.`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { workspace: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+      { workspace: { type: 'string' }, 'dry-run': { type: 'boolean' }, expect: { type: 'string' }, json: { type: 'boolean' } },
       { min: 1, max: 1 },
     );
+    if (values['dry-run'] === true && values.expect !== undefined) throw new UsageError('--dry-run and --expect do not go together');
+    if (values.expect !== undefined && !/^[0-9a-f]{32}$/.test(values.expect)) throw new UsageError('--expect needs the token a dry run printed');
     const { io, signal } = context;
     const nodeId = positionals[0] as string;
     const workspace = values.workspace === undefined ? undefined : resolve(io.cwd, values.workspace);
@@ -40,10 +49,15 @@ Exit status: 0 rewound (or dry run), 1 when the workspace changed during the rew
     const preview = await service.api['rewind.preview'](request, { signal });
     if (values['dry-run'] === true) {
       if (values.json === true) io.stdout(`${JSON.stringify(rewindJson(null, preview, preview))}\n`);
-      else io.stdout(`${describePreview(preview)}Dry run: nothing was written.\n`);
+      else io.stdout(`${describePreview(preview)}Preview token: ${preview.token} (apply exactly this plan: arbor rewind ${nodeId} --expect ${preview.token})\nDry run: nothing was written.\n`);
       return 0;
     }
-    const outcome = await service.api['rewind.apply']({ ...request, token: preview.token }, { signal });
+    // --expect: the plan made now must be the one the dry run showed. Which file differs cannot be told from
+    // a token, so every path the rewind would now touch is reported (as the service does for a foreign token).
+    const outcome: OperationOutcome =
+      values.expect !== undefined && values.expect !== preview.token
+        ? { status: 'workspace-changed', changed: [...preview.written, ...preview.created, ...preview.deleted].sort() }
+        : await service.api['rewind.apply']({ ...request, token: preview.token }, { signal });
     if (outcome.status === 'workspace-changed') {
       if (values.json === true) io.stdout(`${JSON.stringify(outcome)}\n`);
       reportChanged(io, outcome.changed);
@@ -72,10 +86,15 @@ function rewindJson(operation: string | null, changes: WorkspaceChanges, preview
     deleted: changes.deleted,
     sideEffects: preview.sideEffects,
     skipped: preview.skipped,
+    token: preview.token,
   };
 }
 
 export function reportChanged(io: CliIO, changed: readonly string[]): void {
+  if (changed.length === 0) {
+    io.stderr('arbor: the workspace changed since the preview; nothing was written\n');
+    return;
+  }
   const shown = changed.slice(0, 5).join(', ');
   const more = changed.length > 5 ? `, … (${changed.length - 5} more)` : '';
   io.stderr(`arbor: the workspace changed since the preview (${plural(changed.length, 'file')}: ${shown}${more}); nothing was written\n`);
@@ -113,7 +132,7 @@ function describeReason(reason: SkippedPathReason): string {
     case 'ignored':
       return 'ignored by .gitignore';
     case 'unsafe-path':
-      return 'unsafe path: .git, symlinked folder or unreadable';
+      return 'unsafe path: .git or a name git refuses (.GIT, git~1, …), a symlinked folder, or unreadable';
     case 'too-large':
       return 'too large to snapshot';
     default:

@@ -22,6 +22,7 @@ export async function planExactRewind(objects: SnapshotStore, treeOid: string, w
   const { onProgress } = options;
   const current = await captureDirectory(objects, workspace, {
     statCache,
+    ...(options.git ? { git: options.git } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(onProgress ? { onProgress: (progress: CaptureProgress) => onProgress(progress.filesDone, progress.filesTotal) } : {}),
   });

@@ -8,6 +8,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArborError, throwIfAborted } from '../../../shared/errors';
 import type { SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
+import type { GitEnvironment } from '../../git/ignore-files';
 import { checkWorkspacePath } from '../../git/materialize';
 import { readWorkspaceFileSync, sameVersion, type FileVersion } from '../../git/workspace-files';
 import type { PlannedFileChange } from '../../operations/operation-types';
@@ -32,6 +33,8 @@ export interface PlanOptions {
   readonly signal?: AbortSignal;
   /** Files of the workspace looked at so far (an exact rewind captures the whole workspace first). */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Where git finds the user's global excludes file: files it ignores are skipped as ignored. */
+  readonly git?: GitEnvironment;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function planChanges(
   skippedBefore: readonly SkippedPath[],
   options: PlanOptions = {},
 ): Promise<RewindPlan> {
-  const ignored = createIgnoreCheck(workspace);
+  const ignored = createIgnoreCheck(workspace, options.git);
   const deleted = new Set(targets.filter((file) => file.target === null).map((file) => file.path));
   const safeFolders = new Set<string>();
   const skipped: SkippedPath[] = [...skippedBefore];

@@ -3,7 +3,8 @@
  * session imported into a temp data folder: --dry-run writes nothing, a rewind's --json has the documented
  * shape and matches its dry run, undo restores the workspace, and failures exit 1 with one clear line.
  */
-import { writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGraph } from '../../../shared/model';
@@ -18,6 +19,7 @@ interface RewindJson {
   deleted: string[];
   sideEffects: SideEffect[];
   skipped: SkippedPath[];
+  token: string;
 }
 
 let workspace: string;
@@ -44,7 +46,8 @@ describe('arbor rewind', () => {
     const run = await cli(['rewind', firstNode(), '--dry-run', '--json']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const json = JSON.parse(run.stdout) as RewindJson;
-    expect(Object.keys(json)).toEqual(['operation', 'written', 'created', 'deleted', 'sideEffects', 'skipped']);
+    expect(Object.keys(json)).toEqual(['operation', 'written', 'created', 'deleted', 'sideEffects', 'skipped', 'token']);
+    expect(json.token).toMatch(/^[0-9a-f]{32}$/);
     expect(json.operation).toBeNull();
     expect(json.written.length + json.created.length + json.deleted.length).toBeGreaterThan(0);
     expect(json.sideEffects.some((effect) => effect.kind === 'publish')).toBe(true);
@@ -101,5 +104,75 @@ describe('arbor rewind', () => {
     expect((await cli(['rewind'])).code).toBe(2);
     expect((await cli(['undo'])).code).toBe(2);
     expect((await cli(['operations', 'extra'])).code).toBe(2);
+  });
+});
+
+/** Regression: `arbor rewind --dry-run` printed no token, so nothing tied what the user read to what the rewind then wrote. */
+describe('arbor rewind --expect TOKEN applies only the plan its dry run showed', () => {
+  /** A node whose rewind would change something now, with its dry run. */
+  async function nodeWithChanges(): Promise<{ node: string; dry: RewindJson }> {
+    for (const node of [...graph.nodes].reverse()) {
+      const dry = JSON.parse((await cli(['rewind', node.id, '--dry-run', '--json'])).stdout) as RewindJson;
+      if (dry.written.length + dry.created.length + dry.deleted.length > 0) return { node: node.id, dry };
+    }
+    throw new Error('no node would change the workspace');
+  }
+
+  it('prints the token in the text preview and says how to apply exactly it', async () => {
+    const { node, dry } = await nodeWithChanges();
+    const run = await cli(['rewind', node, '--dry-run']);
+    expect(run.stdout).toContain(`Preview token: ${dry.token} (apply exactly this plan: arbor rewind ${node} --expect ${dry.token})\n`);
+  });
+
+  it('dry run, then --expect with its token: rewinds exactly what the dry run listed', async () => {
+    const { node, dry } = await nodeWithChanges();
+    const run = await cli(['rewind', node, '--expect', dry.token, '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const json = JSON.parse(run.stdout) as RewindJson;
+    expect(json.operation).toMatch(/^op-/);
+    expect({ ...json, operation: null }).toEqual(dry);
+    await cli(['undo', json.operation!]);
+  });
+
+  it('dry run, a planned file edited, then --expect: exit 1, workspace-changed, nothing written', async () => {
+    const { node, dry } = await nodeWithChanges();
+    const path = [...dry.written, ...dry.deleted][0]!;
+    writeFileSync(join(workspace, path), `${readFileSync(join(workspace, path), 'utf8')}edited after the dry run\n`);
+    const before = describeFiles(readAllFiles(workspace));
+    const run = await cli(['rewind', node, '--expect', dry.token, '--json']);
+    expect(run.code).toBe(1);
+    const json = JSON.parse(run.stdout) as { status: string; changed: string[] };
+    expect(json.status).toBe('workspace-changed');
+    expect(json.changed).toContain(path);
+    expect(run.stderr).toMatch(/^arbor: the workspace changed since the preview \(\d+ files?: .*\); nothing was written\n$/);
+    expect(describeFiles(readAllFiles(workspace))).toEqual(before);
+    const listed = JSON.parse((await cli(['operations', '--json'])).stdout) as { operations: OperationSummary[] };
+    expect((await cli(['rewind', node, '--expect', dry.token])).code).toBe(1);
+    expect((JSON.parse((await cli(['operations', '--json'])).stdout) as { operations: OperationSummary[] }).operations).toEqual(listed.operations);
+  });
+
+  it("refuses another node's token, and a token made for another workspace", async () => {
+    const { node, dry } = await nodeWithChanges();
+    const other = graph.nodes.find((n) => n.id !== node && n.kind === 'user')!.id;
+    const before = describeFiles(readAllFiles(workspace));
+    expect(await cli(['rewind', other, '--expect', dry.token])).toMatchObject({ code: 1, stderr: expect.stringMatching(/workspace changed since the preview/) });
+    const copy = mkdtempSync(join(tmpdir(), 'arbor-cli-rewind-copy-'));
+    try {
+      cpSync(workspace, copy, { recursive: true });
+      const elsewhere = JSON.parse((await cli(['rewind', node, '--workspace', copy, '--dry-run', '--json'])).stdout) as RewindJson;
+      expect({ ...elsewhere, token: dry.token }).toEqual(dry);
+      expect(elsewhere.token).not.toBe(dry.token);
+      expect((await cli(['rewind', node, '--expect', elsewhere.token])).code).toBe(1);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+    expect(describeFiles(readAllFiles(workspace))).toEqual(before);
+  });
+
+  it('--expect is documented, needs a token, and does not go with --dry-run', async () => {
+    const help = await cli(['rewind', '--help']);
+    expect(help.stdout).toMatch(/--expect TOKEN +Rewind only if the plan is still the one the dry run with this token showed/);
+    expect((await cli(['rewind', firstNode(), '--expect', 'not-a-token'])).code).toBe(2);
+    expect((await cli(['rewind', firstNode(), '--dry-run', '--expect', '0'.repeat(32)])).code).toBe(2);
   });
 });

@@ -137,3 +137,17 @@ export function moveState(root: string, from: WorkspaceState, to: WorkspaceState
   pruneEmptyFolders(root);
   for (const [path, entry] of to) if (!sameEntry(entry, from.get(path))) writeEntry(root, path, entry);
 }
+
+/** The global excludes file of the round trip's home (`~/.config/git/ignore`): git ignores these names everywhere. */
+export const GLOBAL_IGNORE = '*.swp\n.cache/\n';
+
+/** Files only the global excludes file ignores; the round trip changes them between the two states. */
+export function globallyIgnored(rng: Random): Map<string, Entry> {
+  const entries = new Map<string, Entry>([
+    ['scratch.swp', { kind: 'file', bytes: randomContent(rng) }],
+    ['.cache/blob.bin', { kind: 'file', bytes: randomContent(rng) }],
+  ]);
+  if (rng.chance(0.5)) entries.set('.cache/deeper/more.txt', { kind: 'file', bytes: randomContent(rng) });
+  if (rng.chance(0.5)) entries.set('docs.swp', { kind: 'link', bytes: Buffer.from('somewhere') });
+  return entries;
+}

@@ -4,13 +4,18 @@
  * byte, and files outside the plan (ignored ones included) are never touched, not even rewritten with the
  * same bytes.
  */
-import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../../shared/random';
-import { capture, listWorkspace, openEngine, planBetween, tempDir, type Engine } from './operation-fixture';
-import { mutate, moveState, randomState, writeState } from './random-workspace';
+import { capture, listWorkspace, openEngine, planBetween, tempDir, writeEntry, type Engine } from './operation-fixture';
+import { GLOBAL_IGNORE, globallyIgnored, mutate, moveState, randomState, writeState } from './random-workspace';
 import { planExactRewind } from '../../../electron/snapshots/rewind';
+import { captureDirectory } from '../../../electron/git/capture';
+import type { GitEnvironment } from '../../../electron/git/ignore-files';
+import { storeBlobs } from '../../../electron/git/workspace-files';
+import { withGlobalIgnores } from '../../../electron/operations/global-ignores';
+import type { OperationRunner } from '../../../electron/operations/operation-types';
 
 const WORKSPACES = 200;
 
@@ -99,5 +104,88 @@ describe('operation engine round trip', () => {
     expect(rewinds).toHaveLength(WORKSPACES);
     expect(rewinds.every((o) => o.status === 'undone')).toBe(true);
     expect(operations.filter((o) => o.kind === 'undo' && o.status === 'applying')).toEqual([]);
+  });
+});
+
+/**
+ * Regression: files ignored only through the global excludes file were captured and so rewound (deleted,
+ * rewritten). Here each workspace also holds such files, changed between the two states: the plan never names
+ * them, the rewind and its undo leave them exactly as they are.
+ */
+describe('operation engine round trip with a global excludes file', () => {
+  let temp: ReturnType<typeof tempDir>;
+  let engine: Engine;
+  let git: GitEnvironment;
+  let runner: OperationRunner;
+
+  beforeAll(() => {
+    temp = tempDir('operations-round-trip-global');
+    engine = openEngine(join(temp.path, 'data'), { durable: false });
+    const home = join(temp.path, 'home');
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    writeFileSync(join(home, '.config', 'git', 'ignore'), GLOBAL_IGNORE);
+    git = { home, env: {} };
+    runner = withGlobalIgnores(engine.runner, engine.store, git);
+  });
+  afterAll(() => {
+    engine.close();
+    temp.remove();
+  });
+
+  it(`never plans, writes or deletes a globally ignored file on ${WORKSPACES} random workspaces`, async () => {
+    const rng = new Random(4);
+    let plannedTotal = 0;
+    let wouldHaveTouched = 0;
+    for (let n = 0; n < WORKSPACES; n++) {
+      const root = join(temp.path, `w${n}`);
+      mkdirSync(root);
+      const stateA = randomState(rng);
+      writeState(root, stateA);
+      const ignoredA = globallyIgnored(rng);
+      for (const [path, entry] of ignoredA) writeEntry(root, path, entry);
+      const treeA = (await captureDirectory(engine.objects, root, { git })).treeOid;
+      const stateB = mutate(rng, stateA);
+      moveState(root, stateA, stateB);
+      for (const path of ignoredA.keys()) rmSync(join(root, path), { force: true });
+      for (const [path, entry] of globallyIgnored(rng)) writeEntry(root, path, entry);
+      const listB = listWorkspace(root);
+      const isGloballyIgnored = (path: string): boolean => path.endsWith('.swp') || path.startsWith('.cache/');
+
+      const rewind = await planExactRewind(engine.objects, treeA, root, { git });
+      expect(rewind.skipped, `workspace ${n}`).toEqual([]);
+      expect(rewind.changes.filter((change) => isGloballyIgnored(change.path)), `workspace ${n}`).toEqual([]);
+      plannedTotal += rewind.changes.length;
+      // The same plan without the home would touch them (the check is not vacuous); asked of every fourth workspace.
+      if (n % 4 === 0 && (await planExactRewind(engine.objects, treeA, root)).changes.some((change) => isGloballyIgnored(change.path))) wouldHaveTouched++;
+
+      const planned = new Set(rewind.changes.map((c) => c.path));
+      const untouched = fingerprints(root, planned);
+      const applied = await runner.apply({ kind: 'rewind', workspace: root, nodeId: `node-${n}`, changes: rewind.changes, sideEffects: [] });
+      if (applied.status !== 'applied') throw new Error(`workspace ${n}: ${JSON.stringify(applied)}`);
+      const after = listWorkspace(root);
+      for (const [path, entry] of listB) if (isGloballyIgnored(path)) expect(after.get(path), `workspace ${n}: ${path}`).toBe(entry);
+      expect(fingerprints(root, planned)).toEqual(untouched);
+
+      const undone = await runner.undo(applied.operation);
+      if (undone.status !== 'applied') throw new Error(`workspace ${n} undo: ${JSON.stringify(undone)}`);
+      expect(listWorkspace(root), `workspace ${n} after undo`).toEqual(listB);
+      expect(fingerprints(root, planned)).toEqual(untouched);
+    }
+    expect(plannedTotal).toBeGreaterThan(WORKSPACES * 2);
+    expect(wouldHaveTouched).toBeGreaterThan(WORKSPACES / 8);
+  });
+
+  it('refuses a plan that writes a globally ignored file, with BAD_REQUEST and the path, writing nothing', async () => {
+    const root = join(temp.path, 'refused');
+    mkdirSync(root);
+    writeEntry(root, 'a.txt', { kind: 'file', bytes: Buffer.from('a\n') });
+    const before = listWorkspace(root);
+    const [oid] = await storeBlobs(engine.objects, [Buffer.from('planned\n')]);
+    const changes = [
+      { path: 'b.txt', expected: null, target: { oid: oid!, mode: '100644' as const } },
+      { path: 'src/edit.swp', expected: null, target: { oid: oid!, mode: '100644' as const } },
+    ];
+    await expect(runner.apply({ kind: 'rewind', workspace: root, nodeId: 'n', changes, sideEffects: [] })).rejects.toMatchObject({ code: 'BAD_REQUEST', data: { path: 'src/edit.swp' } });
+    expect(listWorkspace(root)).toEqual(before);
   });
 });
