@@ -122,6 +122,29 @@ export interface ReconstructOptions {
 
 const CHECKPOINT_EVERY = 128;
 
+/** A content that is not known because the edit at node `i` could not be replayed. */
+const unknownAt = (i: number): ContentId => `${UNKNOWN_ID}@${i}`;
+const isUnknown = (id: ContentId): boolean => id === UNKNOWN_ID || id.startsWith(`${UNKNOWN_ID}@`);
+
+/** What a node does to one file's state, found by the first walk and replayed by the second. */
+interface FileStep {
+  readonly p: number;
+  readonly id: ContentId;
+  /** The content comes from the transcript itself (a recorded pre-state, a Write's content, a backup), not from the replay. */
+  readonly anchors: boolean;
+  /** An edit (a backup observation is not a change of the file at its node). */
+  readonly edit: boolean;
+}
+
+/** One file's state on a path: its content, where it was last read, and since where it is in doubt. */
+type PathState = readonly [p: number, id: ContentId, anchor: number, outside: number];
+
+interface Checkpoint {
+  readonly ids: ContentId[];
+  readonly anchor: Int32Array;
+  readonly outside: Int32Array;
+}
+
 export async function reconstructSession(nodes: readonly NodeSummary[], readRaw: ReadRaw, options: ReconstructOptions = {}): Promise<Reconstruction> {
   const { signal, fileHistory } = options;
   const read = await readSessionEffects(nodes, readRaw, signal);
@@ -135,7 +158,9 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const pathIndex = new Map<string, number>();
   const paths: string[] = [];
   const baseline: ContentId[] = [];
-  for (const effect of effects) {
+  /** The node whose edit gave the baseline (the first recorded pre-state in transcript order), -1 if none. */
+  const baselineNode: number[] = [];
+  effects.forEach((effect, i) => {
     for (const edit of effect?.edits ?? []) {
       let p = pathIndex.get(edit.path);
       if (p === undefined) {
@@ -143,10 +168,14 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
         pathIndex.set(edit.path, p);
         paths.push(edit.path);
         baseline.push(UNKNOWN_ID);
+        baselineNode.push(-1);
       }
-      if (baseline[p] === UNKNOWN_ID && edit.before !== UNKNOWN_CONTENT) baseline[p] = store.idOf(edit.before);
+      if (baseline[p] === UNKNOWN_ID && edit.before !== UNKNOWN_CONTENT) {
+        baseline[p] = store.idOf(edit.before);
+        baselineNode[p] = i;
+      }
     }
-  }
+  });
 
   const observations: ([number, ContentId, string | null][] | undefined)[] = [];
   let observationCount = 0;
@@ -160,110 +189,207 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   }
 
   const n = nodes.length;
-  const unknownSince = new Int32Array(n).fill(-1);
-  const hasUnknownFile = new Uint8Array(n);
-  const deltas: ([number, ContentId][] | undefined)[] = new Array(n);
-  const changes: ([number, ContentId, ContentId][] | undefined)[] = new Array(n);
-  const checkpoints = new Map<number, ContentId[]>();
+  const F = paths.length;
+  const depth = tree.depth;
+
+  /** Iterative depth-first walk: 50k-deep chains must not touch the call stack. ~i marks a node's exit. */
+  const walk = (enter: (i: number) => void, leave: (i: number) => void) => {
+    const stack: number[] = [];
+    for (let r = tree.roots.length - 1; r >= 0; r--) stack.push(tree.roots[r]!);
+    let steps = 0;
+    while (stack.length > 0) {
+      const top = stack.pop()!;
+      if (top < 0) {
+        leave(~top);
+        continue;
+      }
+      if ((++steps & 4095) === 0) throwIfAborted(signal);
+      enter(top);
+      stack.push(~top);
+      for (let c = tree.childEnd[top]! - 1; c >= tree.childStart[top]!; c--) stack.push(tree.children[c]!);
+    }
+  };
+
+  // Walk 1: replay contents, report problems, and find where a file changed outside the transcript: an edit
+  // (or a backup) that read other contents than the replay doubts that file from just after the point where
+  // its state was last read on the path (or, from the baseline, where the path leaves the baseline's own
+  // edit) until it.
+  const steps: (FileStep[] | undefined)[] = new Array(n);
+  const doubts: (number[] | undefined)[] = new Array(n);
   const problems: ReconstructionProblem[] = [];
+  const unrecordedSince = new Int32Array(n).fill(-1);
+  const path = new Int32Array(n);
   const current = baseline.slice();
-  let unknownCount = current.filter((id) => id === UNKNOWN_ID).length;
-  const undo: [number, ContentId][] = [];
+  const anchor = new Int32Array(F).fill(-1);
+  const undo1: [number, ContentId, number][] = [];
   const undoStart = new Int32Array(n);
   let editCount = 0;
 
-  const setState = (p: number, id: ContentId) => {
-    const previous = current[p]!;
-    undo.push([p, previous]);
-    unknownCount += Number(id === UNKNOWN_ID) - Number(previous === UNKNOWN_ID);
-    current[p] = id;
+  const doubtBefore = (p: number, i: number) => {
+    let startDepth: number;
+    if (anchor[p]! >= 0) {
+      startDepth = depth[anchor[p]!]!;
+    } else {
+      let a = baselineNode[p]!;
+      while (a >= 0 && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) a = tree.parent[a]!;
+      startDepth = a < 0 ? -1 : depth[a]!;
+    }
+    if (startDepth + 1 >= depth[i]!) return;
+    const from = path[startDepth + 1]!;
+    (doubts[from] ??= []).push(p);
   };
 
-  const enter = (i: number) => {
+  walk((i) => {
+    path[depth[i]!] = i;
+    undoStart[i] = undo1.length;
     const parent = tree.parent[i]!;
     const effect = effects[i];
-    unknownSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unknownSince[parent]! : -1;
-    undoStart[i] = undo.length;
+    unrecordedSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unrecordedSince[parent]! : -1;
+    const afterUnrecordedStep = unrecordedSince[i]! >= 0 && unrecordedSince[i] !== i;
+    const list: FileStep[] = [];
+    const set = (p: number, id: ContentId, anchors: boolean, edit: boolean) => {
+      undo1.push([p, current[p]!, anchor[p]!]);
+      current[p] = id;
+      if (anchors) anchor[p] = i;
+      list.push({ p, id, anchors, edit });
+    };
     const observed = observations[i];
-    const edits = [...(effect?.carried ?? []), ...(effect?.edits ?? [])];
-    const seen = new Set<number>();
     if (observed !== undefined) {
+      const seen = new Set<number>();
       for (const [p, id, backupFileName] of observed) {
         seen.add(p);
         const derived = current[p]!;
-        if (derived === id) continue;
-        if (derived !== UNKNOWN_ID) {
-          problems.push({ kind: 'backup-mismatch', nodeId: nodes[i]!.id, toolUseId: '', path: paths[p]!, backupFileName, afterUnrecordedStep: unknownSince[i]! >= 0 && unknownSince[i] !== i });
+        if (derived !== id && !isUnknown(derived)) {
+          problems.push({ kind: 'backup-mismatch', nodeId: nodes[i]!.id, toolUseId: '', path: paths[p]!, backupFileName, afterUnrecordedStep });
+          doubtBefore(p, i);
         }
-        setState(p, id);
+        set(p, id, true, false);
       }
       // Every touched file was read here: whatever an earlier shell command did, this state is known.
-      if (seen.size === paths.length && effect?.mayWrite == null) unknownSince[i] = -1;
+      if (seen.size === F && effect?.mayWrite == null) unrecordedSince[i] = -1;
+    }
+    const edits = [...(effect?.carried ?? []), ...(effect?.edits ?? [])];
+    editCount += effect?.edits.length ?? 0;
+    for (const edit of edits) {
+      const p = pathIndex.get(edit.path)!;
+      const derived = current[p]!;
+      const problem = (kind: ReconstructionProblemKind) =>
+        problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep });
+      let after = edit.after;
+      if (edit.before === UNKNOWN_CONTENT) {
+        if (after === UNKNOWN_CONTENT && !isUnknown(derived)) {
+          after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements);
+          if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+        } else if (after === UNKNOWN_CONTENT) {
+          problem('before-unknown');
+        }
+      } else {
+        if (!isUnknown(derived) && derived !== store.idOf(edit.before)) {
+          problem('before-mismatch');
+          doubtBefore(p, i);
+        }
+        if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+      }
+      // What the transcript itself tells (a recorded pre-state, a Write's content) anchors the file here.
+      const anchors = edit.before !== UNKNOWN_CONTENT || edit.after !== UNKNOWN_CONTENT;
+      const id = after !== UNKNOWN_CONTENT ? store.idOf(after) : !anchors && isUnknown(derived) ? derived : unknownAt(i);
+      set(p, id, anchors, true);
+    }
+    if (list.length > 0) steps[i] = list;
+  }, (i) => {
+    const start = undoStart[i]!;
+    while (undo1.length > start) {
+      const [p, id, at] = undo1.pop()!;
+      current[p] = id;
+      anchor[p] = at;
+    }
+  });
+
+  // Walk 2: the per-node states. A file is in doubt at a node when a step that may write files unrecorded
+  // lies on the path after its last anchor (shell doubt), or when walk 1 doubted it on the path since its
+  // last anchor (outside doubt). Each node stores only the files that changed there; every CHECKPOINT_EVERY
+  // levels a full map.
+  const key = (at: number): number => (at < 0 ? -1 : 2 * depth[at]! + 1); // an anchor at node `at`
+  const mayWriteKey = (at: number): number => (at < 0 ? -2 : 2 * depth[at]! + 2); // after the node's own edits
+  const latestMayWrite = new Int32Array(n).fill(-1);
+  const unknownNode = new Uint8Array(n);
+  const deltas: (PathState[] | undefined)[] = new Array(n);
+  const changes: ([number, ContentId, ContentId][] | undefined)[] = new Array(n);
+  const checkpoints = new Map<number, Checkpoint>();
+  current.splice(0, F, ...baseline);
+  anchor.fill(-1);
+  const outside = new Int32Array(F).fill(-1);
+  const undo2: [number, ContentId, number, number][] = [];
+  const saved = new Int32Array(3 * n);
+  let unknownCount = current.filter(isUnknown).length;
+  let shellDoubted = 0;
+  let outsideDoubted = 0;
+
+  walk((i) => {
+    const parent = tree.parent[i]!;
+    saved[3 * i] = unknownCount;
+    saved[3 * i + 1] = shellDoubted;
+    saved[3 * i + 2] = outsideDoubted;
+    undoStart[i] = undo2.length;
+    const inherited = parent >= 0 ? latestMayWrite[parent]! : -1;
+    const touched = new Set<number>();
+    const save = (p: number) => {
+      if (!touched.has(p)) undo2.push([p, current[p]!, anchor[p]!, outside[p]!]);
+      touched.add(p);
+    };
+    for (const p of doubts[i] ?? []) {
+      if (outside[p]! >= 0) continue;
+      save(p);
+      outside[p] = i;
+      outsideDoubted++;
     }
     const firstBefore = new Map<number, ContentId>();
-    if (edits.length > 0) {
-      editCount += effect?.edits.length ?? 0;
-      for (const edit of edits) {
-        const p = pathIndex.get(edit.path)!;
-        const derived = current[p]!;
-        if (!firstBefore.has(p)) firstBefore.set(p, derived);
-        const problem = (kind: ReconstructionProblemKind) =>
-          problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep: unknownSince[i]! >= 0 && unknownSince[i] !== i });
-        let after = edit.after;
-        if (edit.before === UNKNOWN_CONTENT) {
-          if (after === UNKNOWN_CONTENT && derived !== UNKNOWN_ID) {
-            after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements);
-            if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
-          } else if (after === UNKNOWN_CONTENT) {
-            problem('before-unknown');
-          }
-        } else {
-          if (derived !== UNKNOWN_ID && derived !== store.idOf(edit.before)) problem('before-mismatch');
-          if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+    for (const step of steps[i] ?? []) {
+      const { p, id } = step;
+      save(p);
+      if (step.edit && !firstBefore.has(p)) firstBefore.set(p, current[p]!);
+      unknownCount += Number(isUnknown(id)) - Number(isUnknown(current[p]!));
+      current[p] = id;
+      if (step.anchors) {
+        if (key(anchor[p]!) < mayWriteKey(inherited) && key(i) > mayWriteKey(inherited)) shellDoubted--;
+        anchor[p] = i;
+        if (outside[p]! >= 0) {
+          outside[p] = -1;
+          outsideDoubted--;
         }
-        setState(p, store.idOf(after));
       }
     }
-    if (edits.length > 0 || observed !== undefined) {
-      // A backup filling an unknown state is not a change of the file at this node: only edits are.
-      const delta: [number, ContentId][] = [];
+    // A step that may have written files unrecorded doubts every file, even one it edited itself (parallel calls).
+    if (effects[i]?.mayWrite != null) {
+      latestMayWrite[i] = i;
+      shellDoubted = Math.max(F, 1);
+    } else {
+      latestMayWrite[i] = inherited;
+    }
+    if (touched.size > 0) {
+      const delta: PathState[] = [];
       const changed: [number, ContentId, ContentId][] = [];
-      for (const [p, before] of firstBefore) {
-        delta.push([p, current[p]!]);
-        if (current[p] !== before) changed.push([p, before, current[p]!]);
-      }
-      for (const p of seen) if (!firstBefore.has(p)) delta.push([p, current[p]!]);
+      for (const p of touched) delta.push([p, current[p]!, anchor[p]!, outside[p]!]);
+      for (const [p, before] of firstBefore) if (current[p] !== before) changed.push([p, before, current[p]!]);
       deltas[i] = delta;
       if (changed.length > 0) changes[i] = changed;
     }
-    hasUnknownFile[i] = unknownCount > 0 ? 1 : 0;
-    if (paths.length > 0 && tree.depth[i]! % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) checkpoints.set(i, current.slice());
-  };
-
-  const leave = (i: number) => {
+    unknownNode[i] = unknownCount > 0 || shellDoubted > 0 || outsideDoubted > 0 ? 1 : 0;
+    if (F > 0 && depth[i]! % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) {
+      checkpoints.set(i, { ids: current.slice(), anchor: anchor.slice(), outside: outside.slice() });
+    }
+  }, (i) => {
     const start = undoStart[i]!;
-    while (undo.length > start) {
-      const [p, previous] = undo.pop()!;
-      unknownCount += Number(previous === UNKNOWN_ID) - Number(current[p] === UNKNOWN_ID);
-      current[p] = previous;
+    while (undo2.length > start) {
+      const [p, id, at, since] = undo2.pop()!;
+      current[p] = id;
+      anchor[p] = at;
+      outside[p] = since;
     }
-  };
-
-  // Iterative depth-first walk: 50k-deep chains must not touch the call stack. ~i marks a node's exit.
-  const stack: number[] = [];
-  for (let r = tree.roots.length - 1; r >= 0; r--) stack.push(tree.roots[r]!);
-  let steps = 0;
-  while (stack.length > 0) {
-    const top = stack.pop()!;
-    if (top < 0) {
-      leave(~top);
-      continue;
-    }
-    if ((++steps & 4095) === 0) throwIfAborted(signal);
-    enter(top);
-    stack.push(~top);
-    for (let c = tree.childEnd[top]! - 1; c >= tree.childStart[top]!; c--) stack.push(tree.children[c]!);
-  }
+    unknownCount = saved[3 * i]!;
+    shellDoubted = saved[3 * i + 1]!;
+    outsideDoubted = saved[3 * i + 2]!;
+  });
 
   const indexOf = (nodeId: NodeId): number => {
     const index = tree.index.get(nodeId);
@@ -271,28 +397,34 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     return index;
   };
 
-  const idsAt = (i: number): ContentId[] => {
-    const ids: (ContentId | undefined)[] = new Array<ContentId | undefined>(paths.length).fill(undefined);
-    let remaining = paths.length;
+  const statesAt = (i: number): Checkpoint => {
+    const ids: (ContentId | undefined)[] = new Array<ContentId | undefined>(F).fill(undefined);
+    const anchors = new Int32Array(F).fill(-1);
+    const outsides = new Int32Array(F).fill(-1);
+    let remaining = F;
     for (let j = i; j >= 0 && remaining > 0; j = tree.parent[j]!) {
-      const delta = deltas[j];
-      if (delta !== undefined) {
-        for (const [p, id] of delta) {
-          if (ids[p] !== undefined) continue;
-          ids[p] = id;
-          remaining--;
-        }
+      for (const [p, id, at, since] of deltas[j] ?? []) {
+        if (ids[p] !== undefined) continue;
+        ids[p] = id;
+        anchors[p] = at;
+        outsides[p] = since;
+        remaining--;
       }
       const checkpoint = checkpoints.get(j);
       if (checkpoint !== undefined) {
-        for (let p = 0; p < paths.length; p++) if (ids[p] === undefined) ids[p] = checkpoint[p]!;
+        for (let p = 0; p < F; p++) {
+          if (ids[p] !== undefined) continue;
+          ids[p] = checkpoint.ids[p]!;
+          anchors[p] = checkpoint.anchor[p]!;
+          outsides[p] = checkpoint.outside[p]!;
+        }
         remaining = 0;
       }
     }
-    return ids.map((id, p) => id ?? baseline[p]!);
+    return { ids: ids.map((id, p) => id ?? baseline[p]!), anchor: anchors, outside: outsides };
   };
 
-  const knownOf = (i: number): StateKnown => (unknownSince[i]! >= 0 || hasUnknownFile[i] === 1 ? 'unknown' : 'reconstructed');
+  const knownOf = (i: number): StateKnown => (unknownNode[i] === 1 ? 'unknown' : 'reconstructed');
 
   return {
     touchedFiles: paths,
@@ -300,28 +432,56 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     stats: {
       nodes: n,
       edits: editCount,
-      files: paths.length,
-      unknownNodes: nodes.reduce((count, _node, i) => count + Number(unknownSince[i]! >= 0 || hasUnknownFile[i] === 1), 0),
+      files: F,
+      unknownNodes: unknownNode.reduce((count, flag) => count + flag, 0),
       contents: store.size,
       backupObservations: observationCount,
     },
     stateAt(nodeId) {
       const i = indexOf(nodeId);
+      const state = statesAt(i);
+      // The may-write steps on the path, latest first (their keys decrease along the list).
+      const mayWrites: number[] = [];
+      for (let s = latestMayWrite[i]!; s >= 0; s = tree.parent[s]! >= 0 ? latestMayWrite[tree.parent[s]!]! : -1) mayWrites.push(s);
+      /** The first may-write step on the path after an anchor, or -1. */
+      const firstMayWriteAfter = (at: number): number => {
+        let lo = 0;
+        let hi = mayWrites.length; // mayWrites[0, hi) are after the anchor
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (mayWriteKey(mayWrites[mid]!) > key(at)) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo > 0 ? mayWrites[lo - 1]! : -1;
+      };
       const files = new Map<string, string | null>();
       const unknownFiles: string[] = [];
-      idsAt(i).forEach((id, p) => {
-        const content = store.contentOf(id);
-        if (content === UNKNOWN_CONTENT) unknownFiles.push(paths[p]!);
-        else files.set(paths[p]!, content);
-      });
-      const since = unknownSince[i]!;
-      const known: StateKnown = since >= 0 || unknownFiles.length > 0 ? 'unknown' : 'reconstructed';
-      const reason = since >= 0 ? effects[since]?.mayWrite : undefined;
-      const unknownStep = since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null;
       const fileUnknownSince = new Map<string, FileUnknownSince>();
-      for (const path of unknownFiles) fileUnknownSince.set(path, { nodeId: null, reason: 'no-pre-state' });
-      if (unknownStep !== null) for (const path of files.keys()) fileUnknownSince.set(path, unknownStep);
-      return { files, unknownFiles, known, unknownSince: unknownStep, fileUnknownSince };
+      let since = -1;
+      state.ids.forEach((id, p) => {
+        const path = paths[p]!;
+        const shell = firstMayWriteAfter(state.anchor[p]!);
+        if (shell >= 0 && (since < 0 || depth[shell]! < depth[since]!)) since = shell;
+        const content = store.contentOf(id);
+        if (content === UNKNOWN_CONTENT) {
+          unknownFiles.push(path);
+          const at = id === UNKNOWN_ID ? -1 : Number(id.slice(UNKNOWN_ID.length + 1));
+          fileUnknownSince.set(path, at < 0 ? { nodeId: null, reason: 'no-pre-state' } : { nodeId: nodes[at]!.id, reason: 'edit-does-not-apply' });
+          return;
+        }
+        files.set(path, content);
+        const doubted = state.outside[p]!;
+        if (shell >= 0 && (doubted < 0 || depth[shell]! <= depth[doubted]!)) {
+          fileUnknownSince.set(path, { nodeId: nodes[shell]!.id, reason: effects[shell]!.mayWrite! });
+        } else if (doubted >= 0) {
+          fileUnknownSince.set(path, { nodeId: nodes[doubted]!.id, reason: 'changed-outside-transcript' });
+        }
+      });
+      // No touched file: a may-write step still leaves the state unknown (it may have made one).
+      if (since < 0 && F === 0) since = latestMayWrite[i]!;
+      const reason = since >= 0 ? effects[since]?.mayWrite : undefined;
+      const unknownSince = since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null;
+      return { files, unknownFiles, known: knownOf(i), unknownSince, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
     knownByNode: () => new Map(nodes.map((node, i) => [node.id, knownOf(i)])),

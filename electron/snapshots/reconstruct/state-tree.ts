@@ -1,8 +1,14 @@
 /**
  * The tree file state flows along: each node's state parent is its parentId, else its logical (compaction),
- * subagent or fork-of edge (merge edges are second parents and carry no state here). Built without
- * recursion; a cycle (possible through extra edges in damaged transcripts) is broken at the node where the
- * walk first meets it, which then becomes a root.
+ * subagent or fork-of edge (merge edges are second parents and carry no state here). A root in the middle
+ * of a file (a prompt with parentUuid null after a plan was accepted and the context cleared, a
+ * compact_boundary whose logical parent is in no imported file, a parent that is missing) did not reset the
+ * workspace: its state parent is the line before it in the same file. Nodes come in transcript order (file
+ * order, then line order); the node before is taken to be in the same file when it is on the same side of
+ * a subagent boundary (same sidechain flag and agent id): the summaries carry no file, and a session's next
+ * file starts with a line whose parent is in an earlier one. Built without recursion; a cycle (possible
+ * through extra edges in damaged transcripts) is broken at the node where the walk first meets it, which
+ * then becomes a root.
  */
 import type { NodeSummary } from '../../../shared/model';
 import type { NodeEffects, SessionEffects } from './session-effects';
@@ -22,6 +28,10 @@ export interface StateTree {
 
 const STATE_EDGES = new Set(['logical', 'subagent', 'fork-of']);
 
+function sameFileSide(before: NodeSummary, node: NodeSummary): boolean {
+  return before.sidechain === node.sidechain && before.agentId === node.agentId;
+}
+
 export function buildStateTree(nodes: readonly NodeSummary[]): StateTree {
   const n = nodes.length;
   const index = new Map<string, number>();
@@ -34,6 +44,7 @@ export function buildStateTree(nodes: readonly NodeSummary[]): StateTree {
       p = edge === undefined ? undefined : index.get(edge.nodeId);
     }
     if (p !== undefined && p !== i) parent[i] = p;
+    else if (i > 0 && sameFileSide(nodes[i - 1]!, node)) parent[i] = i - 1;
   });
 
   // Break cycles: follow parents from each unvisited node; a node met again on the same walk closes a cycle.
@@ -125,54 +136,80 @@ export function markSubagentWrites(nodes: readonly NodeSummary[], tree: StateTre
 
 /** Kinds that continue a conversation: a result with one of these below it is not left hanging. */
 const CONVERSATION_KINDS = new Set(['user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'compaction']);
-
-/** True when nothing but side lines (hook progress, system notes, errors) hangs below node i. */
-function onlySideLinesBelow(nodes: readonly NodeSummary[], tree: StateTree, i: number): boolean {
-  const stack = [i];
-  while (stack.length > 0) {
-    const j = stack.pop()!;
-    for (let c = tree.childStart[j]!; c < tree.childEnd[j]!; c++) {
-      const child = tree.children[c]!;
-      if (CONVERSATION_KINDS.has(nodes[child]!.kind)) return false;
-      stack.push(child);
-    }
-  }
-  return true;
-}
+/** Kinds of the lines one assistant message is written as (FORMATS.md §1.2: one line per content block). */
+const MESSAGE_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
 
 /** How far ahead in transcript order a hanging result's continuation is looked for. */
 const CONTINUATION_LOOKAHEAD = 2_000;
 const RESULT_KINDS = new Set(['tool_result', 'error']);
 
 /**
- * Parallel tool calls are recorded as a fork (FORMATS.md §1.5): the line carrying call 1 gets two children,
- * the line carrying call 2 and call 1's result, which then hangs beside the real continuation (alone, or
- * with only side lines below it: hook progress, system notes). What
- * that result did happened to the workspace all the same, so its edits and its may-write mark also take
- * effect at the next node in transcript order that continues from the call's line.
+ * Parallel tool calls are recorded as a fork (FORMATS.md §1.5): the message's lines a1→a2→…→aN each carry
+ * one call, and each result hangs on its own call's line; the turn goes on below one of them, the others
+ * are left hanging (alone, or with only side lines below them: hook progress, system notes). What a hanging
+ * result did happened to the workspace all the same, so its edits and its may-write mark also take effect
+ * at its continuation: the next node in transcript order, outside the result itself, that leads on to the
+ * conversation and meets the result's path on a line of the same message (the call's line or one above it
+ * in the message, reached through parentUuid links). For N calls the continuation of one hanging result may
+ * be another hanging result of the batch: what is carried there is carried on with it, so every result of
+ * the batch reaches the turn's continuation, whatever order the results arrived in.
  */
 export function carryHangingResults(nodes: readonly NodeSummary[], tree: StateTree, effects: (NodeEffects | undefined)[]): void {
+  const n = nodes.length;
   const childCount = (i: number) => tree.childEnd[i]! - tree.childStart[i]!;
-  for (let i = 0; i < nodes.length; i++) {
+  // leadsOn[i]: i is a conversation line or has one below it (a side line alone never continues a turn).
+  const leadsOn = new Uint8Array(n);
+  const order: number[] = [];
+  const stack = tree.roots.slice();
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    order.push(i);
+    for (let c = tree.childStart[i]!; c < tree.childEnd[i]!; c++) stack.push(tree.children[c]!);
+  }
+  for (let o = order.length - 1; o >= 0; o--) {
+    const i = order[o]!;
+    if (CONVERSATION_KINDS.has(nodes[i]!.kind)) leadsOn[i] = 1;
+    const p = tree.parent[i]!;
+    if (leadsOn[i] === 1 && p >= 0) leadsOn[p] = 1;
+  }
+  const conversationBelow = (i: number) => {
+    for (let c = tree.childStart[i]!; c < tree.childEnd[i]!; c++) if (leadsOn[tree.children[c]!] === 1) return true;
+    return false;
+  };
+  const isChild = (child: number, parent: number) => tree.parent[child] === parent && nodes[child]!.parentId === nodes[parent]!.id;
+
+  for (let i = 0; i < n; i++) {
     const effect = effects[i];
-    if (effect === undefined || (effect.edits.length === 0 && effect.mayWrite === null)) continue;
+    if (effect === undefined || (effect.edits.length === 0 && (effect.carried?.length ?? 0) === 0 && effect.mayWrite === null)) continue;
     const call = tree.parent[i]!;
-    if (!RESULT_KINDS.has(nodes[i]!.kind) || call < 0 || childCount(call) < 2 || !onlySideLinesBelow(nodes, tree, i)) continue;
-    const callDepth = tree.depth[call]!;
-    const end = Math.min(nodes.length, i + 1 + CONTINUATION_LOOKAHEAD);
+    if (!RESULT_KINDS.has(nodes[i]!.kind) || call < 0 || childCount(call) < 2 || conversationBelow(i)) continue;
+    // The message's first line: walk up through the lines of the same message.
+    let top = call;
+    while (tree.parent[top]! >= 0 && MESSAGE_KINDS.has(nodes[tree.parent[top]!]!.kind) && isChild(top, tree.parent[top]!)) top = tree.parent[top]!;
+    const topDepth = tree.depth[top]!;
+    const end = Math.min(n, i + 1 + CONTINUATION_LOOKAHEAD);
     for (let k = i + 1; k < end; k++) {
-      let j = k;
-      let below = k;
-      let inside = false; // k hangs below the result itself (its hook progress lines)
-      while (j >= 0 && tree.depth[j]! > callDepth) {
-        if (j === i) inside = true;
-        below = j;
-        j = tree.parent[j]!;
+      if (leadsOn[k] === 0 || tree.depth[k]! <= topDepth) continue;
+      // Meet k's path with the call's: a, b climb to the same depth, then together.
+      let a = k;
+      let b = call;
+      let below = -1; // the node just below the meeting point on k's side
+      let inside = false; // k hangs below the result itself
+      while (tree.depth[a]! > tree.depth[b]!) {
+        if (a === i) inside = true;
+        below = a;
+        a = tree.parent[a]!;
       }
-      // The continuation is a parentUuid child of the call's line, not a subagent run hung on it.
-      if (j !== call || inside || nodes[below]!.parentId !== nodes[call]!.id) continue;
+      while (tree.depth[b]! > tree.depth[a]!) b = tree.parent[b]!;
+      while (a !== b && a >= 0 && b >= 0) {
+        if (a === i) inside = true;
+        below = a;
+        a = tree.parent[a]!;
+        b = tree.parent[b]!;
+      }
+      if (inside || a < 0 || a !== b || below < 0 || tree.depth[a]! < topDepth || !isChild(below, a)) continue;
       const target = (effects[k] ??= { edits: [], mayWrite: null });
-      target.carried = [...(target.carried ?? []), ...effect.edits];
+      target.carried = [...(target.carried ?? []), ...(effect.carried ?? []), ...effect.edits];
       target.mayWrite ??= effect.mayWrite;
       break;
     }
