@@ -172,9 +172,8 @@ export class TranscriptBuilder {
     return this.node('system', { subtype, ...fields, isMeta: false }, { level: 'info' });
   }
 
-  /** compact_boundary (a new root, logical parent = the last pre-compaction line) + the summary user line. */
-  compaction(trigger: 'manual' | 'auto', preTokens: number, summaryText: string): { boundary: string; summary: string } {
-    const logicalParentUuid = this.last;
+  /** compact_boundary (a new root, logical parent = the last pre-compaction line unless given) + the summary user line. */
+  compaction(trigger: 'manual' | 'auto', preTokens: number, summaryText: string, logicalParentUuid: string | null = this.last): { boundary: string; summary: string } {
     this.parentNextOn(null);
     const boundary = this.node(
       'system',

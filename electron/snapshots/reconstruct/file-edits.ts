@@ -84,7 +84,7 @@ export function replaceInText(text: string, replacement: StringReplacement): str
 
 /**
  * The post-state of `before` under this edit: its replacements in sequence when it has any (the truth, see
- * the module comment), else its hunks; UNKNOWN_CONTENT when what it has does not fit.
+ * the module comment), else its hunks; UNKNOWN_CONTENT when what it has does not fit or it has neither.
  */
 export function applyFileEdit(before: string | null, patch: readonly PatchHunk[], replacements: readonly StringReplacement[]): FileContent {
   const base = before ?? '';
@@ -94,7 +94,8 @@ export function applyFileEdit(before: string | null, patch: readonly PatchHunk[]
     return text ?? UNKNOWN_CONTENT;
   }
   if (patch.length > 0) return applyPatch(base, patch) ?? UNKNOWN_CONTENT;
-  return base;
+  // Nothing tells what it wrote (a Write without content, a NotebookEdit without its files).
+  return UNKNOWN_CONTENT;
 }
 
 /** Display hunks write a leading tab as two spaces: seen in a '-' line of a file that indents with tabs. */

@@ -31,7 +31,7 @@ import { ContentStore, UNKNOWN_ID, type ContentId } from './content-store';
 import { readCheckpoints, type FileHistorySource } from './checkpoints';
 import { UNKNOWN_CONTENT, applyFileEdit, type FileContent, type FileEdit } from './file-edits';
 import { readSessionEffects, type MayWriteReason, type ReadRaw } from './session-effects';
-import { buildStateTree, carryHangingResults, markSubagentWrites } from './state-tree';
+import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites } from './state-tree';
 
 export type StateKnown = 'reconstructed' | 'unknown';
 
@@ -149,7 +149,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const { signal, fileHistory } = options;
   const read = await readSessionEffects(nodes, readRaw, signal);
   const { effects } = read;
-  const tree = buildStateTree(nodes);
+  const tree = buildStateTree(nodes, await findMidFileRoots(nodes, readRaw, signal));
   markSubagentWrites(nodes, tree, read);
   carryHangingResults(nodes, tree, effects);
   throwIfAborted(signal);

@@ -3,15 +3,13 @@
  * subagent or fork-of edge (merge edges are second parents and carry no state here). A root in the middle
  * of a file (a prompt with parentUuid null after a plan was accepted and the context cleared, a
  * compact_boundary whose logical parent is in no imported file, a parent that is missing) did not reset the
- * workspace: its state parent is the line before it in the same file. Nodes come in transcript order (file
- * order, then line order); the node before is taken to be in the same file when it is on the same side of
- * a subagent boundary (same sidechain flag and agent id): the summaries carry no file, and a session's next
- * file starts with a line whose parent is in an earlier one. Built without recursion; a cycle (possible
- * through extra edges in damaged transcripts) is broken at the node where the walk first meets it, which
- * then becomes a root.
+ * workspace: its state parent is the line before it in the same file (findMidFileRoots). Built without
+ * recursion; a cycle (possible through extra edges in damaged transcripts) is broken at the node where the
+ * walk first meets it, which then becomes a root.
  */
+import { throwIfAborted } from '../../../shared/errors';
 import type { NodeSummary } from '../../../shared/model';
-import type { NodeEffects, SessionEffects } from './session-effects';
+import type { NodeEffects, ReadRaw, SessionEffects } from './session-effects';
 
 export interface StateTree {
   readonly index: ReadonlyMap<string, number>;
@@ -28,24 +26,57 @@ export interface StateTree {
 
 const STATE_EDGES = new Set(['logical', 'subagent', 'fork-of']);
 
-function sameFileSide(before: NodeSummary, node: NodeSummary): boolean {
-  return before.sidechain === node.sidechain && before.agentId === node.agentId;
+/** The node's state parent by its own links (parentId, else a state edge), or -1. */
+function linkedParent(nodes: readonly NodeSummary[], index: ReadonlyMap<string, number>, i: number): number {
+  const node = nodes[i]!;
+  let p = node.parentId === null ? undefined : index.get(node.parentId);
+  if (p === undefined) {
+    const edge = node.extraEdges.find((e) => STATE_EDGES.has(e.kind) && index.has(e.nodeId));
+    p = edge === undefined ? undefined : index.get(edge.nodeId);
+  }
+  return p !== undefined && p !== i ? p : -1;
 }
 
-export function buildStateTree(nodes: readonly NodeSummary[]): StateTree {
+const sessionIdOf = (raw: string | null): string | null => {
+  if (raw === null) return null;
+  try {
+    const entry = JSON.parse(raw) as { sessionId?: unknown };
+    return typeof entry.sessionId === 'string' ? entry.sessionId : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The roots that sit in the middle of a file: their state parent is the node before them. Nodes come in
+ * transcript order (file order, then line order) but carry no file, so the node before is taken to be the
+ * line before in the same file only when nothing says it is another file's last line: the same side of a
+ * subagent boundary (sidechain flag, agent id), the same Claude Code session id in both lines, and no step
+ * back in time. A file's first line is usually a root too, and a session's next file starts elsewhere.
+ */
+export async function findMidFileRoots(nodes: readonly NodeSummary[], readRaw: ReadRaw, signal?: AbortSignal): Promise<ReadonlySet<number>> {
+  const index = new Map<string, number>();
+  nodes.forEach((node, i) => index.set(node.id, i));
+  const found = new Set<number>();
+  for (let i = 1; i < nodes.length; i++) {
+    if (linkedParent(nodes, index, i) >= 0) continue;
+    const before = nodes[i - 1]!;
+    const node = nodes[i]!;
+    if (before.sidechain !== node.sidechain || before.agentId !== node.agentId) continue;
+    if (before.timestamp !== null && node.timestamp !== null && node.timestamp < before.timestamp) continue;
+    throwIfAborted(signal);
+    if (sessionIdOf(await readRaw(before.id)) !== sessionIdOf(await readRaw(node.id))) continue;
+    found.add(i);
+  }
+  return found;
+}
+
+export function buildStateTree(nodes: readonly NodeSummary[], midFileRoots: ReadonlySet<number> = new Set()): StateTree {
   const n = nodes.length;
   const index = new Map<string, number>();
   nodes.forEach((node, i) => index.set(node.id, i));
   const parent = new Int32Array(n).fill(-1);
-  nodes.forEach((node, i) => {
-    let p = node.parentId === null ? undefined : index.get(node.parentId);
-    if (p === undefined) {
-      const edge = node.extraEdges.find((e) => STATE_EDGES.has(e.kind) && index.has(e.nodeId));
-      p = edge === undefined ? undefined : index.get(edge.nodeId);
-    }
-    if (p !== undefined && p !== i) parent[i] = p;
-    else if (i > 0 && sameFileSide(nodes[i - 1]!, node)) parent[i] = i - 1;
-  });
+  for (let i = 0; i < n; i++) parent[i] = midFileRoots.has(i) ? i - 1 : linkedParent(nodes, index, i);
 
   // Break cycles: follow parents from each unvisited node; a node met again on the same walk closes a cycle.
   const state = new Uint8Array(n); // 0 unvisited, 1 on the current walk, 2 done

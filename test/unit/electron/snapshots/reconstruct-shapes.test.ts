@@ -130,6 +130,15 @@ describe('a root in the middle of a file', () => {
     expect(r.stateAt(after).known).toBe('reconstructed');
   });
 
+  it('does not chain the first line of another run’s file to the file before it', async () => {
+    const s = new Session();
+    const p = s.prompt('p', null);
+    s.edit('e', p, A, 'a\n', 'b\n', 'a', 'b');
+    s.root('other', 'user', '9a9a9a9a-0000-4000-8000-000000000001');
+    const r = await s.reconstruct();
+    expect(r.stateAt('other').files.get(A)).toBe('a\n');
+  });
+
   it('does not chain a subagent file’s unlinked root to the main file before it', async () => {
     const s = new Session();
     const p = s.prompt('p', null);

@@ -56,10 +56,10 @@ export class Session {
   }
 
   /** A root without a parent in the middle of the transcript: a prompt, or a compact_boundary. */
-  root(id: string, kind: 'user' | 'compaction'): string {
+  root(id: string, kind: 'user' | 'compaction', sessionId = SESSION_ID): string {
     return kind === 'user'
-      ? this.add(id, null, 'user', { type: 'user', message: { role: 'user', content: 'implement the plan' } })
-      : this.add(id, null, 'compaction', { type: 'system', subtype: 'compact_boundary', logicalParentUuid: 'not-imported' });
+      ? this.add(id, null, 'user', { type: 'user', sessionId, message: { role: 'user', content: 'implement the plan' } })
+      : this.add(id, null, 'compaction', { type: 'system', sessionId, subtype: 'compact_boundary', logicalParentUuid: 'not-imported' });
   }
 
   /** An Edit result's toolUseResult, with hunks made from the real change (or given, for display-only hunks). */
