@@ -1,124 +1,60 @@
 /**
  * The state of every file a session touched, at every node, rebuilt from the transcript (DESIGN.md
- * "snapshot", kind `reconstructed`), for sessions Arbor did not record.
+ * "snapshot", kind `reconstructed`), for sessions Arbor did not record. Where it cannot know a file's state
+ * it says so; where it says a file is known, the content is what the transcript proves.
  *
  * Rules:
  * - A node's state parent is its parentId, else its logical (compaction), subagent or fork-of edge: file
- *   state flows across compactions and into subagent runs. Cycles are broken where the walk meets them.
- * - A file's state at node N is the after-state of the last edit on N's ancestor path, or, when the path has
- *   not edited it yet, its session baseline: the first known pre-state of the file in transcript order.
+ *   state flows across compactions and into subagent runs. A root in the middle of a file (a prompt after a
+ *   plan cleared the context, a compaction whose logical parent is in no imported file) keeps the state of
+ *   the line before it in that file (state-tree.ts). Cycles are broken where the walk meets them.
+ * - A file's content at node N is the after-state of the last edit on N's ancestor path, or, when the path has
+ *   not edited it yet, its session baseline: the first recorded pre-state of the file in transcript order.
  * - An edit takes effect at the node carrying its tool result (the outcome), not at the call (the intent).
- *   A parallel call's result left hanging beside the continuation also takes effect on it (state-tree.ts).
- * - `known` is 'unknown' from the first step on the path that may have changed files the transcript cannot
- *   replay (tool-effects.ts: shell commands that are not read-only, tools that may write, a subagent run
- *   that edited or ran commands, a file-edit or shell call whose outcome was never recorded, a result line
- *   that cannot be read) onward, and at nodes where some touched file's content is not known. Otherwise
- *   'reconstructed': it covers the touched files only, never the rest of the workspace.
- * - An edit whose recorded pre-state differs from the state derived for its path is kept as recorded (the
- *   tool read the real file) and reported as a problem: the file changed outside what this path records
- *   (a shell command, the user, a rewind that did not restore code, another terminal).
+ *   A parallel call's result left hanging beside the continuation takes effect there too (state-tree.ts).
+ *   Edit / MultiEdit replay their strings, never display-only hunks (file-edits.ts).
+ * - An anchor is a step that tells a file's whole content: an edit with a recorded pre-state (originalFile),
+ *   a Write's content, a file-history backup. A file is known at N when its content is known and it is in
+ *   no doubt; it is in doubt
+ *   - after a step on the path that may have changed files the transcript cannot replay (tool-effects.ts:
+ *     shell commands that are not read-only, tools that may write, a subagent run that edited or ran
+ *     commands, a call whose outcome was never recorded, a result line that cannot be read), until its next
+ *     anchor: such a step doubts every file, even one it edited itself; a later anchor recovers that file
+ *     alone (shell doubt);
+ *   - when it changed outside the transcript: an anchor that reads other contents than the replay (the
+ *     user, another terminal, a shell command, a rewind that did not restore code) re-anchors the file on
+ *     what it read, and the file is in doubt over the interval before it: the nodes of the path after the
+ *     point where the file's state was last established (its previous anchor on the path, or, for the
+ *     baseline, where the path leaves the path of the edit that gave the baseline) and before the re-anchor.
+ *     Side branches leaving the interval inherit the doubt until their own next anchor of the file. Other
+ *     files are not affected (outside doubt).
+ *   fileUnknownSince names, per file not known, the step from which it is not: the edit that could not be
+ *   replayed, the first may-write step after the file's last anchor, or the first node of the interval.
+ * - `known` is 'reconstructed' at N exactly when every touched file is known there (so a state that every
+ *   anchor after a shell command has read again is known again); with no touched file, when no may-write
+ *   step is on the path. It covers the touched files only, never the rest of the workspace. `unknownSince`
+ *   is the earliest may-write step that still doubts some file.
+ * - Edits and backups that read other contents than the replay are reported as problems.
  * - Claude Code's file-history backups (checkpoints.ts), when given, are the file as it was at their node,
- *   before the node's own edits: they fill a state the edits leave unknown, and where they differ from the
- *   derived state they win there (the file was read) and the difference is reported. A node where backups
- *   observe every touched file is known again even after a shell command: its whole scope was read.
- *   Recorded edit pre-states still win at their edits. Missing backups change nothing.
- * Memory: each node stores only the files its edits changed (content ids, deduplicated by hash) and every
- * CHECKPOINT_EVERY levels a full id map, so stateAt walks at most that many ancestors.
+ *   before the node's own edits: anchors like recorded pre-states. Missing backups change nothing.
+ * Two walks over the tree: the first replays contents and finds the intervals of outside doubt (found only at
+ * their end), the second records per-node states. Memory: each node stores only the files whose state
+ * changed there (content ids, deduplicated by hash) and every CHECKPOINT_EVERY levels a full map, so stateAt
+ * walks at most that many ancestors.
  */
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import { ContentStore, UNKNOWN_ID, type ContentId } from './content-store';
-import { readCheckpoints, type FileHistorySource } from './checkpoints';
-import { UNKNOWN_CONTENT, applyFileEdit, type FileContent, type FileEdit } from './file-edits';
-import { readSessionEffects, type MayWriteReason, type ReadRaw } from './session-effects';
+import { readCheckpoints } from './checkpoints';
+import { UNKNOWN_CONTENT, applyFileEdit } from './file-edits';
+import type { FileUnknownSince, Reconstruction, ReconstructionProblem, ReconstructionProblemKind, ReconstructOptions, StateKnown } from './reconstruction';
+import { readSessionEffects, type ReadRaw } from './session-effects';
 import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites } from './state-tree';
 
-export type StateKnown = 'reconstructed' | 'unknown';
-
-/** Why one touched file's content at a node is not known. */
-export type FileUnknownReason =
-  | MayWriteReason // a step on the path may have changed files unrecorded (a shell command, a subagent, …)
-  | 'no-pre-state' // no step on the path tells this file's content
-  | 'edit-does-not-apply' // an edit on the path could not be replayed
-  | 'changed-outside-transcript'; // a later edit read different contents than the replay: something else changed it
-
-export interface FileUnknownSince {
-  /** The step from which this file's content is not known here; null when no step on the path ever told it. */
-  readonly nodeId: NodeId | null;
-  readonly reason: FileUnknownReason;
-}
-
-export interface NodeFileState {
-  /** Touched files whose content here is known: text, or null when the file does not exist. */
-  readonly files: ReadonlyMap<string, string | null>;
-  /** Touched files whose content here is not known (no known pre-state, or an edit that could not be replayed). */
-  readonly unknownFiles: readonly string[];
-  readonly known: StateKnown;
-  /** The step on this node's path that may have changed files unrecorded, when there is one. */
-  readonly unknownSince: { readonly nodeId: NodeId; readonly reason: MayWriteReason } | null;
-  /**
-   * Every touched file whose content here is not known, with the step that made it unknown; a touched file
-   * absent from this map is known (its content in `files` is right). A file may be here and in `files` too:
-   * then `files` holds the replayed content, which something unrecorded may have changed.
-   */
-  readonly fileUnknownSince: ReadonlyMap<string, FileUnknownSince>;
-}
-
-export interface FileChange {
-  readonly path: string;
-  readonly before: FileContent;
-  readonly after: FileContent;
-}
-
-export type ReconstructionProblemKind =
-  | 'before-mismatch' // the edit's recorded pre-state is not the state derived for its path
-  | 'edit-does-not-apply' // neither the hunks nor the replacements fit the pre-state
-  | 'before-unknown' // the result tells neither state and the path's state is unknown
-  | 'backup-mismatch'; // a file-history backup is not the state derived for its path at its node
-
-export interface ReconstructionProblem {
-  readonly kind: ReconstructionProblemKind;
-  readonly nodeId: NodeId;
-  /** The edit's tool call; '' for a backup-mismatch (no call is involved). */
-  readonly toolUseId: string;
-  readonly path: string;
-  /** For a backup-mismatch: the backup that disagrees (null: it says the file did not exist). */
-  readonly backupFileName?: string | null;
-  /** True when a step that may have written files unrecorded lies on the path before the edit. */
-  readonly afterUnrecordedStep: boolean;
-}
-
-export interface ReconstructionStats {
-  readonly nodes: number;
-  readonly edits: number;
-  readonly files: number;
-  readonly unknownNodes: number;
-  readonly contents: number;
-  /** File states read from Claude Code's file-history backups. */
-  readonly backupObservations: number;
-}
-
-export interface Reconstruction {
-  /** Every file some edit of the session touched, as written in the results. */
-  readonly touchedFiles: readonly string[];
-  readonly problems: readonly ReconstructionProblem[];
-  readonly stats: ReconstructionStats;
-  stateAt(nodeId: NodeId): NodeFileState;
-  /** stateAt(nodeId).known without building the state: constant time, for every node of a graph at once. */
-  knownAt(nodeId: NodeId): StateKnown;
-  /** knownAt for every node of the session, in transcript order. */
-  knownByNode(): ReadonlyMap<NodeId, StateKnown>;
-  /** The touched files whose state differs from the state parent's, with both states. */
-  changedAt(nodeId: NodeId): FileChange[];
-  /** The edits whose outcome is this node, as read from the transcript. */
-  editsAt(nodeId: NodeId): readonly FileEdit[];
-}
-
-export interface ReconstructOptions {
-  readonly signal?: AbortSignal;
-  /** Claude Code's file history for this session, when the user's config folder has one. */
-  readonly fileHistory?: FileHistorySource;
-}
+export type {
+  StateKnown, FileUnknownReason, FileUnknownSince, NodeFileState, FileChange, ReconstructionProblemKind, ReconstructionProblem,
+  ReconstructionStats, Reconstruction, ReconstructOptions,
+} from './reconstruction';
 
 const CHECKPOINT_EVERY = 128;
 
