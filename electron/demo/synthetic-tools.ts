@@ -7,7 +7,7 @@ import { type Random } from '../../shared/random';
 import { displayHunks, structuredPatch } from './structured-patch';
 import { type SyntheticText } from './synthetic-text';
 
-export type ToolName = 'Read' | 'Edit' | 'Write' | 'Bash' | 'Grep' | 'Glob';
+export type ToolName = 'Read' | 'Edit' | 'MultiEdit' | 'Write' | 'Bash' | 'Grep' | 'Glob';
 
 /** A planned call: its input, and the result that the transcript records for it. */
 export interface PlannedCall {
@@ -75,7 +75,11 @@ export class SyntheticWorkspace {
       case 'Read':
         return this.read();
       case 'Edit':
-        return this.random.chance(0.07) ? this.failedEdit() : this.edit(avoid);
+        if (this.random.chance(0.07)) return this.failedEdit();
+        if (this.shapes && this.random.chance(0.15)) return this.multiEdit(avoid);
+        return this.edit(avoid);
+      case 'MultiEdit':
+        return this.multiEdit(avoid);
       case 'Write':
         return this.write(avoid);
       case 'Bash':
@@ -124,8 +128,12 @@ export class SyntheticWorkspace {
     return result('Read', input, numbered, { type: 'text', file }, false, null);
   }
 
-  private edit(avoid: ReadonlySet<string>): PlannedCall {
-    const [path, content] = this.pickFile(avoid);
+  /** One replacement as the Edit tool makes it: a unique old string (or, rarely, every copy of a word). */
+  private replacement(path: string, content: string): { oldString: string; newString: string; replaceAll: boolean; updated: string } {
+    if (this.shapes && this.random.chance(0.08)) {
+      const word = this.text.word();
+      if (content.split(word).length > 2) return { oldString: word, newString: `${word}Next`, replaceAll: true, updated: content.split(word).join(`${word}Next`) };
+    }
     const lines = content.split('\n');
     const from = this.random.int(0, Math.max(0, lines.length - 8));
     let to = from + this.random.int(1, 6);
@@ -142,6 +150,12 @@ export class SyntheticWorkspace {
     // Claude Code's Edit: an empty new string deletes the old one's line, newline included.
     const deletesLine = newString === '' && !oldString.endsWith('\n') && content.includes(`${oldString}\n`);
     const updated = content.replace(deletesLine ? `${oldString}\n` : oldString, () => newString);
+    return { oldString, newString, replaceAll: false, updated };
+  }
+
+  private edit(avoid: ReadonlySet<string>): PlannedCall {
+    const [path, content] = this.pickFile(avoid);
+    const { oldString, newString, replaceAll, updated } = this.replacement(path, content);
     this.files.set(path, updated);
     const hunks = structuredPatch(content, updated);
     const filePath = this.abs(path);
@@ -152,9 +166,25 @@ export class SyntheticWorkspace {
       originalFile: content,
       structuredPatch: this.shapes ? displayHunks(hunks) : hunks,
       userModified: false,
-      replaceAll: false,
+      replaceAll,
     };
-    return result('Edit', { file_path: filePath, old_string: oldString, new_string: newString, replace_all: false }, `The file ${filePath} has been updated successfully.`, toolUseResult, false, path);
+    return result('Edit', { file_path: filePath, old_string: oldString, new_string: newString, replace_all: replaceAll }, `The file ${filePath} has been updated successfully.`, toolUseResult, false, path);
+  }
+
+  /** MultiEdit (older Claude Code): its edits apply in sequence, each to the text the one before left. */
+  private multiEdit(avoid: ReadonlySet<string>): PlannedCall {
+    const [path, content] = this.pickFile(avoid);
+    const edits: { old_string: string; new_string: string; replace_all: boolean }[] = [];
+    let text = content;
+    for (let k = this.random.int(2, 3); k > 0; k--) {
+      const { oldString, newString, replaceAll, updated } = this.replacement(path, text);
+      edits.push({ old_string: oldString, new_string: newString, replace_all: replaceAll });
+      text = updated;
+    }
+    this.files.set(path, text);
+    const filePath = this.abs(path);
+    const toolUseResult = { filePath, edits, originalFileContents: content, structuredPatch: displayHunks(structuredPatch(content, text)), userModified: false };
+    return result('MultiEdit', { file_path: filePath, edits }, `Applied ${edits.length} edits to ${filePath}`, toolUseResult, false, path);
   }
 
   private failedEdit(): PlannedCall {

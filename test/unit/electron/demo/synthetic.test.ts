@@ -120,6 +120,10 @@ describe('syntheticSessionLines with the reconstruction shapes (issue 10)', () =
     expect(tabbed.length).toBeGreaterThan(5);
     for (const r of tabbed) expect(r.structuredPatch.every((h) => h.lines.every((line) => !line.slice(1).startsWith('\t')))).toBe(true);
     expect(edits.some((r) => r.newString === '')).toBe(true);
+    expect(edits.some((r) => (r as { replaceAll?: boolean }).replaceAll === true)).toBe(true);
+    const multi = parsed.map((l) => l.toolUseResult as { edits?: unknown[]; originalFileContents?: string } | undefined).filter((r) => Array.isArray(r?.edits));
+    expect(multi.length).toBeGreaterThan(3);
+    expect(multi.every((r) => typeof r!.originalFileContents === 'string' && r!.edits!.length >= 2)).toBe(true);
   });
 
   it('writes three or more parallel calls whose results arrive out of call order', () => {
