@@ -25,7 +25,8 @@
  *     user, another terminal, a shell command, a rewind that did not restore code) re-anchors the file on
  *     what it read, and the file is in doubt over the interval before it: the nodes of the path after the
  *     point where the file's state was last established (its previous anchor on the path, or, for the
- *     baseline, where the path leaves the path of the edit that gave the baseline) and before the re-anchor.
+ *     baseline, where the path leaves the path of the edit that gave the baseline, or the root when a step
+ *     that may have written lies between those two) and before the re-anchor.
  *     Side branches leaving the interval inherit the doubt until their own next anchor of the file. Other
  *     files are not affected (outside doubt).
  *   fileUnknownSince names, per file not known, the step from which it is not: the edit that could not be
@@ -166,9 +167,15 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     if (anchor[p]! >= 0) {
       startDepth = depth[anchor[p]!]!;
     } else {
+      // The baseline's own edit read the file where the path leaves its path, unless a step that may have
+      // written lies between: then nothing on this path told the file's state before the re-anchor.
       let a = baselineNode[p]!;
-      while (a >= 0 && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) a = tree.parent[a]!;
-      startDepth = a < 0 ? -1 : depth[a]!;
+      let written = false;
+      while (a >= 0 && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) {
+        a = tree.parent[a]!;
+        if (a >= 0 && effects[a]?.mayWrite != null && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) written = true;
+      }
+      startDepth = a < 0 || written ? -1 : depth[a]!;
     }
     if (startDepth + 1 >= depth[i]!) return;
     const from = path[startDepth + 1]!;

@@ -18,7 +18,8 @@
  *   hunks only without strings; strings that do not apply leave the content unknown;
  * - a file is in doubt (known content, but not known to be right) after a step that may write files
  *   unrecorded, until an edit that reads or writes it whole (an anchor); and between its last anchor (or the
- *   point where the path leaves the baseline's own edit) and an edit that read other contents than the replay;
+ *   point where the path leaves the baseline's own edit, or the root when a may-write step lies between that
+ *   point and the baseline's edit) and an edit that read other contents than the replay;
  * - a node is known when every touched file's content is known and not in doubt.
  */
 import { toolEffect } from '../../../electron/snapshots/reconstruct';
@@ -342,6 +343,8 @@ export function replaySession(items: readonly OracleNode[]): OracleReplay {
         const base = paths[baseline.get(file)!.node]!;
         start = -1;
         for (let d = 0; d < Math.min(base.length, path.length) && base[d] === path[d]; d++) start = d;
+        // A may-write step between the paths' parting and the baseline's edit: the baseline told nothing here.
+        if (base.slice(start + 1, -1).some((j) => mayWrite[j] === 1)) start = -1;
       }
       if (start + 1 < at) doubtedFrom.get(file)!.add(path[start + 1]!);
     });

@@ -210,3 +210,19 @@ describe('a file changed outside the transcript', () => {
     expect(r.knownAt(e3)).toBe('reconstructed');
   });
 });
+
+describe('a file changed outside the transcript, against a baseline a shell command came before', () => {
+  it('doubts the file from the root when a may-write step lies between the branch point and the baseline’s edit', async () => {
+    const s = new Session();
+    const p = s.prompt('p', null);
+    const sh = s.bash('sh', s.prompt('p1', p), 'npm run format');
+    s.edit('l', sh, A, 'formatted\n', 'left\n', 'formatted', 'left');
+    const p2 = s.prompt('p2', p);
+    const right = s.edit('r', p2, A, 'original\n', 'right\n', 'original', 'right');
+    const r = await s.reconstruct();
+    // The right branch read 'original': the baseline ('formatted', read after the shell command) was not the root's.
+    expect(r.stateAt(p).fileUnknownSince.get(A)).toEqual({ nodeId: p, reason: 'changed-outside-transcript' });
+    expect(r.stateAt(p2).known).toBe('unknown');
+    expect(r.stateAt(right).known).toBe('reconstructed');
+  });
+});
