@@ -20,6 +20,8 @@ export interface PlannedCall {
   readonly changedFile: string | null;
   /** Bash output streamed as progress lines before the result. */
   readonly progressOutput: string | null;
+  /** The workspace-relative file a shell command changed (no line records what it wrote). */
+  readonly shellChanged?: string;
 }
 
 const DIRS = ['src', 'src/store', 'src/import', 'src/ui', 'test/unit', 'scripts'];
@@ -103,9 +105,10 @@ export class SyntheticWorkspace {
    * Something outside the transcript changes a file (the user in an editor): no line records it, so the next
    * edit of that file reads other contents than the transcript's replay.
    */
-  changeOutside(): void {
+  changeOutside(): string {
     const [path, content] = this.pickFile();
     this.files.set(path, `${content}// touched outside the session ${this.random.int(1, 9999)}\n`);
+    return path;
   }
 
   private pickFile(avoid: ReadonlySet<string> = new Set()): [string, string] {
@@ -235,7 +238,7 @@ export class SyntheticWorkspace {
     this.files.set(path, content.replaceAll(word, `${word}2`));
     const input = { command: `sed -i 's/${word}/${word}2/g' ${path}`, description: `Rename ${word}` };
     const toolUseResult = { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: true };
-    return result('Bash', input, '', toolUseResult, false, null);
+    return { ...result('Bash', input, '', toolUseResult, false, null), shellChanged: path };
   }
 
   private grep(): PlannedCall {

@@ -24,6 +24,12 @@ export interface SyntheticSessionOptions {
    * changed outside the transcript (by a shell command, or by the user between turns).
    */
   readonly shapes?: boolean;
+  /**
+   * Told the workspace's real files (absolute paths) as each prompt is written, the truth tests compare with,
+   * and what was changed since the last prompt without a line recording the change: by the user between
+   * turns, by shell commands.
+   */
+  readonly onPrompt?: (uuid: string, files: ReadonlyMap<string, string>, changed: { readonly outside: readonly string[]; readonly byShell: readonly string[] }) => void;
 }
 
 const MODELS = ['claude-opus-4-6', 'claude-sonnet-4-5-20250929'];
@@ -74,6 +80,7 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
   let compacted = false;
   let context = 12_000;
   let previousPrompt: { parent: string | null; files: ReadonlyMap<string, string> } | null = null;
+  const changedByShell: string[] = [];
 
   builder.hookProgress('SessionStart', 'SessionStart:startup', '$HOME/.claude/hooks/session-start.sh', random.uuid());
   yield* builder.take();
@@ -82,7 +89,7 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
     // A real rewind: the user goes back before the last prompt and asks differently (FORMATS.md §1.5).
     const rewind = previousPrompt !== null && random.chance(0.06);
     builder.advance(random.int(20, 600) * 1000);
-    if (shapes && random.chance(0.15)) workspace.changeOutside();
+    const changedOutside = shapes && random.chance(0.15) ? [workspace.changeOutside()] : [];
     if (rewind && previousPrompt) {
       builder.parentNextOn(previousPrompt.parent);
       workspace.restore(previousPrompt.files);
@@ -94,6 +101,11 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
     const promptUuid = builder.reserveUuid();
     builder.fileHistorySnapshot(promptUuid, Object.fromEntries(backups));
     builder.userPrompt(`${rewind ? 'Actually, ' : ''}${text.prose(random.int(1, 4))}`);
+    if (options.onPrompt !== undefined) {
+      const files = new Map([...workspace.snapshot()].map(([path, content]) => [`${cwd}/${path}`, content]));
+      options.onPrompt(promptUuid, files, { outside: changedOutside.map((path) => `${cwd}/${path}`), byShell: changedByShell.map((path) => `${cwd}/${path}`) });
+    }
+    changedByShell.length = 0;
     yield* builder.take();
 
     const steps = random.int(2, 12);
@@ -108,6 +120,7 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
       for (let i = 0; i < parallel; i++) {
         const call = workspace.plan(pickTool(random), shapes ? changing : undefined);
         if (call.changedFile !== null) changing.add(call.changedFile);
+        if (call.shellChanged !== undefined) changedByShell.push(call.shellChanged);
         planned.push(call);
         blocks.push({ type: 'tool_use', id: builder.toolUseId(), name: call.name, input: call.input });
       }

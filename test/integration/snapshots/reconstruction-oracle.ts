@@ -196,6 +196,8 @@ const MESSAGE = new Set(['assistant', 'thinking', 'tool_call']);
 
 export interface OracleReplay {
   readonly touched: readonly string[];
+  /** Node indexes from the root down to node i (the state tree the replay walks). */
+  pathOf(index: number): readonly number[];
   stateAt(index: number): { files: Map<string, OracleFileState>; known: boolean };
 }
 
@@ -352,6 +354,7 @@ export function replaySession(items: readonly OracleNode[]): OracleReplay {
 
   return {
     touched,
+    pathOf: (i) => paths[i]!,
     stateAt(i) {
       const { path, content, anchor, mayWriteAt } = replay(i);
       const files = new Map<string, OracleFileState>();
@@ -360,7 +363,7 @@ export function replaySession(items: readonly OracleNode[]): OracleReplay {
         const value = content.get(file)!;
         const at = anchor.get(file)!;
         // A may-write step doubts what it follows, even an edit at the same node.
-        const shell = mayWriteAt.some((d) => d >= at && d >= 0) || (at < 0 && mayWriteAt.length > 0);
+        const shell = mayWriteAt.some((d) => d >= at);
         const outside = path.some((j, d) => d > at && doubtedFrom.get(file)!.has(j));
         files.set(file, { content: value === UNKNOWN ? undefined : value, doubted: value !== UNKNOWN && (shell || outside) });
         if (value === UNKNOWN || shell || outside) known = false;

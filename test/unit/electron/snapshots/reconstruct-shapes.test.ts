@@ -222,6 +222,7 @@ describe('a file changed outside the transcript, against a baseline a shell comm
     const r = await s.reconstruct();
     // The right branch read 'original': the baseline ('formatted', read after the shell command) was not the root's.
     expect(r.stateAt(p).fileUnknownSince.get(A)).toEqual({ nodeId: p, reason: 'changed-outside-transcript' });
+    expect(r.stateAt(p).files.get(A)).toBe('formatted\n'); // the baseline, as best knowledge
     expect(r.stateAt(p2).known).toBe('unknown');
     expect(r.stateAt(right).known).toBe('reconstructed');
   });
