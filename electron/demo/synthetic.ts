@@ -125,7 +125,10 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
         blocks.push({ type: 'tool_use', id: builder.toolUseId(), name: call.name, input: call.input });
       }
       context += random.int(500, 4000);
-      const message = builder.assistant(blocks, model, usage(random, context), 'tool_use');
+      // Some versions thread the message's lines through PreToolUse hook progress.
+      const threaded = shapes && random.chance(0.5);
+      const preToolUse = (call: { toolUseId: string; name: string }) => builder.hookProgress('PreToolUse', `PreToolUse:${call.name}`, '$HOME/.claude/hooks/pre-tool.sh', call.toolUseId);
+      const message = builder.assistant(blocks, model, usage(random, context), 'tool_use', threaded ? preToolUse : undefined);
       // Results arrive in any order; the turn goes on from the last one written.
       const arrival = message.calls.map((_, i) => i);
       if (shapes) for (let i = arrival.length - 1; i > 0; i--) {

@@ -167,8 +167,11 @@ export function markSubagentWrites(nodes: readonly NodeSummary[], tree: StateTre
 
 /** Kinds that continue a conversation: a result with one of these below it is not left hanging. */
 const CONVERSATION_KINDS = new Set(['user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'compaction']);
-/** Kinds of the lines one assistant message is written as (FORMATS.md §1.2: one line per content block). */
-const MESSAGE_KINDS = new Set(['assistant', 'thinking', 'tool_call']);
+/**
+ * Kinds of the lines one assistant message is written as (FORMATS.md §1.2: one line per content block), and
+ * the progress lines 2.1.3x threads between them.
+ */
+const MESSAGE_KINDS = new Set(['assistant', 'thinking', 'tool_call', 'progress']);
 
 /** How far ahead in transcript order a hanging result's continuation is looked for. */
 const CONTINUATION_LOOKAHEAD = 2_000;
@@ -181,7 +184,7 @@ const RESULT_KINDS = new Set(['tool_result', 'error']);
  * result did happened to the workspace all the same, so its edits and its may-write mark also take effect
  * at its continuation: the next node in transcript order, outside the result itself, that leads on to the
  * conversation and meets the result's path on a line of the same message (the call's line or one above it
- * in the message, reached through parentUuid links). For N calls the continuation of one hanging result may
+ * in the message, reached through parentUuid links, progress lines included). For N calls the continuation of one hanging result may
  * be another hanging result of the batch: what is carried there is carried on with it, so every result of
  * the batch reaches the turn's continuation, whatever order the results arrived in.
  */

@@ -11,8 +11,8 @@
  *   agent) and not later in time;
  * - an edit takes effect at its result; a parallel call's result left hanging beside the turn takes effect at
  *   its continuation (the next node in transcript order, outside the result, that leads on to the
- *   conversation and meets the result's path on a line of the call's message), carried on from one hanging
- *   result to the next;
+ *   conversation and meets the result's path on a line of the call's message, progress lines between them
+ *   included), carried on from one hanging result to the next;
  * - a file's content before any edit on the path is its baseline, the first recorded pre-state in transcript order;
  * - Edit / MultiEdit: the strings (replaceAll, an empty new string taking its line's newline) are the truth;
  *   hunks only without strings; strings that do not apply leave the content unknown;
@@ -192,7 +192,7 @@ function editsOf(entry: Json, calls: ReadonlyMap<string, { name: string; input: 
 }
 
 const CONVERSATION = new Set(['user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'compaction']);
-const MESSAGE = new Set(['assistant', 'thinking', 'tool_call']);
+const MESSAGE = new Set(['assistant', 'thinking', 'tool_call', 'progress']);
 
 export interface OracleReplay {
   readonly touched: readonly string[];

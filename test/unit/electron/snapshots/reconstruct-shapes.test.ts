@@ -101,6 +101,21 @@ describe('three parallel edits', () => {
     for (const [k, file] of files.entries()) expect(r.stateAt(next).files.get(file), file).toBe(`${k}!\n`);
   });
 
+  it('brings every result to the continuation when the calls are threaded through progress lines (2.1.3x)', async () => {
+    const s = new Session();
+    let parent = s.prompt('p', null);
+    const ids: string[] = [];
+    for (let k = 0; k < 3; k++) {
+      ids.push(s.call(`a${k}`, parent, 'Edit', { file_path: `/w/${k}` }));
+      parent = s.progress(`hook${k}`, `a${k}`);
+    }
+    // The first call's result arrives last and the turn goes on from it.
+    for (const k of [1, 2, 0]) s.result(`r${k}`, `a${k}`, ids[k]!, Session.editResult(`/w/${k}`, 'x\n', `${k}\n`, 'x', `${k}`));
+    const next = s.prompt('next', 'r0');
+    const r = await s.reconstruct();
+    for (let k = 0; k < 3; k++) expect(r.stateAt(next).files.get(`/w/${k}`)).toBe(`${k}\n`);
+  });
+
   it('brings five parallel results to the continuation', async () => {
     const s = new Session();
     let parent = s.prompt('p', null);
