@@ -263,6 +263,8 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   anchor.fill(-1);
   const outside = new Int32Array(F).fill(-1);
   const undo2: [number, ContentId, number, number][] = [];
+  const touchedAt = new Int32Array(F).fill(-1); // the node whose entry last saved the file
+  const touched: number[] = [];
   const saved = new Int32Array(3 * n);
   let unknownCount = current.filter(isUnknown).length;
   let shellDoubted = 0;
@@ -275,10 +277,12 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     saved[3 * i + 2] = outsideDoubted;
     undoStart[i] = undo2.length;
     const inherited = parent >= 0 ? latestMayWrite[parent]! : -1;
-    const touched = new Set<number>();
+    touched.length = 0;
     const save = (p: number) => {
-      if (!touched.has(p)) undo2.push([p, current[p]!, anchor[p]!, outside[p]!]);
-      touched.add(p);
+      if (touchedAt[p] === i) return;
+      touchedAt[p] = i;
+      touched.push(p);
+      undo2.push([p, current[p]!, anchor[p]!, outside[p]!]);
     };
     for (const p of doubts[i] ?? []) {
       if (outside[p]! >= 0) continue;
@@ -309,7 +313,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     } else {
       latestMayWrite[i] = inherited;
     }
-    if (touched.size > 0) {
+    if (touched.length > 0) {
       const delta: PathState[] = [];
       const changed: [number, ContentId, ContentId][] = [];
       for (const p of touched) delta.push([p, current[p]!, anchor[p]!, outside[p]!]);
@@ -383,11 +387,15 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     stateAt(nodeId) {
       const i = indexOf(nodeId);
       const state = statesAt(i);
-      // The may-write steps on the path, latest first (their keys decrease along the list).
-      const mayWrites: number[] = [];
-      for (let s = latestMayWrite[i]!; s >= 0; s = tree.parent[s]! >= 0 ? latestMayWrite[tree.parent[s]!]! : -1) mayWrites.push(s);
+      // The may-write steps on the path, latest first (their keys decrease along the list), listed when needed.
+      let mayWrites: number[] | undefined;
       /** The first may-write step on the path after an anchor, or -1. */
       const firstMayWriteAfter = (at: number): number => {
+        if (mayWriteKey(latestMayWrite[i]!) <= key(at)) return -1;
+        if (mayWrites === undefined) {
+          mayWrites = [];
+          for (let s = latestMayWrite[i]!; s >= 0; s = tree.parent[s]! >= 0 ? latestMayWrite[tree.parent[s]!]! : -1) mayWrites.push(s);
+        }
         let lo = 0;
         let hi = mayWrites.length; // mayWrites[0, hi) are after the anchor
         while (lo < hi) {
