@@ -203,6 +203,21 @@ describe('a file changed outside the transcript', () => {
     expect(r.stateAt(right).known).toBe('reconstructed');
   });
 
+  it('keeps the doubt across the per-level checkpoints of a long path', async () => {
+    const s = new Session();
+    let at = s.edit('e1', s.prompt('p', null), A, 'a\n', 'b\n', 'a', 'b');
+    at = s.write('w', at, B, null, 'b\n');
+    for (let k = 0; k < 400; k++) at = s.prompt(`q${k}`, at);
+    const e2 = s.edit('e2', at, A, 'changed\n', 'final\n', 'changed', 'final');
+    const r = await s.reconstruct();
+    for (const node of ['q0', 'q127', 'q128', 'q255', 'q399']) {
+      expect(r.stateAt(node).fileUnknownSince.get(A), node).toEqual({ nodeId: 'w', reason: 'changed-outside-transcript' });
+      expect(r.stateAt(node).fileUnknownSince.has(B), node).toBe(false);
+      expect(r.knownAt(node), node).toBe('unknown');
+    }
+    expect(r.stateAt(e2).known).toBe('reconstructed');
+  });
+
   it('re-anchors one file after a shell command while the others stay unknown', async () => {
     const s = new Session();
     const p = s.prompt('p', null);
