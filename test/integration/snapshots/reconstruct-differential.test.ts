@@ -3,8 +3,8 @@
  * shapes that once went wrong: display-only hunks on tab-indented files, 3–5 parallel calls in any order,
  * mid-file roots of both kinds, files changed by a shell command or by the user between two edits) are
  * reconstructed both ways, by the engine and by the independent forward replay in reconstruction-oracle.ts,
- * and compared at every node for every touched file: the content, whether it is known, and the node's
- * known/unknown. They must agree 100%. For generated sessions both are also checked against the truth the
+ * and compared at every node for every touched file: the content, whether it is known (and if not, since
+ * which step and why), and the node's known/unknown and unknownSince. They must agree 100%. For generated sessions both are also checked against the truth the
  * generator knows at each prompt: a file said to be known there has its real content, unless no line tells
  * the change (the user edited it between turns), or a shell command changed it before the read its baseline
  * comes from (a known limit: the baseline is taken as the file's state back to the root). Prints the figures.
@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { ArborService } from '../../../electron/service/service-types';
-import { reconstructSession } from '../../../electron/snapshots/reconstruct';
-import { replaySession, type OracleNode } from './reconstruction-oracle';
+import { reconstructSession, type FileUnknownSince } from '../../../electron/snapshots/reconstruct';
+import { replaySession, type OracleFileState, type OracleNode } from './reconstruction-oracle';
 
 const corpus = resolve(__dirname, '../../../../shared/corpus/sessions/claude-code');
 const corpusPresent = existsSync(corpus);
@@ -65,6 +65,7 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
       const fail = (what: string) => agreement.mismatches.push(`${label} ${session.id} ${id} (${item.node.kind}, ${item.file.split('/').pop()}:${item.line}): ${what}`);
       if ((engine.knownAt(id) === 'reconstructed') !== theirs.known) fail(`node known: engine ${engine.knownAt(id)}, replay ${theirs.known}`);
       if (mine.known !== engine.knownAt(id)) fail(`stateAt ${mine.known} but knownAt ${engine.knownAt(id)}`);
+      if ((mine.unknownSince?.nodeId ?? null) !== theirs.unknownSince) fail(`unknownSince ${mine.unknownSince?.nodeId ?? null}, replay ${theirs.unknownSince}`);
       for (const [path, state] of theirs.files) {
         agreement.pairs++;
         const content = mine.files.has(path) ? mine.files.get(path) : undefined;
@@ -72,6 +73,7 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
         if (!known) agreement.unknownPairs++;
         if (content !== state.content) fail(`${path}: content ${show(content)} vs replay ${show(state.content)}`);
         else if (known !== (state.content !== undefined && !state.doubted)) fail(`${path}: engine says ${known ? 'known' : `unknown (${JSON.stringify(mine.fileUnknownSince.get(path))})`}, replay ${state.doubted ? 'doubted' : 'known'}`);
+        else if (!known && !sameSince(mine.fileUnknownSince.get(path), state.since)) fail(`${path}: unknown since ${JSON.stringify(mine.fileUnknownSince.get(path))}, replay ${JSON.stringify(state.since)}`);
         const real = truth?.get(id);
         if (real === undefined || !known) continue;
         agreement.truthChecked++;
@@ -97,6 +99,13 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
         agreement.wrong.slice(0, 20).map((line) => `\n  ${line}`).join('')),
   );
   return agreement;
+}
+
+/** The engine names the may-write step's own reason (shell, subagent, …); the replay only that it is one. */
+function sameSince(mine: FileUnknownSince | undefined, theirs: OracleFileState['since']): boolean {
+  if (mine === undefined || theirs === undefined) return mine === theirs;
+  const kind = mine.reason === 'no-pre-state' || mine.reason === 'edit-does-not-apply' || mine.reason === 'changed-outside-transcript' ? mine.reason : 'may-write';
+  return kind === theirs.reason && mine.nodeId === theirs.nodeId;
 }
 
 const show = (content: string | null | undefined): string => (content === undefined ? 'unknown' : content === null ? 'absent' : `${content.length} chars ${JSON.stringify(content.slice(0, 40))}`);

@@ -41,6 +41,8 @@ export interface OracleNode {
 export interface OracleFileState {
   readonly content: string | null | undefined; // undefined: not known
   readonly doubted: boolean;
+  /** Why it is not known, from which step ('may-write' for any step that may have written files unrecorded). */
+  readonly since?: { readonly nodeId: string | null; readonly reason: 'no-pre-state' | 'edit-does-not-apply' | 'may-write' | 'changed-outside-transcript' };
 }
 
 interface Edit {
@@ -198,7 +200,7 @@ export interface OracleReplay {
   readonly touched: readonly string[];
   /** Node indexes from the root down to node i (the state tree the replay walks). */
   pathOf(index: number): readonly number[];
-  stateAt(index: number): { files: Map<string, OracleFileState>; known: boolean };
+  stateAt(index: number): { files: Map<string, OracleFileState>; known: boolean; unknownSince: string | null };
 }
 
 export function replaySession(items: readonly OracleNode[]): OracleReplay {
@@ -321,17 +323,20 @@ export function replaySession(items: readonly OracleNode[]): OracleReplay {
     const path = paths[i]!;
     const content = new Map<string, Content>(touched.map((f) => [f, baseline.has(f) ? baseline.get(f)!.content : UNKNOWN]));
     const anchor = new Map<string, number>(touched.map((f) => [f, -1])); // position on the path; -1 baseline
+    const lostAt = new Map<string, number>(); // the node whose edit could not be replayed
     const mayWriteAt: number[] = [];
     path.forEach((j, d) => {
       for (const edit of [...carried[j]!, ...own[j]!]) {
         const derived = content.get(edit.path)!;
         if (edit.before !== UNKNOWN && derived !== UNKNOWN && derived !== edit.before && j === i) onMismatch?.(edit.path, anchor.get(edit.path)!, d);
-        content.set(edit.path, edit.apply(derived));
+        const after = edit.apply(derived);
+        if (after === UNKNOWN && (edit.anchors || derived !== UNKNOWN)) lostAt.set(edit.path, j);
+        content.set(edit.path, after);
         if (edit.anchors) anchor.set(edit.path, d);
       }
       if (mayWrite[j] === 1) mayWriteAt.push(d);
     });
-    return { path, content, anchor, mayWriteAt };
+    return { path, content, anchor, lostAt, mayWriteAt };
   };
 
   // Where a file changed outside the transcript: doubted from just after its last anchor (or where the
@@ -356,19 +361,26 @@ export function replaySession(items: readonly OracleNode[]): OracleReplay {
     touched,
     pathOf: (i) => paths[i]!,
     stateAt(i) {
-      const { path, content, anchor, mayWriteAt } = replay(i);
+      const { path, content, anchor, lostAt, mayWriteAt } = replay(i);
       const files = new Map<string, OracleFileState>();
       let known = touched.length > 0 || mayWriteAt.length === 0;
+      let since = -1; // the earliest may-write step that doubts some file (path position)
       for (const file of touched) {
         const value = content.get(file)!;
         const at = anchor.get(file)!;
         // A may-write step doubts what it follows, even an edit at the same node.
-        const shell = mayWriteAt.some((d) => d >= at);
-        const outside = path.some((j, d) => d > at && doubtedFrom.get(file)!.has(j));
-        files.set(file, { content: value === UNKNOWN ? undefined : value, doubted: value !== UNKNOWN && (shell || outside) });
-        if (value === UNKNOWN || shell || outside) known = false;
+        const shellAt = mayWriteAt.find((d) => d >= at);
+        const outsideAt = path.findIndex((j, d) => d > at && doubtedFrom.get(file)!.has(j));
+        if (shellAt !== undefined && (since < 0 || shellAt < since)) since = shellAt;
+        let reason: OracleFileState['since'];
+        if (value === UNKNOWN) reason = lostAt.has(file) ? { nodeId: nodes[lostAt.get(file)!]!.id, reason: 'edit-does-not-apply' } : { nodeId: null, reason: 'no-pre-state' };
+        else if (shellAt !== undefined && (outsideAt < 0 || shellAt <= outsideAt)) reason = { nodeId: nodes[path[shellAt]!]!.id, reason: 'may-write' };
+        else if (outsideAt >= 0) reason = { nodeId: nodes[path[outsideAt]!]!.id, reason: 'changed-outside-transcript' };
+        files.set(file, { content: value === UNKNOWN ? undefined : value, doubted: value !== UNKNOWN && reason !== undefined, since: reason });
+        if (reason !== undefined) known = false;
       }
-      return { files, known };
+      if (since < 0 && touched.length === 0 && mayWriteAt.length > 0) since = mayWriteAt[mayWriteAt.length - 1]!;
+      return { files, known, unknownSince: since < 0 ? null : nodes[path[since]!]!.id };
     },
   };
 }
