@@ -65,3 +65,14 @@ export function structuredPatch(before: string, after: string): PatchHunk[] {
     },
   ];
 }
+
+/**
+ * The hunks as many Claude Code versions store them: display text, where a line's leading tabs are written
+ * as two spaces each. On a tab-indented file they may still apply, and then give spaces where the file has tabs.
+ */
+export function displayHunks(hunks: readonly PatchHunk[]): PatchHunk[] {
+  return hunks.map((hunk) => ({
+    ...hunk,
+    lines: hunk.lines.map((line) => (line.startsWith('\\') ? line : line.charAt(0) + line.slice(1).replace(/^\t+/, (tabs) => '  '.repeat(tabs.length)))),
+  }));
+}

@@ -17,6 +17,19 @@ export interface SyntheticSessionOptions {
   readonly sessionId?: string;
   readonly cwd?: string;
   readonly startTime?: Date;
+  /**
+   * Also write the shapes reconstruction must get right (issue 10): tab-indented files with display-only
+   * Edit hunks, 3–5 parallel calls whose results arrive in any order, roots in the middle of the file (a
+   * prompt after a plan cleared the context, a compaction whose logical parent is in no file), and files
+   * changed outside the transcript (by a shell command, or by the user between turns).
+   */
+  readonly shapes?: boolean;
+  /**
+   * Told the workspace's real files (absolute paths) as each prompt is written, the truth tests compare with,
+   * and what was changed since the last prompt without a line recording the change: by the user between
+   * turns, by shell commands.
+   */
+  readonly onPrompt?: (uuid: string, files: ReadonlyMap<string, string>, changed: { readonly outside: readonly string[]; readonly byShell: readonly string[] }) => void;
 }
 
 const MODELS = ['claude-opus-4-6', 'claude-sonnet-4-5-20250929'];
@@ -59,13 +72,15 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
   const slug = `${random.pick(['quiet', 'swift', 'amber', 'drifting'])}-${random.pick(['tumbling', 'humming', 'folded'])}-${random.pick(['river', 'whisper', 'lantern'])}`;
   const builder = new TranscriptBuilder({ sessionId, cwd, version: VERSION, gitBranch: 'main', slug }, random, start);
   const text = new SyntheticText(random);
-  const workspace = new SyntheticWorkspace(cwd, random, text);
+  const shapes = options.shapes === true;
+  const workspace = new SyntheticWorkspace(cwd, random, text, shapes);
   const model = random.pick(MODELS);
   const backups = new Map<string, FileBackup>();
   const compactAt = nodes >= 300 ? Math.floor(nodes * (0.4 + random.next() * 0.3)) : Number.POSITIVE_INFINITY;
   let compacted = false;
   let context = 12_000;
   let previousPrompt: { parent: string | null; files: ReadonlyMap<string, string> } | null = null;
+  const changedByShell: string[] = [];
 
   builder.hookProgress('SessionStart', 'SessionStart:startup', '$HOME/.claude/hooks/session-start.sh', random.uuid());
   yield* builder.take();
@@ -74,15 +89,23 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
     // A real rewind: the user goes back before the last prompt and asks differently (FORMATS.md §1.5).
     const rewind = previousPrompt !== null && random.chance(0.06);
     builder.advance(random.int(20, 600) * 1000);
+    const changedOutside = shapes && random.chance(0.15) ? [workspace.changeOutside()] : [];
     if (rewind && previousPrompt) {
       builder.parentNextOn(previousPrompt.parent);
       workspace.restore(previousPrompt.files);
     } else {
       previousPrompt = { parent: builder.last, files: workspace.snapshot() };
+      // A plan accepted with the context cleared: a new root, the workspace as it was.
+      if (shapes && random.chance(0.08)) builder.parentNextOn(null);
     }
     const promptUuid = builder.reserveUuid();
     builder.fileHistorySnapshot(promptUuid, Object.fromEntries(backups));
     builder.userPrompt(`${rewind ? 'Actually, ' : ''}${text.prose(random.int(1, 4))}`);
+    if (options.onPrompt !== undefined) {
+      const files = new Map([...workspace.snapshot()].map(([path, content]) => [`${cwd}/${path}`, content]));
+      options.onPrompt(promptUuid, files, { outside: changedOutside.map((path) => `${cwd}/${path}`), byShell: changedByShell.map((path) => `${cwd}/${path}`) });
+    }
+    changedByShell.length = 0;
     yield* builder.take();
 
     const steps = random.int(2, 12);
@@ -91,16 +114,29 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
       const blocks: AssistantBlock[] = [];
       if (random.chance(0.5)) blocks.push({ type: 'thinking', thinking: text.prose(random.int(2, 12)), signature: text.signature() });
       if (random.chance(0.5)) blocks.push({ type: 'text', text: text.prose(random.int(1, 3)) });
-      const parallel = random.chance(0.2) ? random.int(2, 3) : 1;
+      const parallel = random.chance(shapes ? 0.3 : 0.2) ? random.int(2, shapes ? 5 : 3) : 1;
       const planned: PlannedCall[] = [];
+      const changing = new Set<string>(); // parallel calls of one message change different files
       for (let i = 0; i < parallel; i++) {
-        const call = workspace.plan(pickTool(random));
+        const call = workspace.plan(pickTool(random), shapes ? changing : undefined);
+        if (call.changedFile !== null) changing.add(call.changedFile);
+        if (call.shellChanged !== undefined) changedByShell.push(call.shellChanged);
         planned.push(call);
         blocks.push({ type: 'tool_use', id: builder.toolUseId(), name: call.name, input: call.input });
       }
       context += random.int(500, 4000);
-      const message = builder.assistant(blocks, model, usage(random, context), 'tool_use');
-      message.calls.forEach((call, i) => {
+      // Some versions thread the message's lines through PreToolUse hook progress.
+      const threaded = shapes && random.chance(0.5);
+      const preToolUse = (call: { toolUseId: string; name: string }) => builder.hookProgress('PreToolUse', `PreToolUse:${call.name}`, '$HOME/.claude/hooks/pre-tool.sh', call.toolUseId);
+      const message = builder.assistant(blocks, model, usage(random, context), 'tool_use', threaded ? preToolUse : undefined);
+      // Results arrive in any order; the turn goes on from the last one written.
+      const arrival = message.calls.map((_, i) => i);
+      if (shapes) for (let i = arrival.length - 1; i > 0; i--) {
+        const j = random.int(0, i);
+        [arrival[i], arrival[j]] = [arrival[j]!, arrival[i]!];
+      }
+      arrival.forEach((i) => {
+        const call = message.calls[i]!;
         const plan = planned[i];
         if (!plan) return;
         if (plan.progressOutput !== null) builder.bashProgress(call.toolUseId, plan.progressOutput, random.int(2, 40));
@@ -117,11 +153,12 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
     builder.advance(random.int(800, 6000));
     builder.assistant([{ type: 'text', text: text.prose(random.int(1, 5)) }], model, usage(random, context), 'end_turn');
     if (random.chance(0.5)) builder.system('turn_duration', { durationMs: random.int(5_000, 400_000), messageCount: random.int(3, 40) });
-    if (!compacted && builder.nodeCount >= compactAt) {
-      compacted = true;
+    const lostParent = shapes && random.chance(0.05); // its logical parent is in no file (a resumed tail)
+    if ((!compacted && builder.nodeCount >= compactAt) || lostParent) {
+      compacted ||= !lostParent;
       builder.advance(2000);
       const summary = `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nAnalysis:\n${text.prose(random.int(20, 60))}`;
-      builder.compaction('auto', context, summary);
+      builder.compaction('auto', context, summary, lostParent ? random.uuid() : undefined);
       context = random.int(15_000, 30_000);
     }
     yield* builder.take();

@@ -102,8 +102,11 @@ export class TranscriptBuilder {
     return this.node('user', { message: { role: 'user', content: text } }, { permissionMode: 'default', ...extra });
   }
 
-  /** One line per block, all sharing message.id and requestId (FORMATS.md §1.2 "one API message = many lines"). */
-  assistant(blocks: readonly AssistantBlock[], model: string, usage: Usage, stopReason: 'tool_use' | 'end_turn'): AssistantMessage {
+  /**
+   * One line per block, all sharing message.id and requestId (FORMATS.md §1.2 "one API message = many lines").
+   * `afterCall` may write side lines after a tool_use line (2.1.3x threads PreToolUse hook progress there).
+   */
+  assistant(blocks: readonly AssistantBlock[], model: string, usage: Usage, stopReason: 'tool_use' | 'end_turn', afterCall?: (call: ToolCall) => void): AssistantMessage {
     const id = this.messageId();
     const requestId = `req_011C${this.random.base62(18)}`;
     const uuids: string[] = [];
@@ -129,7 +132,10 @@ export class TranscriptBuilder {
       };
       const uuid = this.node('assistant', { message }, { requestId }, true);
       uuids.push(uuid);
-      if (block.type === 'tool_use') calls.push({ lineUuid: uuid, toolUseId: block.id, name: block.name });
+      if (block.type === 'tool_use') {
+        calls.push({ lineUuid: uuid, toolUseId: block.id, name: block.name });
+        if (!isLast) afterCall?.(calls[calls.length - 1]!);
+      }
       this.advance(40 + this.random.int(0, 900));
     });
     return { uuids, calls };
@@ -172,9 +178,8 @@ export class TranscriptBuilder {
     return this.node('system', { subtype, ...fields, isMeta: false }, { level: 'info' });
   }
 
-  /** compact_boundary (a new root, logical parent = the last pre-compaction line) + the summary user line. */
-  compaction(trigger: 'manual' | 'auto', preTokens: number, summaryText: string): { boundary: string; summary: string } {
-    const logicalParentUuid = this.last;
+  /** compact_boundary (a new root, logical parent = the last pre-compaction line unless given) + the summary user line. */
+  compaction(trigger: 'manual' | 'auto', preTokens: number, summaryText: string, logicalParentUuid: string | null = this.last): { boundary: string; summary: string } {
     this.parentNextOn(null);
     const boundary = this.node(
       'system',

@@ -6,10 +6,15 @@
  * Where the pre-state comes from, best first:
  * - `originalFile` (Edit, Write ≥ 2.0.5x) / `originalFileContents` (MultiEdit): the whole file as read;
  * - Write `type:"create"`: the file did not exist;
- * - Write `type:"update"` without `originalFile` (old versions): the written `content` with the hunks undone;
- * - otherwise unknown: the caller may still apply `patch` to a state it derived from earlier steps.
- * The post-state is the pre-state with `structuredPatch` applied; when the hunks do not apply (they are what
- * the tool reported, not a promise) the old/new strings are substituted as the tool itself does.
+ * - Write `type:"update"` without `originalFile` (old versions): the written `content` with the hunks undone,
+ *   only where that is exact (see exactReversePatch);
+ * - otherwise unknown: the caller may still apply the edit to a state it derived from earlier steps.
+ * The post-state: Write's `content` is exact. For Edit / MultiEdit the replacements (`oldString`/`newString`,
+ * `replaceAll`, MultiEdit's `edits` in sequence) are what the tool did; `structuredPatch` is display text in
+ * many versions (a leading tab written as two spaces), so hunks are used only when the strings are absent.
+ * When the strings are there but do not apply to the pre-state, the post-state is unknown, never the hunks'
+ * guess. `userModified` (the user changed the proposal before it ran) changes nothing here: the result's
+ * strings are the ones that ran.
  */
 import { applyPatch, readHunks, unapplyPatch, type PatchHunk } from './patch';
 
@@ -44,9 +49,9 @@ export interface FileEdit {
   readonly before: FileContent;
   readonly after: FileContent;
   readonly source: BeforeSource;
-  /** The hunks as written, for a caller that knows the pre-state when the result does not. */
+  /** The hunks as written: used only when the result carries no replacements. */
   readonly patch: readonly PatchHunk[];
-  /** Edit / MultiEdit's replacements, the fallback when the hunks do not apply. */
+  /** Edit / MultiEdit's replacements, in order: the truth about what the tool did. */
   readonly replacements: readonly StringReplacement[];
 }
 
@@ -77,19 +82,33 @@ export function replaceInText(text: string, replacement: StringReplacement): str
   return text.slice(0, at) + newString + text.slice(at + oldString.length);
 }
 
-/** The post-state of `before` under this edit's hunks, else its replacements; UNKNOWN_CONTENT if neither fits. */
+/**
+ * The post-state of `before` under this edit: its replacements in sequence when it has any (the truth, see
+ * the module comment), else its hunks; UNKNOWN_CONTENT when what it has does not fit or it has neither.
+ */
 export function applyFileEdit(before: string | null, patch: readonly PatchHunk[], replacements: readonly StringReplacement[]): FileContent {
   const base = before ?? '';
-  if (patch.length > 0) {
-    const patched = applyPatch(base, patch);
-    if (patched !== null) return patched;
-  }
   if (replacements.length > 0) {
     let text: string | null = base;
     for (const replacement of replacements) text = text === null ? null : replaceInText(text, replacement);
-    if (text !== null) return text;
+    return text ?? UNKNOWN_CONTENT;
   }
-  return patch.length === 0 && replacements.length === 0 ? base : UNKNOWN_CONTENT;
+  if (patch.length > 0) return applyPatch(base, patch) ?? UNKNOWN_CONTENT;
+  // Nothing tells what it wrote (a Write without content, a NotebookEdit without its files).
+  return UNKNOWN_CONTENT;
+}
+
+/** Display hunks write a leading tab as two spaces: seen in a '-' line of a file that indents with tabs. */
+const DISPLAY_INDENT = /^ {2}/;
+
+/**
+ * `content` with `patch` undone, when that gives the exact old file: the removed lines are the only text the
+ * hunks alone tell, and in display hunks a tab-indented file's removed lines may read as spaces.
+ */
+function exactReversePatch(content: string, patch: readonly PatchHunk[]): string | null {
+  const tabIndented = /(^|\n)\t/.test(content);
+  if (tabIndented && patch.some((hunk) => hunk.lines.some((line) => line.startsWith('-') && DISPLAY_INDENT.test(line.slice(1))))) return null;
+  return unapplyPatch(content, patch);
 }
 
 function readReplacements(tool: FileEditTool, result: Json, input: Json): StringReplacement[] {
@@ -148,7 +167,7 @@ export function readFileEdit(call: ToolUseRef, toolUseResult: unknown, isError: 
       if (typeof result.originalFile === 'string') return edit(result.originalFile, after, 'originalFile');
       if (result.originalFile === null || result.type === 'create') return edit(null, after, 'create');
       if (content !== null && (result.type === 'update' || patch.length > 0)) {
-        const before = unapplyPatch(content, patch);
+        const before = exactReversePatch(content, patch);
         return edit(before ?? UNKNOWN_CONTENT, after, before === null ? 'none' : 'reverse-patch');
       }
       return edit(UNKNOWN_CONTENT, after, 'none');

@@ -1,132 +1,92 @@
 /**
  * The state of every file a session touched, at every node, rebuilt from the transcript (DESIGN.md
- * "snapshot", kind `reconstructed`), for sessions Arbor did not record.
+ * "snapshot", kind `reconstructed`), for sessions Arbor did not record. Where it cannot know a file's state
+ * it says so; where it says a file is known, the content is what the transcript proves.
  *
  * Rules:
  * - A node's state parent is its parentId, else its logical (compaction), subagent or fork-of edge: file
- *   state flows across compactions and into subagent runs. Cycles are broken where the walk meets them.
- * - A file's state at node N is the after-state of the last edit on N's ancestor path, or, when the path has
- *   not edited it yet, its session baseline: the first known pre-state of the file in transcript order.
+ *   state flows across compactions and into subagent runs. A root in the middle of a file (a prompt after a
+ *   plan cleared the context, a compaction whose logical parent is in no imported file) keeps the state of
+ *   the line before it in that file (state-tree.ts). Cycles are broken where the walk meets them.
+ * - A file's content at node N is the after-state of the last edit on N's ancestor path, or, when the path has
+ *   not edited it yet, its session baseline: the first recorded pre-state of the file in transcript order.
  * - An edit takes effect at the node carrying its tool result (the outcome), not at the call (the intent).
- *   A parallel call's result left hanging beside the continuation also takes effect on it (state-tree.ts).
- * - `known` is 'unknown' from the first step on the path that may have changed files the transcript cannot
- *   replay (tool-effects.ts: shell commands that are not read-only, tools that may write, a subagent run
- *   that edited or ran commands, a file-edit or shell call whose outcome was never recorded, a result line
- *   that cannot be read) onward, and at nodes where some touched file's content is not known. Otherwise
- *   'reconstructed': it covers the touched files only, never the rest of the workspace.
- * - An edit whose recorded pre-state differs from the state derived for its path is kept as recorded (the
- *   tool read the real file) and reported as a problem: the file changed outside what this path records
- *   (a shell command, the user, a rewind that did not restore code, another terminal).
+ *   A parallel call's result left hanging beside the continuation takes effect there too (state-tree.ts).
+ *   Edit / MultiEdit replay their strings, never display-only hunks (file-edits.ts).
+ * - An anchor is a step that tells a file's whole content: an edit with a recorded pre-state (originalFile),
+ *   a Write's content, a file-history backup. A file is known at N when its content is known and it is in
+ *   no doubt; it is in doubt
+ *   - after a step on the path that may have changed files the transcript cannot replay (tool-effects.ts:
+ *     shell commands that are not read-only, tools that may write, a subagent run that edited or ran
+ *     commands, a call whose outcome was never recorded, a result line that cannot be read), until its next
+ *     anchor: such a step doubts every file, even one it edited itself; a later anchor recovers that file
+ *     alone (shell doubt);
+ *   - when it changed outside the transcript: an anchor that reads other contents than the replay (the
+ *     user, another terminal, a shell command, a rewind that did not restore code) re-anchors the file on
+ *     what it read, and the file is in doubt over the interval before it: the nodes of the path after the
+ *     point where the file's state was last established (its previous anchor on the path, or, for the
+ *     baseline, where the path leaves the path of the edit that gave the baseline, or the root when a step
+ *     that may have written lies between those two) and before the re-anchor.
+ *     Side branches leaving the interval inherit the doubt until their own next anchor of the file. Other
+ *     files are not affected (outside doubt).
+ *   fileUnknownSince names, per file not known, the step from which it is not: the edit that could not be
+ *   replayed, the first may-write step after the file's last anchor, or the first node of the interval.
+ * - `known` is 'reconstructed' at N exactly when every touched file is known there (so a state that every
+ *   anchor after a shell command has read again is known again); with no touched file, when no may-write
+ *   step is on the path. It covers the touched files only, never the rest of the workspace. `unknownSince`
+ *   is the earliest may-write step that still doubts some file.
+ * - Edits and backups that read other contents than the replay are reported as problems.
  * - Claude Code's file-history backups (checkpoints.ts), when given, are the file as it was at their node,
- *   before the node's own edits: they fill a state the edits leave unknown, and where they differ from the
- *   derived state they win there (the file was read) and the difference is reported. A node where backups
- *   observe every touched file is known again even after a shell command: its whole scope was read.
- *   Recorded edit pre-states still win at their edits. Missing backups change nothing.
- * Memory: each node stores only the files its edits changed (content ids, deduplicated by hash) and every
- * CHECKPOINT_EVERY levels a full id map, so stateAt walks at most that many ancestors.
+ *   before the node's own edits: anchors like recorded pre-states. Missing backups change nothing.
+ * Two walks over the tree: the first replays contents and finds the intervals of outside doubt (found only at
+ * their end), the second records per-node states. Memory: each node stores only the files whose state
+ * changed there (content ids, deduplicated by hash) and every CHECKPOINT_EVERY levels a full map, so stateAt
+ * walks at most that many ancestors.
  */
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import { ContentStore, UNKNOWN_ID, type ContentId } from './content-store';
-import { readCheckpoints, type FileHistorySource } from './checkpoints';
-import { UNKNOWN_CONTENT, applyFileEdit, type FileContent, type FileEdit } from './file-edits';
-import { readSessionEffects, type MayWriteReason, type ReadRaw } from './session-effects';
-import { buildStateTree, carryHangingResults, markSubagentWrites } from './state-tree';
+import { readCheckpoints } from './checkpoints';
+import { UNKNOWN_CONTENT, applyFileEdit } from './file-edits';
+import type { FileUnknownSince, Reconstruction, ReconstructionProblem, ReconstructionProblemKind, ReconstructOptions, StateKnown } from './reconstruction';
+import { readSessionEffects, type ReadRaw } from './session-effects';
+import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites } from './state-tree';
 
-export type StateKnown = 'reconstructed' | 'unknown';
-
-/** Why one touched file's content at a node is not known. */
-export type FileUnknownReason =
-  | MayWriteReason // a step on the path may have changed files unrecorded (a shell command, a subagent, …)
-  | 'no-pre-state' // no step on the path tells this file's content
-  | 'edit-does-not-apply' // an edit on the path could not be replayed
-  | 'changed-outside-transcript'; // a later edit read different contents than the replay: something else changed it
-
-export interface FileUnknownSince {
-  /** The step from which this file's content is not known here; null when no step on the path ever told it. */
-  readonly nodeId: NodeId | null;
-  readonly reason: FileUnknownReason;
-}
-
-export interface NodeFileState {
-  /** Touched files whose content here is known: text, or null when the file does not exist. */
-  readonly files: ReadonlyMap<string, string | null>;
-  /** Touched files whose content here is not known (no known pre-state, or an edit that could not be replayed). */
-  readonly unknownFiles: readonly string[];
-  readonly known: StateKnown;
-  /** The step on this node's path that may have changed files unrecorded, when there is one. */
-  readonly unknownSince: { readonly nodeId: NodeId; readonly reason: MayWriteReason } | null;
-  /**
-   * Every touched file whose content here is not known, with the step that made it unknown; a touched file
-   * absent from this map is known (its content in `files` is right). A file may be here and in `files` too:
-   * then `files` holds the replayed content, which something unrecorded may have changed.
-   */
-  readonly fileUnknownSince: ReadonlyMap<string, FileUnknownSince>;
-}
-
-export interface FileChange {
-  readonly path: string;
-  readonly before: FileContent;
-  readonly after: FileContent;
-}
-
-export type ReconstructionProblemKind =
-  | 'before-mismatch' // the edit's recorded pre-state is not the state derived for its path
-  | 'edit-does-not-apply' // neither the hunks nor the replacements fit the pre-state
-  | 'before-unknown' // the result tells neither state and the path's state is unknown
-  | 'backup-mismatch'; // a file-history backup is not the state derived for its path at its node
-
-export interface ReconstructionProblem {
-  readonly kind: ReconstructionProblemKind;
-  readonly nodeId: NodeId;
-  /** The edit's tool call; '' for a backup-mismatch (no call is involved). */
-  readonly toolUseId: string;
-  readonly path: string;
-  /** For a backup-mismatch: the backup that disagrees (null: it says the file did not exist). */
-  readonly backupFileName?: string | null;
-  /** True when a step that may have written files unrecorded lies on the path before the edit. */
-  readonly afterUnrecordedStep: boolean;
-}
-
-export interface ReconstructionStats {
-  readonly nodes: number;
-  readonly edits: number;
-  readonly files: number;
-  readonly unknownNodes: number;
-  readonly contents: number;
-  /** File states read from Claude Code's file-history backups. */
-  readonly backupObservations: number;
-}
-
-export interface Reconstruction {
-  /** Every file some edit of the session touched, as written in the results. */
-  readonly touchedFiles: readonly string[];
-  readonly problems: readonly ReconstructionProblem[];
-  readonly stats: ReconstructionStats;
-  stateAt(nodeId: NodeId): NodeFileState;
-  /** stateAt(nodeId).known without building the state: constant time, for every node of a graph at once. */
-  knownAt(nodeId: NodeId): StateKnown;
-  /** knownAt for every node of the session, in transcript order. */
-  knownByNode(): ReadonlyMap<NodeId, StateKnown>;
-  /** The touched files whose state differs from the state parent's, with both states. */
-  changedAt(nodeId: NodeId): FileChange[];
-  /** The edits whose outcome is this node, as read from the transcript. */
-  editsAt(nodeId: NodeId): readonly FileEdit[];
-}
-
-export interface ReconstructOptions {
-  readonly signal?: AbortSignal;
-  /** Claude Code's file history for this session, when the user's config folder has one. */
-  readonly fileHistory?: FileHistorySource;
-}
+export type {
+  StateKnown, FileUnknownReason, FileUnknownSince, NodeFileState, FileChange, ReconstructionProblemKind, ReconstructionProblem,
+  ReconstructionStats, Reconstruction, ReconstructOptions,
+} from './reconstruction';
 
 const CHECKPOINT_EVERY = 128;
+
+/** A content that is not known because the edit at node `i` could not be replayed. */
+const unknownAt = (i: number): ContentId => `${UNKNOWN_ID}@${i}`;
+const isUnknown = (id: ContentId): boolean => id === UNKNOWN_ID || id.startsWith(`${UNKNOWN_ID}@`);
+
+/** What a node does to one file's state, found by the first walk and replayed by the second. */
+interface FileStep {
+  readonly p: number;
+  readonly id: ContentId;
+  /** The content comes from the transcript itself (a recorded pre-state, a Write's content, a backup), not from the replay. */
+  readonly anchors: boolean;
+  /** An edit (a backup observation is not a change of the file at its node). */
+  readonly edit: boolean;
+}
+
+/** One file's state on a path: its content, where it was last read, and since where it is in doubt. */
+type PathState = readonly [p: number, id: ContentId, anchor: number, outside: number];
+
+interface Checkpoint {
+  readonly ids: ContentId[];
+  readonly anchor: Int32Array;
+  readonly outside: Int32Array;
+}
 
 export async function reconstructSession(nodes: readonly NodeSummary[], readRaw: ReadRaw, options: ReconstructOptions = {}): Promise<Reconstruction> {
   const { signal, fileHistory } = options;
   const read = await readSessionEffects(nodes, readRaw, signal);
   const { effects } = read;
-  const tree = buildStateTree(nodes);
+  const tree = buildStateTree(nodes, await findMidFileRoots(nodes, readRaw, signal));
   markSubagentWrites(nodes, tree, read);
   carryHangingResults(nodes, tree, effects);
   throwIfAborted(signal);
@@ -135,7 +95,9 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const pathIndex = new Map<string, number>();
   const paths: string[] = [];
   const baseline: ContentId[] = [];
-  for (const effect of effects) {
+  /** The node whose edit gave the baseline (the first recorded pre-state in transcript order), -1 if none. */
+  const baselineNode: number[] = [];
+  effects.forEach((effect, i) => {
     for (const edit of effect?.edits ?? []) {
       let p = pathIndex.get(edit.path);
       if (p === undefined) {
@@ -143,10 +105,14 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
         pathIndex.set(edit.path, p);
         paths.push(edit.path);
         baseline.push(UNKNOWN_ID);
+        baselineNode.push(-1);
       }
-      if (baseline[p] === UNKNOWN_ID && edit.before !== UNKNOWN_CONTENT) baseline[p] = store.idOf(edit.before);
+      if (baseline[p] === UNKNOWN_ID && edit.before !== UNKNOWN_CONTENT) {
+        baseline[p] = store.idOf(edit.before);
+        baselineNode[p] = i;
+      }
     }
-  }
+  });
 
   const observations: ([number, ContentId, string | null][] | undefined)[] = [];
   let observationCount = 0;
@@ -160,110 +126,217 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   }
 
   const n = nodes.length;
-  const unknownSince = new Int32Array(n).fill(-1);
-  const hasUnknownFile = new Uint8Array(n);
-  const deltas: ([number, ContentId][] | undefined)[] = new Array(n);
-  const changes: ([number, ContentId, ContentId][] | undefined)[] = new Array(n);
-  const checkpoints = new Map<number, ContentId[]>();
+  const F = paths.length;
+  const depth = tree.depth;
+
+  /** Iterative depth-first walk: 50k-deep chains must not touch the call stack. ~i marks a node's exit. */
+  const walk = (enter: (i: number) => void, leave: (i: number) => void) => {
+    const stack: number[] = [];
+    for (let r = tree.roots.length - 1; r >= 0; r--) stack.push(tree.roots[r]!);
+    let steps = 0;
+    while (stack.length > 0) {
+      const top = stack.pop()!;
+      if (top < 0) {
+        leave(~top);
+        continue;
+      }
+      if ((++steps & 4095) === 0) throwIfAborted(signal);
+      enter(top);
+      stack.push(~top);
+      for (let c = tree.childEnd[top]! - 1; c >= tree.childStart[top]!; c--) stack.push(tree.children[c]!);
+    }
+  };
+
+  // Walk 1: replay contents, report problems, and find where a file changed outside the transcript: an edit
+  // (or a backup) that read other contents than the replay doubts that file from just after the point where
+  // its state was last read on the path (or, from the baseline, where the path leaves the baseline's own
+  // edit) until it.
+  const steps: (FileStep[] | undefined)[] = new Array(n);
+  const doubts: (number[] | undefined)[] = new Array(n);
   const problems: ReconstructionProblem[] = [];
+  const unrecordedSince = new Int32Array(n).fill(-1);
+  const path = new Int32Array(n);
   const current = baseline.slice();
-  let unknownCount = current.filter((id) => id === UNKNOWN_ID).length;
-  const undo: [number, ContentId][] = [];
+  const anchor = new Int32Array(F).fill(-1);
+  const undo1: [number, ContentId, number][] = [];
   const undoStart = new Int32Array(n);
   let editCount = 0;
 
-  const setState = (p: number, id: ContentId) => {
-    const previous = current[p]!;
-    undo.push([p, previous]);
-    unknownCount += Number(id === UNKNOWN_ID) - Number(previous === UNKNOWN_ID);
-    current[p] = id;
+  const doubtBefore = (p: number, i: number) => {
+    let startDepth: number;
+    if (anchor[p]! >= 0) {
+      startDepth = depth[anchor[p]!]!;
+    } else {
+      // The baseline's own edit read the file where the path leaves its path, unless a step that may have
+      // written lies between: then nothing on this path told the file's state before the re-anchor.
+      let a = baselineNode[p]!;
+      let written = false;
+      while (a >= 0 && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) {
+        a = tree.parent[a]!;
+        if (a >= 0 && effects[a]?.mayWrite != null && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) written = true;
+      }
+      startDepth = a < 0 || written ? -1 : depth[a]!;
+    }
+    if (startDepth + 1 >= depth[i]!) return;
+    const from = path[startDepth + 1]!;
+    (doubts[from] ??= []).push(p);
   };
 
-  const enter = (i: number) => {
+  walk((i) => {
+    path[depth[i]!] = i;
+    undoStart[i] = undo1.length;
     const parent = tree.parent[i]!;
     const effect = effects[i];
-    unknownSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unknownSince[parent]! : -1;
-    undoStart[i] = undo.length;
+    unrecordedSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unrecordedSince[parent]! : -1;
+    const afterUnrecordedStep = unrecordedSince[i]! >= 0 && unrecordedSince[i] !== i;
+    const list: FileStep[] = [];
+    const set = (p: number, id: ContentId, anchors: boolean, edit: boolean) => {
+      undo1.push([p, current[p]!, anchor[p]!]);
+      current[p] = id;
+      if (anchors) anchor[p] = i;
+      list.push({ p, id, anchors, edit });
+    };
     const observed = observations[i];
-    const edits = [...(effect?.carried ?? []), ...(effect?.edits ?? [])];
-    const seen = new Set<number>();
     if (observed !== undefined) {
+      const seen = new Set<number>();
       for (const [p, id, backupFileName] of observed) {
         seen.add(p);
         const derived = current[p]!;
-        if (derived === id) continue;
-        if (derived !== UNKNOWN_ID) {
-          problems.push({ kind: 'backup-mismatch', nodeId: nodes[i]!.id, toolUseId: '', path: paths[p]!, backupFileName, afterUnrecordedStep: unknownSince[i]! >= 0 && unknownSince[i] !== i });
+        if (derived !== id && !isUnknown(derived)) {
+          problems.push({ kind: 'backup-mismatch', nodeId: nodes[i]!.id, toolUseId: '', path: paths[p]!, backupFileName, afterUnrecordedStep });
+          doubtBefore(p, i);
         }
-        setState(p, id);
+        set(p, id, true, false);
       }
       // Every touched file was read here: whatever an earlier shell command did, this state is known.
-      if (seen.size === paths.length && effect?.mayWrite == null) unknownSince[i] = -1;
+      if (seen.size === F && effect?.mayWrite == null) unrecordedSince[i] = -1;
+    }
+    const edits = [...(effect?.carried ?? []), ...(effect?.edits ?? [])];
+    editCount += effect?.edits.length ?? 0;
+    for (const edit of edits) {
+      const p = pathIndex.get(edit.path)!;
+      const derived = current[p]!;
+      const problem = (kind: ReconstructionProblemKind) =>
+        problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep });
+      let after = edit.after;
+      if (edit.before === UNKNOWN_CONTENT) {
+        if (after === UNKNOWN_CONTENT && !isUnknown(derived)) {
+          after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements);
+          if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+        } else if (after === UNKNOWN_CONTENT) {
+          problem('before-unknown');
+        }
+      } else {
+        if (!isUnknown(derived) && derived !== store.idOf(edit.before)) {
+          problem('before-mismatch');
+          doubtBefore(p, i);
+        }
+        if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+      }
+      // What the transcript itself tells (a recorded pre-state, a Write's content) anchors the file here.
+      const anchors = edit.before !== UNKNOWN_CONTENT || edit.after !== UNKNOWN_CONTENT;
+      const id = after !== UNKNOWN_CONTENT ? store.idOf(after) : !anchors && isUnknown(derived) ? derived : unknownAt(i);
+      set(p, id, anchors, true);
+    }
+    if (list.length > 0) steps[i] = list;
+  }, (i) => {
+    const start = undoStart[i]!;
+    while (undo1.length > start) {
+      const [p, id, at] = undo1.pop()!;
+      current[p] = id;
+      anchor[p] = at;
+    }
+  });
+
+  // Walk 2: the per-node states. A file is in doubt at a node when a step that may write files unrecorded
+  // lies on the path after its last anchor (shell doubt), or when walk 1 doubted it on the path since its
+  // last anchor (outside doubt). Each node stores only the files that changed there; every CHECKPOINT_EVERY
+  // levels a full map.
+  const key = (at: number): number => (at < 0 ? -1 : 2 * depth[at]! + 1); // an anchor at node `at`
+  const mayWriteKey = (at: number): number => (at < 0 ? -2 : 2 * depth[at]! + 2); // after the node's own edits
+  const latestMayWrite = new Int32Array(n).fill(-1);
+  const unknownNode = new Uint8Array(n);
+  const deltas: (PathState[] | undefined)[] = new Array(n);
+  const changes: ([number, ContentId, ContentId][] | undefined)[] = new Array(n);
+  const checkpoints = new Map<number, Checkpoint>();
+  current.splice(0, F, ...baseline);
+  anchor.fill(-1);
+  const outside = new Int32Array(F).fill(-1);
+  const undo2: [number, ContentId, number, number][] = [];
+  const touchedAt = new Int32Array(F).fill(-1); // the node whose entry last saved the file
+  const touched: number[] = [];
+  const saved = new Int32Array(3 * n);
+  let unknownCount = current.filter(isUnknown).length;
+  let shellDoubted = 0;
+  let outsideDoubted = 0;
+
+  walk((i) => {
+    const parent = tree.parent[i]!;
+    saved[3 * i] = unknownCount;
+    saved[3 * i + 1] = shellDoubted;
+    saved[3 * i + 2] = outsideDoubted;
+    undoStart[i] = undo2.length;
+    const inherited = parent >= 0 ? latestMayWrite[parent]! : -1;
+    touched.length = 0;
+    const save = (p: number) => {
+      if (touchedAt[p] === i) return;
+      touchedAt[p] = i;
+      touched.push(p);
+      undo2.push([p, current[p]!, anchor[p]!, outside[p]!]);
+    };
+    for (const p of doubts[i] ?? []) {
+      if (outside[p]! >= 0) continue;
+      save(p);
+      outside[p] = i;
+      outsideDoubted++;
     }
     const firstBefore = new Map<number, ContentId>();
-    if (edits.length > 0) {
-      editCount += effect?.edits.length ?? 0;
-      for (const edit of edits) {
-        const p = pathIndex.get(edit.path)!;
-        const derived = current[p]!;
-        if (!firstBefore.has(p)) firstBefore.set(p, derived);
-        const problem = (kind: ReconstructionProblemKind) =>
-          problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep: unknownSince[i]! >= 0 && unknownSince[i] !== i });
-        let after = edit.after;
-        if (edit.before === UNKNOWN_CONTENT) {
-          if (after === UNKNOWN_CONTENT && derived !== UNKNOWN_ID) {
-            after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements);
-            if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
-          } else if (after === UNKNOWN_CONTENT) {
-            problem('before-unknown');
-          }
-        } else {
-          if (derived !== UNKNOWN_ID && derived !== store.idOf(edit.before)) problem('before-mismatch');
-          if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+    for (const step of steps[i] ?? []) {
+      const { p, id } = step;
+      save(p);
+      if (step.edit && !firstBefore.has(p)) firstBefore.set(p, current[p]!);
+      unknownCount += Number(isUnknown(id)) - Number(isUnknown(current[p]!));
+      current[p] = id;
+      if (step.anchors) {
+        if (key(anchor[p]!) < mayWriteKey(inherited) && key(i) > mayWriteKey(inherited)) shellDoubted--;
+        anchor[p] = i;
+        if (outside[p]! >= 0) {
+          outside[p] = -1;
+          outsideDoubted--;
         }
-        setState(p, store.idOf(after));
       }
     }
-    if (edits.length > 0 || observed !== undefined) {
-      // A backup filling an unknown state is not a change of the file at this node: only edits are.
-      const delta: [number, ContentId][] = [];
+    // A step that may have written files unrecorded doubts every file, even one it edited itself (parallel calls).
+    if (effects[i]?.mayWrite != null) {
+      latestMayWrite[i] = i;
+      shellDoubted = Math.max(F, 1);
+    } else {
+      latestMayWrite[i] = inherited;
+    }
+    if (touched.length > 0) {
+      const delta: PathState[] = [];
       const changed: [number, ContentId, ContentId][] = [];
-      for (const [p, before] of firstBefore) {
-        delta.push([p, current[p]!]);
-        if (current[p] !== before) changed.push([p, before, current[p]!]);
-      }
-      for (const p of seen) if (!firstBefore.has(p)) delta.push([p, current[p]!]);
+      for (const p of touched) delta.push([p, current[p]!, anchor[p]!, outside[p]!]);
+      for (const [p, before] of firstBefore) if (current[p] !== before) changed.push([p, before, current[p]!]);
       deltas[i] = delta;
       if (changed.length > 0) changes[i] = changed;
     }
-    hasUnknownFile[i] = unknownCount > 0 ? 1 : 0;
-    if (paths.length > 0 && tree.depth[i]! % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) checkpoints.set(i, current.slice());
-  };
-
-  const leave = (i: number) => {
+    unknownNode[i] = unknownCount > 0 || shellDoubted > 0 || outsideDoubted > 0 ? 1 : 0;
+    if (F > 0 && depth[i]! % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) {
+      checkpoints.set(i, { ids: current.slice(), anchor: anchor.slice(), outside: outside.slice() });
+    }
+  }, (i) => {
     const start = undoStart[i]!;
-    while (undo.length > start) {
-      const [p, previous] = undo.pop()!;
-      unknownCount += Number(previous === UNKNOWN_ID) - Number(current[p] === UNKNOWN_ID);
-      current[p] = previous;
+    while (undo2.length > start) {
+      const [p, id, at, since] = undo2.pop()!;
+      current[p] = id;
+      anchor[p] = at;
+      outside[p] = since;
     }
-  };
-
-  // Iterative depth-first walk: 50k-deep chains must not touch the call stack. ~i marks a node's exit.
-  const stack: number[] = [];
-  for (let r = tree.roots.length - 1; r >= 0; r--) stack.push(tree.roots[r]!);
-  let steps = 0;
-  while (stack.length > 0) {
-    const top = stack.pop()!;
-    if (top < 0) {
-      leave(~top);
-      continue;
-    }
-    if ((++steps & 4095) === 0) throwIfAborted(signal);
-    enter(top);
-    stack.push(~top);
-    for (let c = tree.childEnd[top]! - 1; c >= tree.childStart[top]!; c--) stack.push(tree.children[c]!);
-  }
+    unknownCount = saved[3 * i]!;
+    shellDoubted = saved[3 * i + 1]!;
+    outsideDoubted = saved[3 * i + 2]!;
+  });
 
   const indexOf = (nodeId: NodeId): number => {
     const index = tree.index.get(nodeId);
@@ -271,28 +344,34 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     return index;
   };
 
-  const idsAt = (i: number): ContentId[] => {
-    const ids: (ContentId | undefined)[] = new Array<ContentId | undefined>(paths.length).fill(undefined);
-    let remaining = paths.length;
+  const statesAt = (i: number): Checkpoint => {
+    const ids: (ContentId | undefined)[] = new Array<ContentId | undefined>(F).fill(undefined);
+    const anchors = new Int32Array(F).fill(-1);
+    const outsides = new Int32Array(F).fill(-1);
+    let remaining = F;
     for (let j = i; j >= 0 && remaining > 0; j = tree.parent[j]!) {
-      const delta = deltas[j];
-      if (delta !== undefined) {
-        for (const [p, id] of delta) {
-          if (ids[p] !== undefined) continue;
-          ids[p] = id;
-          remaining--;
-        }
+      for (const [p, id, at, since] of deltas[j] ?? []) {
+        if (ids[p] !== undefined) continue;
+        ids[p] = id;
+        anchors[p] = at;
+        outsides[p] = since;
+        remaining--;
       }
       const checkpoint = checkpoints.get(j);
       if (checkpoint !== undefined) {
-        for (let p = 0; p < paths.length; p++) if (ids[p] === undefined) ids[p] = checkpoint[p]!;
+        for (let p = 0; p < F; p++) {
+          if (ids[p] !== undefined) continue;
+          ids[p] = checkpoint.ids[p]!;
+          anchors[p] = checkpoint.anchor[p]!;
+          outsides[p] = checkpoint.outside[p]!;
+        }
         remaining = 0;
       }
     }
-    return ids.map((id, p) => id ?? baseline[p]!);
+    return { ids: ids.map((id, p) => id ?? baseline[p]!), anchor: anchors, outside: outsides };
   };
 
-  const knownOf = (i: number): StateKnown => (unknownSince[i]! >= 0 || hasUnknownFile[i] === 1 ? 'unknown' : 'reconstructed');
+  const knownOf = (i: number): StateKnown => (unknownNode[i] === 1 ? 'unknown' : 'reconstructed');
 
   return {
     touchedFiles: paths,
@@ -300,28 +379,60 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     stats: {
       nodes: n,
       edits: editCount,
-      files: paths.length,
-      unknownNodes: nodes.reduce((count, _node, i) => count + Number(unknownSince[i]! >= 0 || hasUnknownFile[i] === 1), 0),
+      files: F,
+      unknownNodes: unknownNode.reduce((count, flag) => count + flag, 0),
       contents: store.size,
       backupObservations: observationCount,
     },
     stateAt(nodeId) {
       const i = indexOf(nodeId);
+      const state = statesAt(i);
+      // The may-write steps on the path, latest first (their keys decrease along the list), listed when needed.
+      let mayWrites: number[] | undefined;
+      /** The first may-write step on the path after an anchor, or -1. */
+      const firstMayWriteAfter = (at: number): number => {
+        if (mayWriteKey(latestMayWrite[i]!) <= key(at)) return -1;
+        if (mayWrites === undefined) {
+          mayWrites = [];
+          for (let s = latestMayWrite[i]!; s >= 0; s = tree.parent[s]! >= 0 ? latestMayWrite[tree.parent[s]!]! : -1) mayWrites.push(s);
+        }
+        let lo = 0;
+        let hi = mayWrites.length; // mayWrites[0, hi) are after the anchor
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (mayWriteKey(mayWrites[mid]!) > key(at)) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo > 0 ? mayWrites[lo - 1]! : -1;
+      };
       const files = new Map<string, string | null>();
       const unknownFiles: string[] = [];
-      idsAt(i).forEach((id, p) => {
-        const content = store.contentOf(id);
-        if (content === UNKNOWN_CONTENT) unknownFiles.push(paths[p]!);
-        else files.set(paths[p]!, content);
-      });
-      const since = unknownSince[i]!;
-      const known: StateKnown = since >= 0 || unknownFiles.length > 0 ? 'unknown' : 'reconstructed';
-      const reason = since >= 0 ? effects[since]?.mayWrite : undefined;
-      const unknownStep = since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null;
       const fileUnknownSince = new Map<string, FileUnknownSince>();
-      for (const path of unknownFiles) fileUnknownSince.set(path, { nodeId: null, reason: 'no-pre-state' });
-      if (unknownStep !== null) for (const path of files.keys()) fileUnknownSince.set(path, unknownStep);
-      return { files, unknownFiles, known, unknownSince: unknownStep, fileUnknownSince };
+      let since = -1;
+      state.ids.forEach((id, p) => {
+        const path = paths[p]!;
+        const shell = firstMayWriteAfter(state.anchor[p]!);
+        if (shell >= 0 && (since < 0 || depth[shell]! < depth[since]!)) since = shell;
+        const content = store.contentOf(id);
+        if (content === UNKNOWN_CONTENT) {
+          unknownFiles.push(path);
+          const at = id === UNKNOWN_ID ? -1 : Number(id.slice(UNKNOWN_ID.length + 1));
+          fileUnknownSince.set(path, at < 0 ? { nodeId: null, reason: 'no-pre-state' } : { nodeId: nodes[at]!.id, reason: 'edit-does-not-apply' });
+          return;
+        }
+        files.set(path, content);
+        const doubted = state.outside[p]!;
+        if (shell >= 0 && (doubted < 0 || depth[shell]! <= depth[doubted]!)) {
+          fileUnknownSince.set(path, { nodeId: nodes[shell]!.id, reason: effects[shell]!.mayWrite! });
+        } else if (doubted >= 0) {
+          fileUnknownSince.set(path, { nodeId: nodes[doubted]!.id, reason: 'changed-outside-transcript' });
+        }
+      });
+      // No touched file: a may-write step still leaves the state unknown (it may have made one).
+      if (since < 0 && F === 0) since = latestMayWrite[i]!;
+      const reason = since >= 0 ? effects[since]?.mayWrite : undefined;
+      const unknownSince = since >= 0 && reason != null ? { nodeId: nodes[since]!.id, reason } : null;
+      return { files, unknownFiles, known: knownOf(i), unknownSince, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
     knownByNode: () => new Map(nodes.map((node, i) => [node.id, knownOf(i)])),

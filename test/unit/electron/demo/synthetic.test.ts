@@ -106,6 +106,54 @@ describe('syntheticSessionLines', () => {
   });
 });
 
+describe('syntheticSessionLines with the reconstruction shapes (issue 10)', () => {
+  const parsed = parseTranscript([...syntheticSessionLines(4000, { seed: 3, shapes: true })]);
+  const uuids = new Set(parsed.map((l) => l.uuid).filter((id) => id !== undefined));
+  type EditResult = { filePath: string; originalFile: string | null; oldString: string; newString: string; structuredPatch: Hunk[] };
+  const edits = parsed.flatMap((l) => {
+    const r = l.toolUseResult as Partial<EditResult> | undefined;
+    return typeof r === 'object' && r !== null && typeof r.oldString === 'string' ? [r as EditResult] : [];
+  });
+
+  it('writes display-only hunks for tab-indented files, where the strings stay exact', () => {
+    const tabbed = edits.filter((r) => r.originalFile?.includes('\n\t') === true && r.newString.includes('\t'));
+    expect(tabbed.length).toBeGreaterThan(5);
+    for (const r of tabbed) expect(r.structuredPatch.every((h) => h.lines.every((line) => !line.slice(1).startsWith('\t')))).toBe(true);
+    expect(edits.some((r) => r.newString === '')).toBe(true);
+    expect(edits.some((r) => (r as { replaceAll?: boolean }).replaceAll === true)).toBe(true);
+    const multi = parsed.map((l) => l.toolUseResult as { edits?: unknown[]; originalFileContents?: string } | undefined).filter((r) => Array.isArray(r?.edits));
+    expect(multi.length).toBeGreaterThan(3);
+    expect(multi.every((r) => typeof r!.originalFileContents === 'string' && r!.edits!.length >= 2)).toBe(true);
+  });
+
+  it('writes three or more parallel calls whose results arrive out of call order', () => {
+    const callsOf = new Map<string, string[]>();
+    for (const l of parsed) {
+      const block = blocks(l)[0];
+      if (l.type === 'assistant' && block?.type === 'tool_use') {
+        const id = (l.message as { id: string }).id;
+        callsOf.set(id, [...(callsOf.get(id) ?? []), String(block.id)]);
+      }
+    }
+    const resultOrder = parsed.flatMap((l) => blocks(l).filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id)));
+    const batches = [...callsOf.values()].filter((ids) => ids.length >= 3);
+    expect(batches.length).toBeGreaterThan(5);
+    expect(batches.some((ids) => ids.join() !== resultOrder.filter((id) => ids.includes(id)).join())).toBe(true);
+  });
+
+  it('writes roots in the middle of the file: a prompt, and a compaction whose logical parent is in no file', () => {
+    const roots = parsed.filter((l, i) => i > 1 && typeof l.uuid === 'string' && l.parentUuid === null);
+    expect(roots.some((l) => isPrompt(l))).toBe(true);
+    expect(roots.some((l) => l.subtype === 'compact_boundary' && !uuids.has(String(l.logicalParentUuid)))).toBe(true);
+  });
+
+  it('changes files outside the transcript: a shell command, or between turns', () => {
+    expect(parsed.some((l) => blocks(l).some((b) => b.type === 'tool_use' && b.name === 'Bash' && String((b.input as { command: string }).command).startsWith('sed -i')))).toBe(true);
+    // The user's change between turns is read by a later Edit: nothing in the transcript made it.
+    expect(edits.some((r) => r.originalFile?.includes('// touched outside the session') === true)).toBe(true);
+  });
+});
+
 describe('structuredPatch', () => {
   it('handles insertions, deletions, whole rewrites and a missing final newline', () => {
     const cases: [string, string][] = [

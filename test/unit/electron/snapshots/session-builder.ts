@@ -29,15 +29,42 @@ export class Session {
 
   /** A tool call and its result; returns the result's id. `result` undefined = outcome never recorded. */
   tool(id: string, parent: string, name: string, input: object, result?: { value: unknown; isError?: boolean }): string {
-    const toolUseId = `toolu_${++this.calls}`;
-    const outcome = result === undefined ? 'missing' : result.isError ? 'error' : 'ok';
-    this.add(id, parent, 'tool_call', { type: 'assistant', message: { content: [{ type: 'tool_use', id: toolUseId, name, input }] } }, [{ id: toolUseId, name, outcome }]);
+    const toolUseId = this.call(id, parent, name, input, result === undefined ? 'missing' : result.isError ? 'error' : 'ok');
     if (result === undefined) return id;
-    return this.add(`${id}.r`, id, result.isError ? 'error' : 'tool_result', {
+    return this.result(`${id}.r`, id, toolUseId, result.value, result.isError);
+  }
+
+  /** An assistant line carrying one tool_use; returns its tool_use id. */
+  call(id: string, parent: string, name: string, input: object, outcome: 'ok' | 'error' | 'missing' = 'ok'): string {
+    const toolUseId = `toolu_${++this.calls}`;
+    this.add(id, parent, 'tool_call', { type: 'assistant', message: { content: [{ type: 'tool_use', id: toolUseId, name, input }] } }, [{ id: toolUseId, name, outcome }]);
+    return toolUseId;
+  }
+
+  /** The user line carrying a tool_result (parented on the call's line, as Claude Code writes it). */
+  result(id: string, parent: string, toolUseId: string, value: unknown, isError = false): string {
+    return this.add(id, parent, isError ? 'error' : 'tool_result', {
       type: 'user',
-      message: { content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'ok', ...(result.isError ? { is_error: true } : {}) }] },
-      toolUseResult: result.value,
+      message: { content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'ok', ...(isError ? { is_error: true } : {}) }] },
+      toolUseResult: value,
     });
+  }
+
+  /** A hook progress line: a side line that never continues the conversation. */
+  progress(id: string, parent: string): string {
+    return this.add(id, parent, 'progress', { type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse' } });
+  }
+
+  /** A root without a parent in the middle of the transcript: a prompt, or a compact_boundary. */
+  root(id: string, kind: 'user' | 'compaction', sessionId = SESSION_ID): string {
+    return kind === 'user'
+      ? this.add(id, null, 'user', { type: 'user', sessionId, message: { role: 'user', content: 'implement the plan' } })
+      : this.add(id, null, 'compaction', { type: 'system', sessionId, subtype: 'compact_boundary', logicalParentUuid: 'not-imported' });
+  }
+
+  /** An Edit result's toolUseResult, with hunks made from the real change (or given, for display-only hunks). */
+  static editResult(path: string, before: string, after: string, oldString: string, newString: string, patch = structuredPatch(before, after)) {
+    return { filePath: path, oldString, newString, originalFile: before, structuredPatch: patch, userModified: false, replaceAll: false };
   }
 
   edit(id: string, parent: string, path: string, before: string, after: string, oldString: string, newString: string, withOriginal = true): string {
