@@ -12,12 +12,13 @@ import { createOperationJournal, type OperationFileRecord, type OperationJournal
 import type { SessionStore } from '../db/session-store';
 import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type FileVersion } from '../git/workspace-files';
-import { placeStaged, stageVersion, temporaryPath } from './file-writes';
+import { deleteFile, placeStaged, stageVersion, temporaryFile } from './file-writes';
 import type { ApplyOptions, OperationPlan, OperationRunner, PlannedFileChange } from './operation-types';
 import { checkPlanPaths } from './path-checks';
 import { readPlannedFiles } from './planned-files';
 import { allWritten, rollBackFiles } from './rollback';
 import { storeSafetySnapshot } from './safety-snapshot';
+import { confinement, openWorkspaceFolders, parentOf, planFolders, WorkspaceChangedDuringWrite, type Confinement, type WorkspaceFolders } from './workspace-folders';
 
 /**
  * Where a test may stop the process: after a write's intent is journaled, after its rename, after its outcome.
@@ -29,12 +30,28 @@ export interface CrashPoint {
   readonly phase: 'before-write' | 'after-write' | 'after-outcome';
 }
 
+/**
+ * Every point of the write phase, for fault-injection tests (a folder swapped for a symlink, a file edited, at
+ * exactly that point). `seq` is the write's; `path` the file's (the folder's for `before-folder`, '' for
+ * `before-commit`, which comes after a batch's renames and before its checks and journal commit).
+ */
+export interface WritePoint {
+  readonly operation: string;
+  readonly seq: number;
+  readonly path: string;
+  readonly phase: 'before-stage' | 'after-stage' | 'before-rename' | 'after-rename' | 'before-delete' | 'after-delete' | 'before-folder' | 'before-commit';
+}
+
 export interface OperationRunnerOptions {
   readonly store: SessionStore;
   readonly objects: () => SnapshotStore;
   readonly now: () => Date;
   /** Tests only: called at every crash point of every write (a crash test kills the process here). */
   readonly onCrashPoint?: (point: CrashPoint) => void;
+  /** Tests only: called at every point of the write phase (a test changes the workspace here). */
+  readonly onWritePoint?: (point: WritePoint) => void;
+  /** How writes are kept inside the workspace (workspace-folders.ts); default: the best this system allows. Tests force the fallback. */
+  readonly confinement?: Confinement;
   /**
    * Flush the safety snapshot to disk before the first workspace write (default true): after a power loss the
    * previous contents must still be there. A crash of the process alone is covered by the journal either way,
@@ -98,6 +115,13 @@ function changesOf(files: readonly Write[]): WorkspaceChanges {
   return { written: sort(written), created: sort(created), deleted: sort(deleted) };
 }
 
+/** The folders above `path`, shallowest first. */
+function ancestorsOf(path: string): string[] {
+  const folders: string[] = [];
+  for (let dir = parentOf(path); dir !== ''; dir = parentOf(dir)) folders.push(dir);
+  return folders.reverse();
+}
+
 /** Folders the writes will create (missing now, or a file the operation deletes first), shallowest first. */
 function foldersToCreate(root: string, writes: readonly Write[]): string[] {
   const deleted = new Set(writes.filter((w) => w.after === null).map((w) => w.path));
@@ -139,6 +163,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
   const newId = options.newOperationId ?? (() => `op-${randomBytes(6).toString('hex')}`);
   const durable = options.durable ?? true;
   const durableFiles = options.durableFiles ?? false;
+  const mode = options.confinement ?? confinement();
   const iso = (): string => options.now().toISOString();
   // One operation at a time: two must never interleave their writes or their recovery.
   let tail: Promise<unknown> = Promise.resolve();
@@ -153,6 +178,8 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     throwIfAborted(signal);
     const workspace = existingWorkspace(plan.workspace);
     checkPlanPaths(workspace, plan.changes);
+    // The folders as the check saw them: every write lands in one of these, or in one the operation makes.
+    const planned = planFolders(workspace, plan.changes.map((change) => change.path));
     const objects = options.objects();
     for (const change of plan.changes) {
       if (change.target && !objects.has(change.target.oid)) {
@@ -182,6 +209,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       options.now().getTime(),
       durable,
     );
+    const createdDirs = foldersToCreate(workspace, writes);
     const record = {
       id,
       kind: plan.kind,
@@ -190,7 +218,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       undoes: plan.undoes ?? null,
       sideEffects: plan.sideEffects,
       safetyCommit,
-      createdDirs: foldersToCreate(workspace, writes),
+      createdDirs,
       createdAt: iso(),
     };
     journal.begin(
@@ -198,14 +226,24 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       writes.map((w, seq) => ({ seq, ...w })),
     );
 
+    // A deletion removes the folders it empties, except those a later write of the operation needs (removing
+    // and making them again would lose their own mode) and, for an undo, those that were there before.
+    const needed = new Set(writes.flatMap((w) => (w.after === null ? [] : ancestorsOf(w.path))));
+    const removableSet = plan.removableFolders === undefined ? undefined : new Set(plan.removableFolders);
+    const removable = (dir: string): boolean => !needed.has(dir) && (removableSet === undefined || removableSet.has(dir));
+    const toCreate = new Set(createdDirs);
+    const point = (seq: number, path: string, phase: WritePoint['phase']): void => options.onWritePoint?.({ operation: id, seq, path, phase });
+    const seenOf = (path: string) => read.seen.get(path)!;
     let written = 0;
     const wrote = (seq: number): void => {
       options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
       // Progress stops with a cancellation: what was written is about to be put back.
       if (!signal?.aborted) progress('write', ++written, writes.length);
     };
-    try {
-      for (let start = 0; start < writes.length; start += JOURNAL_BATCH) {
+    for (let start = 0; start < writes.length; start += JOURNAL_BATCH) {
+      // A batch's folders are opened once (descriptors held for the batch), checked, and closed after it.
+      const folders = openWorkspaceFolders(planned, mode, true);
+      try {
         throwIfAborted(signal);
         // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
         // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
@@ -216,23 +254,46 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         for (let seq = start; seq <= end; seq++) {
           const write = writes[seq]!;
           options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
-          const temporary = temporaryPath(workspace, write.path, id, seq);
-          if (stageVersion(objects, workspace, write.path, write.after, temporary, durableFiles, read.permissions.get(write.path))) staged.push(seq);
-          else wrote(seq);
+          if (write.after === null) {
+            point(seq, write.path, 'before-delete');
+            deleteFile(folders, write.path, seenOf(write.path), removable);
+            point(seq, write.path, 'after-delete');
+            wrote(seq);
+            continue;
+          }
+          for (const dir of ancestorsOf(write.path)) {
+            if (!toCreate.has(dir)) continue;
+            point(seq, dir, 'before-folder');
+            folders.makeFolder(dir);
+            toCreate.delete(dir);
+          }
+          point(seq, write.path, 'before-stage');
+          stageVersion(objects, folders, write.path, write.after, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path));
+          point(seq, write.path, 'after-stage');
+          staged.push(seq);
         }
         // The renames on the thread pool, RENAMES_AT_ONCE at a time (see file-writes.ts); every one settles
         // before the batch is judged, so a rollback never races a rename still in flight.
         const failures = await settleAll(staged, RENAMES_AT_ONCE, signal, async (seq) => {
-          await placeStaged(workspace, writes[seq]!.path, temporaryPath(workspace, writes[seq]!.path, id, seq));
+          const write = writes[seq]!;
+          point(seq, write.path, 'before-rename');
+          await placeStaged(folders, write.path, temporaryFile(write.path, id, seq), write.after!, seenOf(write.path));
+          point(seq, write.path, 'after-rename');
           wrote(seq);
         });
-        if (failures.length > 0) throw failures[0];
+        if (failures.length > 0) throw failures.find((f) => f instanceof WorkspaceChangedDuringWrite) ?? failures[0];
         throwIfAborted(signal);
+        point(end, '', 'before-commit');
+        // A folder moved away mid-batch took the batch's writes with it (through the held descriptors).
+        folders.verifyReachable();
         journal.markFiles(id, start, end, 'done');
         for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
+      } catch (error) {
+        // Through the same folders: the rollback reaches what the batch wrote, never a swapped folder.
+        return await rollBackAfterFailure(objects, id, error, folders);
+      } finally {
+        folders.close();
       }
-    } catch (error) {
-      await rollBackAfterFailure(objects, id, error);
     }
     journal.finish(id, 'applied', iso());
     progress('done', writes.length, writes.length);
@@ -240,16 +301,25 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     return applied;
   }
 
-  /** Puts back what was written before the failure (or cancellation), then throws. */
-  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown): Promise<never> {
+  /**
+   * Puts back what was written before the failure (or cancellation). A change to the workspace found while
+   * writing (a folder swapped or moved, a file edited) is `workspace-changed`, as when the check before the
+   * first write finds it: the workspace holds what it held, the user's change included, and the journal shows
+   * the operation rolled-back. Anything else throws (CancelledError stays itself); so does a rollback that
+   * could not put everything back (IO, with the problems).
+   */
+  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown, folders: WorkspaceFolders): Promise<OperationOutcome> {
     const operation = journal.get(id)!;
+    const changed = error instanceof WorkspaceChangedDuringWrite ? error.path : undefined;
     // A rollback that throws leaves the operation `applying`: the next start's recovery tries again.
-    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles);
+    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles, folders, new Set(changed === undefined ? [] : [changed]));
     journal.finish(id, 'rolled-back', iso());
-    // CancelledError (an ArborError) stays itself when everything was put back.
-    if (error instanceof ArborError && problems.length === 0) throw error;
+    if (problems.length === 0) {
+      if (changed !== undefined) return { status: 'workspace-changed', changed: [changed] };
+      if (error instanceof ArborError) throw error;
+    }
     const message = error instanceof Error ? error.message : String(error);
-    throw new ArborError('IO', `Operation ${id} stopped and was rolled back: ${message}`, { operation: id, problems });
+    throw new ArborError('IO', `Operation ${id} stopped and was rolled back: ${message}`, { operation: id, problems, ...(changed === undefined ? {} : { path: changed }) });
   }
 
   function undoPlan(operationId: string): OperationPlan {
@@ -268,19 +338,26 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       undoes: operationId,
       sideEffects: [],
       changes: journal.files(operationId).map((file) => ({ path: file.path, expected: file.after, target: file.before })),
+      removableFolders: operation.createdDirs,
     };
   }
 
   async function recoverOne(operation: OperationRecord, files: readonly OperationFileRecord[], report: MutableReport): Promise<void> {
-    if (await allWritten(operation, files)) {
-      journal.finish(operation.id, 'applied', iso());
-      report.completed.push(operation.id);
-      return;
+    // The identities the operation saw died with it; recovery still reaches every folder without symlinks.
+    const folders = openWorkspaceFolders(planFolders(operation.workspace, []), mode, false);
+    try {
+      if (allWritten(folders, files)) {
+        journal.finish(operation.id, 'applied', iso());
+        report.completed.push(operation.id);
+        return;
+      }
+      const problems = await rollBackFiles(options.objects(), operation, files, durableFiles, folders);
+      for (const problem of problems) report.problems.push({ operation: operation.id, ...problem });
+      journal.finish(operation.id, 'rolled-back', iso());
+      report.rolledBack.push(operation.id);
+    } finally {
+      folders.close();
     }
-    const problems = await rollBackFiles(options.objects(), operation, files, durableFiles);
-    for (const problem of problems) report.problems.push({ operation: operation.id, ...problem });
-    journal.finish(operation.id, 'rolled-back', iso());
-    report.rolledBack.push(operation.id);
   }
 
   return {

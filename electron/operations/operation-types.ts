@@ -30,6 +30,12 @@ export interface OperationPlan {
   readonly sideEffects: readonly SideEffect[];
   /** For undo: the operation reversed. */
   readonly undoes?: string;
+  /**
+   * The folders a deletion may remove when it leaves them empty. A rewind or merge removes any (undefined),
+   * as git does; an undo only those the reversed operation created, so an empty folder that was there
+   * before the reversed operation is still there after the undo.
+   */
+  readonly removableFolders?: readonly string[];
 }
 
 export interface OperationProgress {

@@ -1,59 +1,79 @@
 /**
  * Puts back what an interrupted operation replaced. Every write was an atomic rename, so a file the journal
  * says was being written (or was written) holds either its before or its after version; anything else means
- * someone else changed it since, and it is reported, never overwritten.
+ * someone else changed it since, and it is reported, never overwritten. The rollback writes through the same
+ * checked folders as the operation (workspace-folders.ts): a folder swapped for a symlink is never written
+ * through; what cannot be put back safely is reported and left.
  */
-import { rmdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { OperationFileRecord, OperationRecord } from '../db/operation-journal';
 import type { SnapshotStore } from '../git/object-store';
-import { readWorkspaceFile, sameVersion, type WorkspaceFile } from '../git/workspace-files';
-import { placeStaged, stageVersion, temporaryPath } from './file-writes';
+import { sameVersion, type WorkspaceFile } from '../git/workspace-files';
+import { deleteFile, nowNs, placeStaged, readFile, removeTemporary, stageVersion, temporaryFile } from './file-writes';
+import { parentOf, type WorkspaceFolders } from './workspace-folders';
 
 export interface RollbackProblem {
   readonly path: string;
   readonly message: string;
 }
 
-async function readOrProblem(root: string, path: string): Promise<WorkspaceFile | null | RollbackProblem> {
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function readOrProblem(folders: WorkspaceFolders, path: string): WorkspaceFile | null | RollbackProblem {
   try {
-    return await readWorkspaceFile(root, path);
+    return readFile(folders, path);
   } catch (error) {
-    return { path, message: error instanceof Error ? error.message : String(error) };
+    return { path, message: messageOf(error) };
   }
 }
 
 const isProblem = (value: WorkspaceFile | null | RollbackProblem): value is RollbackProblem => value !== null && 'message' in value;
 
 /** True when every file of the operation was written and still holds what the operation wrote. */
-export async function allWritten(operation: OperationRecord, files: readonly OperationFileRecord[]): Promise<boolean> {
+export function allWritten(folders: WorkspaceFolders, files: readonly OperationFileRecord[]): boolean {
   for (const file of files) {
     if (file.state !== 'done') return false;
-    const current = await readOrProblem(operation.workspace, file.path);
+    const current = readOrProblem(folders, file.path);
     if (isProblem(current) || !sameVersion(current, file.after)) return false;
   }
   return true;
 }
 
+/** Makes every missing folder above `path` (folders a deletion of the operation removed), shallowest first. */
+function ensureFolders(folders: WorkspaceFolders, path: string): void {
+  const missing: string[] = [];
+  for (let dir = parentOf(path); dir !== '' && !folders.hasFolder(dir); dir = parentOf(dir)) missing.push(dir);
+  for (const dir of missing.reverse()) folders.makeFolder(dir);
+}
+
 /**
  * Restores the before version of every file the operation touched (latest write first, so a folder it
- * created is emptied before the file it replaced comes back) and removes temporary files and folders it
- * created. Returns the paths it could not restore.
+ * created is emptied before the file it replaced comes back) and removes temporary files and the folders it
+ * created; folders that were there before stay, empty or not. `leave` names paths someone else changed
+ * while the operation ran (found by its checks): they keep what they hold now. Returns the paths it could
+ * not restore.
  */
 export async function rollBackFiles(
   objects: SnapshotStore,
   operation: OperationRecord,
   files: readonly OperationFileRecord[],
   durable: boolean,
+  folders: WorkspaceFolders,
+  leave: ReadonlySet<string> = new Set(),
 ): Promise<RollbackProblem[]> {
-  const root = operation.workspace;
   const problems: RollbackProblem[] = [];
+  const created = new Set(operation.createdDirs);
   // Files still `planned` are checked too: after a power loss the journal may have lost an intent whose rename
   // survived (SQLite's WAL at synchronous=NORMAL); a file holding its after version is put back either way.
   for (const file of [...files].reverse()) {
-    const temporary = temporaryPath(root, file.path, operation.id, file.seq);
-    rmSync(temporary, { force: true });
-    const current = await readOrProblem(root, file.path);
+    const temporary = temporaryFile(file.path, operation.id, file.seq);
+    try {
+      removeTemporary(folders, temporary);
+    } catch (error) {
+      problems.push({ path: file.path, message: `Cannot remove ${temporary}: ${messageOf(error)}` });
+      continue;
+    }
+    if (leave.has(file.path)) continue;
+    const current = readOrProblem(folders, file.path);
     if (isProblem(current)) {
       problems.push(current);
       continue;
@@ -63,18 +83,26 @@ export async function rollBackFiles(
       problems.push({ path: file.path, message: `${file.path} changed after the operation wrote it; it was left as it is` });
       continue;
     }
+    const seen = { version: current && { oid: current.oid, mode: current.mode }, stat: null, seenAtNs: nowNs() };
     try {
-      if (stageVersion(objects, root, file.path, file.before, temporary, durable)) await placeStaged(root, file.path, temporary);
+      if (file.before === null) {
+        // Only folders the operation made go with the file: an empty folder that was there before stays.
+        deleteFile(folders, file.path, seen, (dir) => created.has(dir));
+      } else {
+        ensureFolders(folders, file.path);
+        stageVersion(objects, folders, file.path, file.before, temporary, durable);
+        await placeStaged(folders, file.path, temporary, file.before, seen);
+      }
     } catch (error) {
-      problems.push({ path: file.path, message: `Cannot restore ${file.path}: ${error instanceof Error ? error.message : String(error)}` });
+      problems.push({ path: file.path, message: `Cannot restore ${file.path}: ${messageOf(error)}` });
     }
   }
   // Deepest first; a folder that still holds something (a file written there since) stays.
   for (const folder of [...operation.createdDirs].reverse()) {
     try {
-      rmdirSync(join(root, folder));
+      folders.removeFolderIfEmpty(folder);
     } catch {
-      // gone already, or holds something written there since
+      // gone already, or no longer the folder the operation made: left as it is
     }
   }
   return problems;
