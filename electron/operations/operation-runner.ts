@@ -234,6 +234,19 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     const toCreate = new Set(createdDirs);
     const point = (seq: number, path: string, phase: WritePoint['phase']): void => options.onWritePoint?.({ operation: id, seq, path, phase });
     const seenOf = (path: string) => read.seen.get(path)!;
+    // The writes that may have changed the workspace: the rollback looks at these only.
+    const touched = new Set<number>();
+    const attempt = <T>(seq: number, task: () => T): T => {
+      try {
+        const result = task();
+        touched.add(seq);
+        return result;
+      } catch (error) {
+        // A check that failed before its system call changed nothing; anything else may have.
+        if (!(error instanceof WorkspaceChangedDuringWrite) || error.afterWrite) touched.add(seq);
+        throw error;
+      }
+    };
     let written = 0;
     const wrote = (seq: number): void => {
       options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
@@ -256,7 +269,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
           options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
           if (write.after === null) {
             point(seq, write.path, 'before-delete');
-            deleteFile(folders, write.path, seenOf(write.path), removable);
+            attempt(seq, () => deleteFile(folders, write.path, seenOf(write.path), removable));
             point(seq, write.path, 'after-delete');
             wrote(seq);
             continue;
@@ -268,7 +281,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
             toCreate.delete(dir);
           }
           point(seq, write.path, 'before-stage');
-          stageVersion(objects, folders, write.path, write.after, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path));
+          attempt(seq, () => stageVersion(objects, folders, write.path, write.after!, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path)));
           point(seq, write.path, 'after-stage');
           staged.push(seq);
         }
@@ -290,7 +303,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
       } catch (error) {
         // Through the same folders: the rollback reaches what the batch wrote, never a swapped folder.
-        return await rollBackAfterFailure(objects, id, error, folders);
+        return await rollBackAfterFailure(objects, id, error, folders, touched);
       } finally {
         folders.close();
       }
@@ -308,11 +321,11 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
    * the operation rolled-back. Anything else throws (CancelledError stays itself); so does a rollback that
    * could not put everything back (IO, with the problems).
    */
-  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown, folders: WorkspaceFolders): Promise<OperationOutcome> {
+  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown, folders: WorkspaceFolders, touched: ReadonlySet<number>): Promise<OperationOutcome> {
     const operation = journal.get(id)!;
     const changed = error instanceof WorkspaceChangedDuringWrite ? error.path : undefined;
     // A rollback that throws leaves the operation `applying`: the next start's recovery tries again.
-    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles, folders, new Set(changed === undefined ? [] : [changed]));
+    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles, folders, new Set(changed === undefined ? [] : [changed]), touched);
     journal.finish(id, 'rolled-back', iso());
     if (problems.length === 0) {
       if (changed !== undefined) return { status: 'workspace-changed', changed: [changed] };

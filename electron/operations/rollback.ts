@@ -49,8 +49,9 @@ function ensureFolders(folders: WorkspaceFolders, path: string): void {
  * Restores the before version of every file the operation touched (latest write first, so a folder it
  * created is emptied before the file it replaced comes back) and removes temporary files and the folders it
  * created; folders that were there before stay, empty or not. `leave` names paths someone else changed
- * while the operation ran (found by its checks): they keep what they hold now. Returns the paths it could
- * not restore.
+ * while the operation ran (found by its checks): they keep what they hold now. `touched`, when the caller
+ * knows it, names the writes that may have changed something (the others are not looked at: their folder may
+ * be one swapped since). Returns the paths it could not restore.
  */
 export async function rollBackFiles(
   objects: SnapshotStore,
@@ -59,12 +60,14 @@ export async function rollBackFiles(
   durable: boolean,
   folders: WorkspaceFolders,
   leave: ReadonlySet<string> = new Set(),
+  touched?: ReadonlySet<number>,
 ): Promise<RollbackProblem[]> {
   const problems: RollbackProblem[] = [];
   const created = new Set(operation.createdDirs);
   // Files still `planned` are checked too: after a power loss the journal may have lost an intent whose rename
   // survived (SQLite's WAL at synchronous=NORMAL); a file holding its after version is put back either way.
   for (const file of [...files].reverse()) {
+    if (touched !== undefined && !touched.has(file.seq)) continue;
     const temporary = temporaryFile(file.path, operation.id, file.seq);
     try {
       removeTemporary(folders, temporary);

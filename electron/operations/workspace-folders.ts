@@ -39,6 +39,8 @@ export class WorkspaceChangedDuringWrite extends Error {
     message: string,
     /** True when the folder is simply not there (a reader treats the file as absent). */
     readonly missing = false,
+    /** True when found by the check after a system call (identity-checks): that call may have gone astray. */
+    readonly afterWrite = false,
   ) {
     super(message);
     this.name = 'WorkspaceChangedDuringWrite';
@@ -133,8 +135,9 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
   const fds = new Map<string, number>();
   const used = new Set<string>();
 
+  let checkingAfter = false;
   const changed = (dir: string, why: string, missing = false): WorkspaceChangedDuringWrite =>
-    new WorkspaceChangedDuringWrite(dir === '' ? '.' : dir, `${dir === '' ? 'The workspace folder' : dir} ${why} since the operation checked it`, missing);
+    new WorkspaceChangedDuringWrite(dir === '' ? '.' : dir, `${dir === '' ? 'The workspace folder' : dir} ${why} since the operation checked it`, missing, checkingAfter);
 
   function expect(dir: string, info: BigIntStats): void {
     if (!info.isDirectory()) throw changed(dir, 'is no longer a folder');
@@ -214,9 +217,17 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
     folder,
     entry: (path) => `${folder(parentOf(path))}/${nameOf(path)}`,
     confirm(dir) {
-      if (mode === 'identity-checks') checkChain(dir);
+      if (mode !== 'identity-checks') return;
+      checkingAfter = true;
+      try {
+        checkChain(dir);
+      } finally {
+        checkingAfter = false;
+      }
     },
     makeFolder(dir) {
+      // A folder the check saw that is gone now was moved or removed by someone else: never made again here.
+      if (strict && identities.has(dir)) throw changed(dir, 'is gone', true);
       const parent = parentOf(dir);
       const at = `${folder(parent)}/${nameOf(dir)}`;
       // Not recursive: each level is made (and recorded) on its own, through its checked parent.
