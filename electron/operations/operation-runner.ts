@@ -15,7 +15,7 @@ import { sameVersion, type FileVersion } from '../git/workspace-files';
 import { deleteFile, placeStaged, stageVersion, temporaryFile } from './file-writes';
 import type { ApplyOptions, OperationPlan, OperationRunner, PlannedFileChange } from './operation-types';
 import { checkPlanPaths } from './path-checks';
-import { readPlannedFiles } from './planned-files';
+import { readPlannedFiles, type ReplacedFolder } from './planned-files';
 import { allWritten, rollBackFiles } from './rollback';
 import { storeSafetySnapshot } from './safety-snapshot';
 import { confinement, openWorkspaceFolders, parentOf, planFolders, WorkspaceChangedDuringWrite, type Confinement, type WorkspaceFolders } from './workspace-folders';
@@ -32,14 +32,24 @@ export interface CrashPoint {
 
 /**
  * Every point of the write phase, for fault-injection tests (a folder swapped for a symlink, a file edited, at
- * exactly that point). `seq` is the write's; `path` the file's (the folder's for `before-folder`, '' for
- * `before-commit`, which comes after a batch's renames and before its checks and journal commit).
+ * exactly that point). `seq` is the write's; `path` the file's (the folder's for `before-folder` and
+ * `before-folder-removal`, '' for `before-commit`, which comes after a batch's renames and before its checks
+ * and journal commit).
  */
 export interface WritePoint {
   readonly operation: string;
   readonly seq: number;
   readonly path: string;
-  readonly phase: 'before-stage' | 'after-stage' | 'before-rename' | 'after-rename' | 'before-delete' | 'after-delete' | 'before-folder' | 'before-commit';
+  readonly phase:
+    | 'before-stage'
+    | 'after-stage'
+    | 'before-rename'
+    | 'after-rename'
+    | 'before-delete'
+    | 'after-delete'
+    | 'before-folder'
+    | 'before-folder-removal'
+    | 'before-commit';
 }
 
 export interface OperationRunnerOptions {
@@ -122,13 +132,38 @@ function ancestorsOf(path: string): string[] {
   return folders.reverse();
 }
 
-/** Folders the writes will create (missing now, or a file the operation deletes first), shallowest first. */
-function foldersToCreate(root: string, writes: readonly Write[]): string[] {
+/** Shallowest first, then by name. */
+const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || (a < b ? -1 : 1);
+
+/**
+ * The folders the operation may remove, with their permission bits as they are now: every folder above a file
+ * it deletes (removed if left empty) and every folder standing where it writes a file.
+ */
+function foldersItMayRemove(modes: ReadonlyMap<string, number>, replaced: ReadonlyMap<string, readonly ReplacedFolder[]>, writes: readonly Write[]): Record<string, number> {
+  const folders: Record<string, number> = {};
+  for (const write of writes) {
+    if (write.after === null) {
+      for (const dir of ancestorsOf(write.path)) {
+        const mode = modes.get(dir);
+        if (mode !== undefined) folders[dir] = mode;
+      }
+    } else {
+      for (const folder of replaced.get(write.path) ?? []) folders[folder.path] = Number(folder.stat.mode & 0o7777n);
+    }
+  }
+  return folders;
+}
+
+/**
+ * Folders the writes will create (missing now, or a file the operation deletes first), and for an undo the
+ * folders it restores that are missing now; shallowest first.
+ */
+function foldersToCreate(root: string, writes: readonly Write[], restore: readonly string[]): string[] {
   const deleted = new Set(writes.filter((w) => w.after === null).map((w) => w.path));
   const folders = new Set<string>();
-  for (const write of writes) {
-    if (write.after === null) continue;
-    const parts = write.path.split('/');
+  const wanted = [...writes.filter((w) => w.after !== null).map((w) => w.path), ...restore.map((dir) => `${dir}/-`)];
+  for (const path of wanted) {
+    const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const folder = parts.slice(0, i).join('/');
       if (folders.has(folder)) continue;
@@ -141,7 +176,7 @@ function foldersToCreate(root: string, writes: readonly Write[]): string[] {
       if (!isFolder || deleted.has(folder)) folders.add(folder);
     }
   }
-  return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  return [...folders].sort(byDepth);
 }
 
 /** The plan's workspace root, normalized; it must be an absolute path to an existing folder. */
@@ -209,7 +244,11 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       options.now().getTime(),
       durable,
     );
-    const createdDirs = foldersToCreate(workspace, writes);
+    // Folders standing where a file goes are checked like the others, and removed (empty) before it is placed.
+    for (const folders of read.replacedFolders.values()) for (const folder of folders) planned.identities.set(folder.path, { dev: folder.stat.dev, ino: folder.stat.ino });
+    const foldersBefore = foldersItMayRemove(planned.modes, read.replacedFolders, writes);
+    const restore = plan.restoreFolders ?? {};
+    const createdDirs = foldersToCreate(workspace, writes, Object.keys(restore));
     const record = {
       id,
       kind: plan.kind,
@@ -219,6 +258,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       sideEffects: plan.sideEffects,
       safetyCommit,
       createdDirs,
+      foldersBefore,
       createdAt: iso(),
     };
     journal.begin(
@@ -277,8 +317,17 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
           for (const dir of ancestorsOf(write.path)) {
             if (!toCreate.has(dir)) continue;
             point(seq, dir, 'before-folder');
-            folders.makeFolder(dir);
+            folders.makeFolder(dir, restore[dir]);
             toCreate.delete(dir);
+          }
+          for (const folder of [...(read.replacedFolders.get(write.path) ?? [])].reverse()) {
+            point(seq, folder.path, 'before-folder-removal');
+            attempt(seq, () => {
+              // Emptied by the plan's deletions (or already removed by them); anything else is someone's.
+              if (folders.hasFolder(folder.path) && !folders.removeFolderIfEmpty(folder.path)) {
+                throw new WorkspaceChangedDuringWrite(folder.path, `${folder.path} holds files the operation did not plan for`);
+              }
+            });
           }
           point(seq, write.path, 'before-stage');
           attempt(seq, () => stageVersion(objects, folders, write.path, write.after!, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path)));
@@ -296,6 +345,15 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
         });
         if (failures.length > 0) throw failures.find((f) => f instanceof WorkspaceChangedDuringWrite) ?? failures[0];
         throwIfAborted(signal);
+        if (end === writes.length - 1) {
+          // Undo: the folders the reversed operation removed that no write brought back (empty ones).
+          for (const dir of Object.keys(restore).sort(byDepth)) {
+            if (!toCreate.has(dir)) continue;
+            point(end, dir, 'before-folder');
+            folders.makeFolder(dir, restore[dir]);
+            toCreate.delete(dir);
+          }
+        }
         point(end, '', 'before-commit');
         // A folder moved away mid-batch took the batch's writes with it (through the held descriptors).
         folders.verifyReachable();
@@ -352,6 +410,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       sideEffects: [],
       changes: journal.files(operationId).map((file) => ({ path: file.path, expected: file.after, target: file.before })),
       removableFolders: operation.createdDirs,
+      restoreFolders: operation.foldersBefore,
     };
   }
 

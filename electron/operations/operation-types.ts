@@ -36,6 +36,11 @@ export interface OperationPlan {
    * before the reversed operation is still there after the undo.
    */
   readonly removableFolders?: readonly string[];
+  /**
+   * For undo: the folders the reversed operation may have removed, with their permission bits (its journal's
+   * `foldersBefore`); any that is missing after the writes is made again, empty folders included.
+   */
+  readonly restoreFolders?: Readonly<Record<string, number>>;
 }
 
 export interface OperationProgress {

@@ -21,25 +21,35 @@ export interface PlannedFiles {
   readonly permissions: ReadonlyMap<string, number | null>;
   /** What each planned path held and its lstat, to be compared again right before its write (file-writes.ts). */
   readonly seen: ReadonlyMap<string, SeenFile>;
+  /** For a planned file where a folder stands now: that folder and every folder below it, parents first. */
+  readonly replacedFolders: ReadonlyMap<string, readonly ReplacedFolder[]>;
   /** Paths whose current version is not the expected one, sorted. */
   readonly changed: readonly string[];
 }
 
-/** Every file (not folder) below `folder`, workspace-relative. */
-async function filesBelow(root: string, folder: string): Promise<string[]> {
+/** A folder the operation removes to put a file where it stands (empty once the plan's deletions ran). */
+export interface ReplacedFolder {
+  readonly path: string;
+  readonly stat: BigIntStats;
+}
+
+/** Every file (not folder) below `folder`, workspace-relative; the folders below it go to `folders`, parents first. */
+async function filesBelow(root: string, folder: string, folders: ReplacedFolder[]): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir(join(root, folder), { withFileTypes: true })) {
     const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) found.push(...(await filesBelow(root, path)));
-    else found.push(path);
+    if (entry.isDirectory()) {
+      folders.push({ path, stat: lstatSync(join(root, path), { bigint: true }) });
+      found.push(...(await filesBelow(root, path, folders)));
+    } else found.push(path);
   }
   return found;
 }
 
-/** True when the plan removes everything in the folder; refuses when an ignored file is in the way. */
-async function planEmptiesFolder(root: string, folder: string, byPath: ReadonlyMap<string, PlannedFileChange>): Promise<boolean> {
+/** True when the plan removes every file in the folder (empty folders below it may stay); refuses when an ignored file is in the way. */
+async function planEmptiesFolder(root: string, folder: string, byPath: ReadonlyMap<string, PlannedFileChange>, folders: ReplacedFolder[]): Promise<boolean> {
   const ignored = createIgnoreCheck(root);
-  for (const path of await filesBelow(root, folder)) {
+  for (const path of await filesBelow(root, folder, folders)) {
     if (byPath.get(path)?.target === null) continue;
     if (ignored(path)) throw new ArborError('BAD_REQUEST', `${folder} holds the ignored file ${path}, which the operation would have to remove`, { path: folder });
     return false;
@@ -53,6 +63,7 @@ export async function readPlannedFiles(root: string, changes: readonly PlannedFi
   const bytes = new Map<string, Buffer>();
   const permissions = new Map<string, number | null>();
   const seen = new Map<string, SeenFile>();
+  const replacedFolders = new Map<string, ReplacedFolder[]>();
   const changed: string[] = [];
   for (const change of changes) {
     throwIfAborted(signal);
@@ -70,7 +81,9 @@ export async function readPlannedFiles(root: string, changes: readonly PlannedFi
     if (info?.isDirectory()) {
       current.set(change.path, null);
       seen.set(change.path, { version: null, stat: null, seenAtNs });
-      if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath))) changed.push(change.path);
+      const folders: ReplacedFolder[] = [{ path: change.path, stat: info }];
+      if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath, folders))) changed.push(change.path);
+      else if (change.target !== null) replacedFolders.set(change.path, folders);
       continue;
     }
     const file = missing ? null : readWorkspaceFileSync(root, change.path);
@@ -80,5 +93,5 @@ export async function readPlannedFiles(root: string, changes: readonly PlannedFi
     if (file) bytes.set(change.path, file.bytes);
     if (!sameVersion(file, change.expected)) changed.push(change.path);
   }
-  return { current, bytes, permissions, seen, changed: changed.sort() };
+  return { current, bytes, permissions, seen, replacedFolders, changed: changed.sort() };
 }

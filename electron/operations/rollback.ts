@@ -9,7 +9,7 @@ import type { OperationFileRecord, OperationRecord } from '../db/operation-journ
 import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type WorkspaceFile } from '../git/workspace-files';
 import { deleteFile, nowNs, placeStaged, readFile, removeTemporary, stageVersion, temporaryFile } from './file-writes';
-import { parentOf, type WorkspaceFolders } from './workspace-folders';
+import { parentOf, WorkspaceChangedDuringWrite, type WorkspaceFolders } from './workspace-folders';
 
 export interface RollbackProblem {
   readonly path: string;
@@ -38,11 +38,11 @@ export function allWritten(folders: WorkspaceFolders, files: readonly OperationF
   return true;
 }
 
-/** Makes every missing folder above `path` (folders a deletion of the operation removed), shallowest first. */
-function ensureFolders(folders: WorkspaceFolders, path: string): void {
+/** Makes every missing folder above `path` (folders a deletion of the operation removed, with their bits), shallowest first. */
+function ensureFolders(folders: WorkspaceFolders, path: string, modes: Readonly<Record<string, number>>): void {
   const missing: string[] = [];
   for (let dir = parentOf(path); dir !== '' && !folders.hasFolder(dir); dir = parentOf(dir)) missing.push(dir);
-  for (const dir of missing.reverse()) folders.makeFolder(dir);
+  for (const dir of missing.reverse()) folders.makeFolder(dir, modes[dir]);
 }
 
 /**
@@ -92,7 +92,7 @@ export async function rollBackFiles(
         // Only folders the operation made go with the file: an empty folder that was there before stays.
         deleteFile(folders, file.path, seen, (dir) => created.has(dir));
       } else {
-        ensureFolders(folders, file.path);
+        ensureFolders(folders, file.path, operation.foldersBefore);
         stageVersion(objects, folders, file.path, file.before, temporary, durable);
         await placeStaged(folders, file.path, temporary, file.before, seen);
       }
@@ -106,6 +106,19 @@ export async function rollBackFiles(
       folders.removeFolderIfEmpty(folder);
     } catch {
       // gone already, or no longer the folder the operation made: left as it is
+    }
+  }
+  // Folders the operation removed that no restored file brought back: empty ones, shallowest first.
+  const before = Object.keys(operation.foldersBefore).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  for (const folder of before) {
+    try {
+      if (!folders.hasFolder(folder)) {
+        ensureFolders(folders, `${folder}/-`, operation.foldersBefore);
+      }
+    } catch (error) {
+      // Swapped or moved by someone else (not removed by the operation): their change, left as it is.
+      if (error instanceof WorkspaceChangedDuringWrite) continue;
+      problems.push({ path: folder, message: `Cannot make the folder ${folder} again: ${messageOf(error)}` });
     }
   }
   return problems;

@@ -22,7 +22,7 @@
  * writes into it, now outside the workspace) stops the operation, and the rollback puts it back through the
  * same descriptors. Failures are `WorkspaceChangedDuringWrite` with the workspace-relative path.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, statSync, type BigIntStats } from 'node:fs';
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, statSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 
 export interface FolderIdentity {
@@ -51,6 +51,8 @@ export class WorkspaceChangedDuringWrite extends Error {
 export interface PlannedFolders {
   readonly root: string;
   readonly identities: Map<string, FolderIdentity>;
+  /** Permission bits of each folder in `identities` (not the root), as the check saw them. */
+  readonly modes: Map<string, number>;
 }
 
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
@@ -91,6 +93,7 @@ export function confinement(): Confinement {
  */
 export function planFolders(root: string, paths: Iterable<string>): PlannedFolders {
   const identities = new Map<string, FolderIdentity>([['', identityOf(statSync(root, { bigint: true }))]]);
+  const modes = new Map<string, number>();
   const folders = new Set<string>();
   for (const path of paths) for (let dir = parentOf(path); dir !== '' && !folders.has(dir); dir = parentOf(dir)) folders.add(dir);
   const byDepth = [...folders].sort((a, b) => a.split('/').length - b.split('/').length);
@@ -98,12 +101,15 @@ export function planFolders(root: string, paths: Iterable<string>): PlannedFolde
     if (!identities.has(parentOf(dir))) continue; // its parent is not a folder: neither is it, as the check saw it
     try {
       const info = lstatSync(join(root, dir), { bigint: true });
-      if (info.isDirectory()) identities.set(dir, identityOf(info));
+      if (info.isDirectory()) {
+        identities.set(dir, identityOf(info));
+        modes.set(dir, Number(info.mode & 0o7777n));
+      }
     } catch {
       // missing
     }
   }
-  return { root, identities };
+  return { root, identities, modes };
 }
 
 /** One operation's (or one batch's) view of the workspace folders: every path it writes through comes from here. */
@@ -115,8 +121,8 @@ export interface WorkspaceFolders {
   entry(path: string): string;
   /** After a system call through `entry`/`folder` (identity-checks: checks the chain again; descriptors: nothing). */
   confirm(dir: string): void;
-  /** Creates folder `dir` (its parent must exist) and records it as the operation's own. */
-  makeFolder(dir: string): void;
+  /** Creates folder `dir` (its parent must exist), with permission bits `bits` if given, and records it as the operation's own. */
+  makeFolder(dir: string, bits?: number): void;
   /** Removes folder `dir` if empty; false when it is not empty or gone. */
   removeFolderIfEmpty(dir: string): boolean;
   /** True when folder `dir` exists (as a folder) where the check saw it, or was made by the operation. */
@@ -225,7 +231,7 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
         checkingAfter = false;
       }
     },
-    makeFolder(dir) {
+    makeFolder(dir, bits) {
       // A folder the check saw that is gone now was moved or removed by someone else: never made again here.
       if (strict && identities.has(dir)) throw changed(dir, 'is gone', true);
       const parent = parentOf(dir);
@@ -235,6 +241,11 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
       const info = lstatSync(at, { bigint: true });
       if (!info.isDirectory()) throw changed(dir, 'is not the folder the operation made');
       identities.set(dir, identityOf(info));
+      if (bits !== undefined) {
+        // Explicit, so the umask cannot change what the folder had; on the descriptor where there is one.
+        if (mode === 'descriptors') fchmodSync(descriptor(dir), bits);
+        else chmodSync(folder(dir), bits);
+      }
       this.confirm(parent);
     },
     removeFolderIfEmpty(dir) {
