@@ -68,7 +68,8 @@ export interface OperationRunner {
   /**
    * Checks every path (refusing `..`, absolute paths, symlinked parents, `.git`, ignored files) and that the
    * workspace holds each `expected` version, before any write; then stores the safety snapshot, journals and
-   * writes. A mismatch returns `workspace-changed` with nothing written.
+   * writes. A mismatch returns `workspace-changed` with nothing written; so does a change found while writing
+   * (a folder swapped or moved, a file edited), after everything written was rolled back (README.md).
    */
   apply(plan: OperationPlan, options?: ApplyOptions): Promise<OperationOutcome>;
   /** Restores what the operation replaced, if the workspace still holds what it wrote (else `workspace-changed`). */

@@ -112,7 +112,15 @@ describe('the workspace changing during the write phase', () => {
     },
     /** The agent moves `src` out of the workspace. */
     'moved away': (workspace: string, _outside: string, held: string) => renameSync(join(workspace, 'src'), join(held, 'src')),
+    /** The workspace folder itself swapped for a symlink to the outside folder. */
+    'swapped for a symlink (the workspace root)': (workspace: string, outside: string, held: string) => {
+      renameSync(workspace, join(held, 'workspace'));
+      symlinkSync(outside, workspace);
+    },
   };
+  /** Where each fault's folder is kept aside, and the path the outcome names. */
+  const moved = (fault: string): { from: string; aside: string; changed: string } =>
+    fault.includes('root') ? { from: '', aside: 'workspace', changed: '.' } : { from: 'src', aside: 'src', changed: 'src' };
 
   for (const mode of MODES) {
     for (const [fault, inject] of Object.entries(faults)) {
@@ -136,10 +144,11 @@ describe('the workspace changing during the write phase', () => {
           expect(listTree(outside), where).toEqual(outsideBefore);
           expect(engine.runner.list({ workspace })[0]?.status, where).toBe('rolled-back');
           // Put the agent's change back: the workspace is as it was before the rewind, byte for byte.
-          if (fault === 'swapped for a symlink') unlinkSync(join(workspace, 'src'));
-          renameSync(join(held, 'src'), join(workspace, 'src'));
+          const { from, aside, changed } = moved(fault);
+          if (fault.startsWith('swapped')) unlinkSync(join(workspace, from));
+          renameSync(join(held, aside), join(workspace, from));
           if (mode === 'descriptors' || !(outcome instanceof ArborError)) {
-            expect(outcome, where).toEqual({ status: 'workspace-changed', changed: ['src'] });
+            expect(outcome, where).toEqual({ status: 'workspace-changed', changed: [changed] });
             expect(listTree(workspace), where).toEqual(before);
           } else {
             // The fallback cannot reach a folder that is no longer at its path: what it wrote there before the
@@ -147,7 +156,7 @@ describe('the workspace changing during the write phase', () => {
             expect(outcome.code, where).toBe('IO');
             const problems = (outcome.data as { problems: { path: string }[] }).problems.map((p) => p.path);
             expect(problems.length, where).toBeGreaterThan(0);
-            expect(problems.every((path) => path.startsWith('src/')), where).toBe(true);
+            expect(problems.every((path) => path.startsWith(from === '' ? '' : `${from}/`)), where).toBe(true);
             const after = listTree(workspace);
             for (const [path, value] of before) if (!problems.includes(path) && !problems.some((p) => `${p}/`.startsWith(path))) expect(after.get(path), `${where}: ${path}`).toBe(value);
           }
