@@ -293,78 +293,82 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       // Progress stops with a cancellation: what was written is about to be put back.
       if (!signal?.aborted) progress('write', ++written, writes.length);
     };
-    for (let start = 0; start < writes.length; start += JOURNAL_BATCH) {
-      // A batch's folders are opened once (descriptors held for the batch), checked, and closed after it.
-      const folders = openWorkspaceFolders(planned, mode, true);
-      try {
-        throwIfAborted(signal);
-        // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
-        // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
-        // 100-file rewind. Recovery reads the files themselves, so a batch's granularity changes nothing there.
-        const end = Math.min(start + JOURNAL_BATCH, writes.length) - 1;
-        journal.markFiles(id, start, end, 'writing');
-        const staged: number[] = [];
-        for (let seq = start; seq <= end; seq++) {
-          const write = writes[seq]!;
-          options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
-          if (write.after === null) {
-            point(seq, write.path, 'before-delete');
-            attempt(seq, () => deleteFile(folders, write.path, seenOf(write.path), removable));
-            point(seq, write.path, 'after-delete');
+    // Each folder is opened (and checked) once; its descriptor is held for the operation (up to MAX_HELD), so
+    // a rollback reaches what any batch wrote, and closed at the end, whatever the outcome.
+    const folders = openWorkspaceFolders(planned, mode, true);
+    try {
+      for (let start = 0; start < writes.length; start += JOURNAL_BATCH) {
+        folders.startBatch();
+        try {
+          throwIfAborted(signal);
+          // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
+          // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
+          // 100-file rewind. Recovery reads the files themselves, so a batch's granularity changes nothing there.
+          const end = Math.min(start + JOURNAL_BATCH, writes.length) - 1;
+          journal.markFiles(id, start, end, 'writing');
+          const staged: number[] = [];
+          for (let seq = start; seq <= end; seq++) {
+            const write = writes[seq]!;
+            options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
+            if (write.after === null) {
+              point(seq, write.path, 'before-delete');
+              attempt(seq, () => deleteFile(folders, write.path, seenOf(write.path), removable));
+              point(seq, write.path, 'after-delete');
+              wrote(seq);
+              continue;
+            }
+            for (const dir of ancestorsOf(write.path)) {
+              if (!toCreate.has(dir)) continue;
+              point(seq, dir, 'before-folder');
+              folders.makeFolder(dir, restore[dir]);
+              toCreate.delete(dir);
+            }
+            for (const folder of [...(read.replacedFolders.get(write.path) ?? [])].reverse()) {
+              point(seq, folder.path, 'before-folder-removal');
+              attempt(seq, () => {
+                // Emptied by the plan's deletions (or already removed by them); anything else is someone's.
+                if (folders.hasFolder(folder.path) && !folders.removeFolderIfEmpty(folder.path)) {
+                  throw new WorkspaceChangedDuringWrite(folder.path, `${folder.path} holds files the operation did not plan for`);
+                }
+              });
+            }
+            point(seq, write.path, 'before-stage');
+            attempt(seq, () => stageVersion(objects, folders, write.path, write.after!, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path)));
+            point(seq, write.path, 'after-stage');
+            staged.push(seq);
+          }
+          // The renames on the thread pool, RENAMES_AT_ONCE at a time (see file-writes.ts); every one settles
+          // before the batch is judged, so a rollback never races a rename still in flight.
+          const failures = await settleAll(staged, RENAMES_AT_ONCE, signal, async (seq) => {
+            const write = writes[seq]!;
+            point(seq, write.path, 'before-rename');
+            await placeStaged(folders, write.path, temporaryFile(write.path, id, seq), write.after!, seenOf(write.path));
+            point(seq, write.path, 'after-rename');
             wrote(seq);
-            continue;
+          });
+          if (failures.length > 0) throw failures.find((f) => f instanceof WorkspaceChangedDuringWrite) ?? failures[0];
+          throwIfAborted(signal);
+          if (end === writes.length - 1) {
+            // Undo: the folders the reversed operation removed that no write brought back (empty ones).
+            for (const dir of Object.keys(restore).sort(byDepth)) {
+              if (!toCreate.has(dir)) continue;
+              point(end, dir, 'before-folder');
+              folders.makeFolder(dir, restore[dir]);
+              toCreate.delete(dir);
+            }
           }
-          for (const dir of ancestorsOf(write.path)) {
-            if (!toCreate.has(dir)) continue;
-            point(seq, dir, 'before-folder');
-            folders.makeFolder(dir, restore[dir]);
-            toCreate.delete(dir);
-          }
-          for (const folder of [...(read.replacedFolders.get(write.path) ?? [])].reverse()) {
-            point(seq, folder.path, 'before-folder-removal');
-            attempt(seq, () => {
-              // Emptied by the plan's deletions (or already removed by them); anything else is someone's.
-              if (folders.hasFolder(folder.path) && !folders.removeFolderIfEmpty(folder.path)) {
-                throw new WorkspaceChangedDuringWrite(folder.path, `${folder.path} holds files the operation did not plan for`);
-              }
-            });
-          }
-          point(seq, write.path, 'before-stage');
-          attempt(seq, () => stageVersion(objects, folders, write.path, write.after!, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path)));
-          point(seq, write.path, 'after-stage');
-          staged.push(seq);
+          point(end, '', 'before-commit');
+          // A folder moved away mid-batch took the batch's writes with it (through the held descriptors).
+          folders.verifyReachable();
+          journal.markFiles(id, start, end, 'done');
+          for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
+        } catch (error) {
+          // Through the same folders: the rollback reaches what the operation wrote, never a swapped folder.
+          return await rollBackAfterFailure(objects, id, error, folders, touched);
         }
-        // The renames on the thread pool, RENAMES_AT_ONCE at a time (see file-writes.ts); every one settles
-        // before the batch is judged, so a rollback never races a rename still in flight.
-        const failures = await settleAll(staged, RENAMES_AT_ONCE, signal, async (seq) => {
-          const write = writes[seq]!;
-          point(seq, write.path, 'before-rename');
-          await placeStaged(folders, write.path, temporaryFile(write.path, id, seq), write.after!, seenOf(write.path));
-          point(seq, write.path, 'after-rename');
-          wrote(seq);
-        });
-        if (failures.length > 0) throw failures.find((f) => f instanceof WorkspaceChangedDuringWrite) ?? failures[0];
-        throwIfAborted(signal);
-        if (end === writes.length - 1) {
-          // Undo: the folders the reversed operation removed that no write brought back (empty ones).
-          for (const dir of Object.keys(restore).sort(byDepth)) {
-            if (!toCreate.has(dir)) continue;
-            point(end, dir, 'before-folder');
-            folders.makeFolder(dir, restore[dir]);
-            toCreate.delete(dir);
-          }
-        }
-        point(end, '', 'before-commit');
-        // A folder moved away mid-batch took the batch's writes with it (through the held descriptors).
-        folders.verifyReachable();
-        journal.markFiles(id, start, end, 'done');
-        for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
-      } catch (error) {
-        // Through the same folders: the rollback reaches what the batch wrote, never a swapped folder.
-        return await rollBackAfterFailure(objects, id, error, folders, touched);
-      } finally {
-        folders.close();
       }
+    } finally {
+      folders.close();
     }
     journal.finish(id, 'applied', iso());
     progress('done', writes.length, writes.length);

@@ -58,6 +58,11 @@ export interface PlannedFolders {
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const DIRECTORY_FLAGS = constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+/**
+ * Folder descriptors an operation keeps open at most (beyond those its current batch uses): held for the whole
+ * operation, so a rollback reaches what earlier batches wrote even into a folder swapped or moved since.
+ */
+export const MAX_HELD = 256;
 
 export const parentOf = (path: string): string => {
   const slash = path.lastIndexOf('/');
@@ -127,7 +132,9 @@ export interface WorkspaceFolders {
   removeFolderIfEmpty(dir: string): boolean;
   /** True when folder `dir` exists (as a folder) where the check saw it, or was made by the operation. */
   hasFolder(dir: string): boolean;
-  /** Every folder this view used is still a folder at the same place, reached from the root without symlinks. */
+  /** A new batch: `verifyReachable` looks at the folders used from here on. */
+  startBatch(): void;
+  /** Every folder used since `startBatch` is still a folder at the same place, reached from the root without symlinks. */
   verifyReachable(): void;
   close(): void;
 }
@@ -161,7 +168,15 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
   // descriptors: one open per folder per view, one level at a time.
   function descriptor(dir: string): number {
     const held = fds.get(dir);
-    if (held !== undefined) return held;
+    if (held !== undefined) {
+      // Its parents were opened first, so they are held too (or were let go, and are opened again if needed).
+      for (let at = dir; !used.has(at); at = parentOf(at)) {
+        used.add(at);
+        if (at === '') break;
+      }
+      return held;
+    }
+    if (fds.size >= MAX_HELD) letGo();
     let fd: number;
     try {
       fd = dir === '' ? openSync(root, constants.O_RDONLY | O_DIRECTORY) : openSync(`/proc/self/fd/${descriptor(parentOf(dir))}/${nameOf(dir)}`, DIRECTORY_FLAGS);
@@ -181,6 +196,16 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
     fds.set(dir, fd);
     used.add(dir);
     return fd;
+  }
+
+  /** Closes the descriptors of folders the current batch has not used (the oldest first), down to half the cap. */
+  function letGo(): void {
+    for (const [dir, fd] of fds) {
+      if (fds.size < MAX_HELD / 2) return;
+      if (used.has(dir)) continue;
+      closeSync(fd);
+      fds.delete(dir);
+    }
   }
 
   // identity-checks: the whole chain, no follow, every time.
@@ -268,6 +293,9 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
         if (error instanceof WorkspaceChangedDuringWrite && error.missing) return false;
         throw error;
       }
+    },
+    startBatch() {
+      used.clear();
     },
     verifyReachable() {
       // `used` holds every folder's parents too, so a symlink anywhere above one is found at its own level.

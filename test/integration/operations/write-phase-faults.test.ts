@@ -166,6 +166,45 @@ describe('the workspace changing during the write phase', () => {
       });
     }
 
+    it(`a folder swapped for a symlink after earlier batches wrote into it: a many-file rewind is rolled back through the held folders (${mode})`, async () => {
+      const engine = engines.get(mode)!;
+      const base = join(temp.path, `run-${runs++}`);
+      const workspace = join(base, 'workspace');
+      const outside = join(base, 'outside');
+      const many = (version: string): Record<string, Entry> => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`src/f${String(i).padStart(2, '0')}.txt`, file(`${version} ${i}\n`)]));
+      writeAll(workspace, many('now'));
+      writeAll(join(base, 'target'), many('then'));
+      writeAll(outside, Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${String(i).padStart(2, '0')}.txt`, file(`outside ${i}\n`)])));
+      mkdirSync(join(base, 'held'));
+      const changes = planBetween(engine.objects, await capture(engine.objects, workspace), await capture(engine.objects, join(base, 'target')));
+      expect(changes).toHaveLength(60);
+      const before = listTree(workspace);
+      const outsideBefore = listTree(outside);
+      let swappedAt: number | undefined;
+      hook = (point) => {
+        // The third batch of 16: two batches are written and journaled done.
+        if (swappedAt !== undefined || point.phase !== 'before-stage' || point.seq < 32) return;
+        swappedAt = point.seq;
+        renameSync(join(workspace, 'src'), join(base, 'held', 'src'));
+        symlinkSync(outside, join(workspace, 'src'));
+      };
+      const outcome = await apply(engine, { kind: 'rewind', workspace, nodeId: 'node-1', changes, sideEffects: [] });
+      hook = undefined;
+      expect(swappedAt).toBe(32);
+      expect(listTree(outside)).toEqual(outsideBefore);
+      unlinkSync(join(workspace, 'src'));
+      renameSync(join(base, 'held', 'src'), join(workspace, 'src'));
+      if (mode === 'descriptors') {
+        expect(outcome).toEqual({ status: 'workspace-changed', changed: ['src'] });
+        expect(listTree(workspace)).toEqual(before);
+      } else {
+        // The fallback cannot reach the real folder any more: the 32 files written into it are reported.
+        expect(outcome).toMatchObject({ code: 'IO', data: { path: 'src' } });
+        expect((outcome as ArborError).data).toMatchObject({ problems: expect.arrayContaining([expect.objectContaining({ path: 'src/f00.txt' })]) });
+        expect(((outcome as ArborError).data as { problems: unknown[] }).problems).toHaveLength(32);
+      }
+    });
+
     it(`an edit made during the write phase, right before its file is replaced or deleted, is not overwritten; the rewind is rolled back (${mode})`, async () => {
       const engine = engines.get(mode)!;
       const targets = points.filter((p) => p.phase === 'before-rename' || p.phase === 'before-delete');
