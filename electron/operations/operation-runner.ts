@@ -4,7 +4,7 @@
  * after), and rolls back what it wrote when it is cancelled, fails, or was killed (`recover`).
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { AppliedOperation, OperationOutcome, OperationSummary, WorkspaceChanges } from '../../shared/operations';
@@ -419,6 +419,13 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
   }
 
   async function recoverOne(operation: OperationRecord, files: readonly OperationFileRecord[], report: MutableReport): Promise<void> {
+    if (!existsSync(operation.workspace)) {
+      // Removed by the user since: nothing to put back, and nothing to write through.
+      report.problems.push({ operation: operation.id, path: '', message: `The workspace ${operation.workspace} is gone; nothing was restored` });
+      journal.finish(operation.id, 'rolled-back', iso());
+      report.rolledBack.push(operation.id);
+      return;
+    }
     // The identities the operation saw died with it; recovery still reaches every folder without symlinks.
     const folders = openWorkspaceFolders(planFolders(operation.workspace, []), mode, false);
     try {

@@ -262,7 +262,13 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
       const parent = parentOf(dir);
       const at = `${folder(parent)}/${nameOf(dir)}`;
       // Not recursive: each level is made (and recorded) on its own, through its checked parent.
-      mkdirSync(at);
+      try {
+        mkdirSync(at);
+      } catch (error) {
+        // Someone made something there since the check: theirs, not the operation's.
+        if (errno(error) === 'EEXIST') throw changed(dir, 'appeared');
+        throw error;
+      }
       const info = lstatSync(at, { bigint: true });
       if (!info.isDirectory()) throw changed(dir, 'is not the folder the operation made');
       identities.set(dir, identityOf(info));

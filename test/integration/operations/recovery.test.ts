@@ -3,7 +3,7 @@
  * kills): a file someone changed since is reported and left alone, temporary files and the folders the
  * operation created are removed, and an interrupted undo that finished all its writes marks its target undone.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOperationJournal, type OperationJournal } from '../../../electron/db/operation-journal';
@@ -78,6 +78,30 @@ describe('recovery of interrupted operations', () => {
     );
     expect(existsSync(join(workspace, 'made'))).toBe(false);
     expect(engine.runner.list()[0]).toMatchObject({ operation: 'op-crashed', status: 'rolled-back', written: ['a.txt', 'b.txt', 'lost.txt'], created: ['made/deep/c.txt'], deleted: ['untouched.txt'] });
+  });
+
+  it('recovery of a folder swapped for a symlink before the next start writes nothing through it', async () => {
+    const [oldA, newA] = await Promise.all(['a0\n', 'a1\n'].map(version));
+    // The operation wrote src/a.txt and was killed; then src became a symlink to a folder outside the
+    // workspace that holds, at the same name, the very bytes the operation wrote.
+    const outside = join(temp.path, 'outside');
+    writeEntry(outside, 'a.txt', text('a1\n'));
+    symlinkSync(outside, join(workspace, 'src'));
+    begin('op-swapped', [{ path: 'src/a.txt', before: oldA!, after: newA! }]);
+    journal.markFile('op-swapped', 0, 'done');
+    const report = await engine.runner.recover();
+    expect(report.rolledBack).toEqual(['op-swapped']);
+    expect(report.problems.map((p) => p.path)).toEqual(['src/a.txt']);
+    expect(listWorkspace(outside)).toEqual(new Map([['a.txt', `file:${Buffer.from('a1\n').toString('base64')}`]]));
+  });
+
+  it('an interrupted operation whose workspace was removed since is rolled back with a problem, not retried at every start', async () => {
+    const [oldA, newA] = await Promise.all(['a0\n', 'a1\n'].map(version));
+    begin('op-gone', [{ path: 'a.txt', before: oldA!, after: newA! }]);
+    rmSync(workspace, { recursive: true });
+    const report = await engine.runner.recover();
+    expect(report).toMatchObject({ rolledBack: ['op-gone'], completed: [], problems: [{ operation: 'op-gone', path: '' }] });
+    expect(await engine.runner.recover()).toEqual({ rolledBack: [], completed: [], problems: [] });
   });
 
   it('completes an undo whose writes were all done, marking the operation it reverses undone', async () => {
