@@ -19,7 +19,10 @@ describe('recovery of interrupted operations', () => {
   let engine: Engine;
   let journal: OperationJournal;
 
-  const version = async (content: string): Promise<FileVersion> => ({ oid: (await storeBlobs(engine.objects, [Buffer.from(content)]))[0]!, mode: '100644' });
+  // One writer for all of them: several writers at once in one process sometimes read each other's unfinished
+  // pack index (seen here as "corrupt pack index tmp_….idx"; electron/git/object-store.ts refresh).
+  const versions = async (contents: readonly string[]): Promise<FileVersion[]> =>
+    (await storeBlobs(engine.objects, contents.map((content) => Buffer.from(content)))).map((oid) => ({ oid, mode: '100644' as const }));
   const begin = (id: string, files: { path: string; before: FileVersion | null; after: FileVersion | null }[], extra: { undoes?: string; createdDirs?: string[] } = {}) =>
     journal.begin(
       { id, kind: extra.undoes ? 'undo' : 'rewind', workspace, nodeId: null, undoes: extra.undoes ?? null, sideEffects: [], safetyCommit: null, createdDirs: extra.createdDirs ?? [], createdAt: '2025-06-01T12:00:00.000Z' },
@@ -39,9 +42,7 @@ describe('recovery of interrupted operations', () => {
   });
 
   it('rolls back what was written, reports a file changed since, and removes temporaries and created folders', async () => {
-    const [oldA, newA, oldB, newB, newC, untouched, lostOld, lostNew] = await Promise.all(
-      ['a0\n', 'a1\n', 'b0\n', 'b1\n', 'c1\n', 'planned but never reached\n', 'l0\n', 'l1\n'].map(version),
-    );
+    const [oldA, newA, oldB, newB, newC, untouched, lostOld, lostNew] = await versions(['a0\n', 'a1\n', 'b0\n', 'b1\n', 'c1\n', 'planned but never reached\n', 'l0\n', 'l1\n']);
     // a.txt: written (done); b.txt: changed by someone since; made/deep/c.txt: renamed but not journaled done;
     // untouched.txt: never reached; lost.txt: renamed, but its intent was lost (a power cut, WAL not synced).
     writeEntry(workspace, 'a.txt', text('a1\n'));
@@ -81,7 +82,7 @@ describe('recovery of interrupted operations', () => {
   });
 
   it('recovery of a folder swapped for a symlink before the next start writes nothing through it', async () => {
-    const [oldA, newA] = await Promise.all(['a0\n', 'a1\n'].map(version));
+    const [oldA, newA] = await versions(['a0\n', 'a1\n']);
     // The operation wrote src/a.txt and was killed; then src became a symlink to a folder outside the
     // workspace that holds, at the same name, the very bytes the operation wrote.
     const outside = join(temp.path, 'outside');
@@ -96,7 +97,7 @@ describe('recovery of interrupted operations', () => {
   });
 
   it('an interrupted operation whose workspace was removed since is rolled back with a problem, not retried at every start', async () => {
-    const [oldA, newA] = await Promise.all(['a0\n', 'a1\n'].map(version));
+    const [oldA, newA] = await versions(['a0\n', 'a1\n']);
     begin('op-gone', [{ path: 'a.txt', before: oldA!, after: newA! }]);
     rmSync(workspace, { recursive: true });
     const report = await engine.runner.recover();
@@ -105,7 +106,7 @@ describe('recovery of interrupted operations', () => {
   });
 
   it('completes an undo whose writes were all done, marking the operation it reverses undone', async () => {
-    const [oldA, newA] = await Promise.all(['a0\n', 'a1\n'].map(version));
+    const [oldA, newA] = await versions(['a0\n', 'a1\n']);
     begin('op-rewind', [{ path: 'a.txt', before: oldA!, after: newA! }]);
     journal.markFile('op-rewind', 0, 'done');
     journal.finish('op-rewind', 'applied', '2025-06-01T12:00:01.000Z');
