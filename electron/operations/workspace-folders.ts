@@ -117,7 +117,7 @@ export function planFolders(root: string, paths: Iterable<string>): PlannedFolde
   return { root, identities, modes };
 }
 
-/** One operation's (or one batch's) view of the workspace folders: every path it writes through comes from here. */
+/** One operation's view of the workspace folders (or one recovery's): every path it reads or writes through comes from here. */
 export interface WorkspaceFolders {
   readonly mode: Confinement;
   /** A path naming folder `dir` (workspace-relative) that system calls can use, checked to be the planned folder. */
