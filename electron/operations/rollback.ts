@@ -110,14 +110,17 @@ export async function rollBackFiles(
   }
   // Folders the operation removed that no restored file brought back: empty ones, shallowest first.
   const before = Object.keys(operation.foldersBefore).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  // Where the user put a file of their own (found while writing), what stood there before is theirs to decide.
+  const usersFiles = files.filter((file) => leave.has(file.path)).map((file) => file.path);
   for (const folder of before) {
+    if (usersFiles.some((path) => folder === path || folder.startsWith(`${path}/`))) continue;
     try {
       if (!folders.hasFolder(folder)) {
         ensureFolders(folders, `${folder}/-`, operation.foldersBefore);
       }
     } catch (error) {
-      // Swapped or moved by someone else (not removed by the operation): their change, left as it is.
-      if (error instanceof WorkspaceChangedDuringWrite) continue;
+      // Not removed by the operation (a folder swapped or moved by someone else): their change, left as it is.
+      if (error instanceof WorkspaceChangedDuringWrite && !folders.removed(folder)) continue;
       problems.push({ path: folder, message: `Cannot make the folder ${folder} again: ${messageOf(error)}` });
     }
   }

@@ -132,6 +132,8 @@ export interface WorkspaceFolders {
   removeFolderIfEmpty(dir: string): boolean;
   /** True when folder `dir` exists (as a folder) where the check saw it, or was made by the operation. */
   hasFolder(dir: string): boolean;
+  /** True when this view removed folder `dir` (and has not made it again). */
+  removed(dir: string): boolean;
   /** A new batch: `verifyReachable` looks at the folders used from here on. */
   startBatch(): void;
   /** Every folder used since `startBatch` is still a folder at the same place, reached from the root without symlinks. */
@@ -147,6 +149,7 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
   const { root, identities } = planned;
   const fds = new Map<string, number>();
   const used = new Set<string>();
+  const removed = new Set<string>();
 
   let checkingAfter = false;
   const changed = (dir: string, why: string, missing = false): WorkspaceChangedDuringWrite =>
@@ -272,6 +275,7 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
       const info = lstatSync(at, { bigint: true });
       if (!info.isDirectory()) throw changed(dir, 'is not the folder the operation made');
       identities.set(dir, identityOf(info));
+      removed.delete(dir);
       if (bits !== undefined) {
         // Explicit, so the umask cannot change what the folder had; on the descriptor where there is one.
         if (mode === 'descriptors') fchmodSync(descriptor(dir), bits);
@@ -288,9 +292,11 @@ export function openWorkspaceFolders(planned: PlannedFolders, mode: Confinement,
         return false; // not empty, or gone
       }
       forget(dir);
+      removed.add(dir);
       this.confirm(parent);
       return true;
     },
+    removed: (dir) => removed.has(dir),
     hasFolder(dir) {
       try {
         folder(dir);

@@ -33,7 +33,10 @@ const TARGET: Record<string, Entry> = {
   'src/keep.txt': file('never planned\n'),
   'src/new.txt': file('created by the rewind\n'),
   'src/made/d.txt': file('created in a folder the rewind makes\n'),
+  'src/slot': file('a file where an empty folder stands now\n'),
 };
+/** Empty folders in the workspace now: `src/slot` (with `src/slot/inner`) gives way to a file. */
+const EMPTY_FOLDERS = ['src/slot/inner'];
 /** A folder outside the workspace with the names a redirected write would hit. */
 const OUTSIDE: Record<string, Entry> = {
   'a.txt': file('outside a\n'),
@@ -42,7 +45,7 @@ const OUTSIDE: Record<string, Entry> = {
   'deep/c.txt': file('outside c\n'),
   'gone/only.txt': file('outside only\n'),
 };
-const PLANNED = ['src/a.txt', 'src/b.txt', 'src/deep/c.txt', 'src/gone/only.txt', 'src/made/d.txt', 'src/new.txt', 'top.txt'];
+const PLANNED = ['src/a.txt', 'src/b.txt', 'src/deep/c.txt', 'src/gone/only.txt', 'src/made/d.txt', 'src/new.txt', 'src/slot', 'top.txt'];
 const MODES: Confinement[] = confinement() === 'descriptors' ? ['descriptors', 'identity-checks'] : ['identity-checks'];
 
 function writeAll(root: string, entries: Record<string, Entry>): void {
@@ -64,6 +67,7 @@ describe('the workspace changing during the write phase', () => {
     const outside = join(base, 'outside');
     const held = join(base, 'held');
     writeAll(workspace, CURRENT);
+    for (const folder of EMPTY_FOLDERS) mkdirSync(join(workspace, folder), { recursive: true });
     writeAll(outside, OUTSIDE);
     writeAll(join(base, 'target'), TARGET);
     mkdirSync(held);
@@ -100,8 +104,10 @@ describe('the workspace changing during the write phase', () => {
     expect(phases('src/b.txt')).toEqual(['after-delete', 'before-delete']);
     expect(phases('src/a.txt')).toEqual(['after-rename', 'after-stage', 'before-rename', 'before-stage']);
     expect(phases('src/made')).toEqual(['before-folder']);
+    expect(phases('src/slot/inner')).toEqual(['before-folder-removal']);
+    expect(phases('src/slot')).toEqual(['after-rename', 'after-stage', 'before-folder-removal', 'before-rename', 'before-stage']);
     expect(phases('')).toEqual(['before-commit']);
-    expect(points).toHaveLength(2 * 2 + 5 * 4 + 1 + 1);
+    expect(points).toHaveLength(2 * 2 + 6 * 4 + 1 + 2 + 1);
   });
 
   const faults = {
@@ -233,6 +239,8 @@ describe('the workspace changing during the write phase', () => {
           else expected.set(target.path, `file:644:${Buffer.from('the user typed this\n').toString('base64')}`);
           // The folder the rewind made for it holds the user's file now: it stays.
           if (target.path === 'src/made/d.txt') expected.set('src/made/', 'dir:755');
+          // The empty folders the rewind removed for it cannot come back where the user's file is.
+          if (target.path === 'src/slot') for (const folder of ['src/slot/', 'src/slot/inner/']) expected.delete(folder);
           expect(listTree(workspace), where).toEqual(expected);
         }
       }
