@@ -132,6 +132,9 @@ function ancestorsOf(path: string): string[] {
   return folders.reverse();
 }
 
+/** A folder's recorded permission bits (own keys only: a folder may be called `constructor` or `toString`). */
+const bitsOf = (folders: Readonly<Record<string, number>>, dir: string): number | undefined => (Object.hasOwn(folders, dir) ? folders[dir] : undefined);
+
 /** Shallowest first, then by name. */
 const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || (a < b ? -1 : 1);
 
@@ -140,18 +143,19 @@ const byDepth = (a: string, b: string): number => a.split('/').length - b.split(
  * it deletes (removed if left empty) and every folder standing where it writes a file.
  */
 function foldersItMayRemove(modes: ReadonlyMap<string, number>, replaced: ReadonlyMap<string, readonly ReplacedFolder[]>, writes: readonly Write[]): Record<string, number> {
-  const folders: Record<string, number> = {};
+  const folders = new Map<string, number>();
   for (const write of writes) {
     if (write.after === null) {
       for (const dir of ancestorsOf(write.path)) {
         const mode = modes.get(dir);
-        if (mode !== undefined) folders[dir] = mode;
+        if (mode !== undefined) folders.set(dir, mode);
       }
     } else {
-      for (const folder of replaced.get(write.path) ?? []) folders[folder.path] = Number(folder.stat.mode & 0o7777n);
+      for (const folder of replaced.get(write.path) ?? []) folders.set(folder.path, Number(folder.stat.mode & 0o7777n));
     }
   }
-  return folders;
+  // fromEntries: own properties even for a folder called `__proto__`.
+  return Object.fromEntries(folders);
 }
 
 /**
@@ -320,7 +324,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
             for (const dir of ancestorsOf(write.path)) {
               if (!toCreate.has(dir)) continue;
               point(seq, dir, 'before-folder');
-              folders.makeFolder(dir, restore[dir]);
+              folders.makeFolder(dir, bitsOf(restore, dir));
               toCreate.delete(dir);
             }
             for (const folder of [...(read.replacedFolders.get(write.path) ?? [])].reverse()) {
@@ -353,7 +357,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
             for (const dir of Object.keys(restore).sort(byDepth)) {
               if (!toCreate.has(dir)) continue;
               point(end, dir, 'before-folder');
-              folders.makeFolder(dir, restore[dir]);
+              folders.makeFolder(dir, bitsOf(restore, dir));
               toCreate.delete(dir);
             }
           }

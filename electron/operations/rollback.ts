@@ -26,6 +26,14 @@ function readOrProblem(folders: WorkspaceFolders, path: string): WorkspaceFile |
   }
 }
 
+function hasFolderOrProblem(folders: WorkspaceFolders, path: string): boolean | RollbackProblem {
+  try {
+    return folders.hasFolder(path);
+  } catch (error) {
+    return { path, message: messageOf(error) };
+  }
+}
+
 const isProblem = (value: WorkspaceFile | null | RollbackProblem): value is RollbackProblem => value !== null && 'message' in value;
 
 /** True when every file of the operation was written and still holds what the operation wrote. */
@@ -42,7 +50,7 @@ export function allWritten(folders: WorkspaceFolders, files: readonly OperationF
 function ensureFolders(folders: WorkspaceFolders, path: string, modes: Readonly<Record<string, number>>): void {
   const missing: string[] = [];
   for (let dir = parentOf(path); dir !== '' && !folders.hasFolder(dir); dir = parentOf(dir)) missing.push(dir);
-  for (const dir of missing.reverse()) folders.makeFolder(dir, modes[dir]);
+  for (const dir of missing.reverse()) folders.makeFolder(dir, Object.hasOwn(modes, dir) ? modes[dir] : undefined);
 }
 
 /**
@@ -76,6 +84,8 @@ export async function rollBackFiles(
       continue;
     }
     if (leave.has(file.path)) continue;
+    // The folder that stood where the file goes is still there (interrupted before it was removed): as before.
+    if (file.before === null && Object.hasOwn(operation.foldersBefore, file.path) && hasFolderOrProblem(folders, file.path) === true) continue;
     const current = readOrProblem(folders, file.path);
     if (isProblem(current)) {
       problems.push(current);

@@ -66,6 +66,10 @@ describe('empty folders through rewind and undo', () => {
     expect(afterRewind.get('empty/')).toBe('dir:700');
   });
 
+  it('folders named like object properties (constructor, __proto__) keep their bits through the round trip', async () => {
+    await roundTrip({ 'a.txt': file('a\n'), '__proto__/x.txt': file('x\n') }, { constructor: 0o700, '__proto__/deep': 0o700 }, { 'a.txt': file('a\n'), 'constructor/f.txt': file('f\n'), 'toString/t.txt': file('t\n') });
+  });
+
   it('a folder the rewind empties goes (as with git) and undo brings it back with its bits', async () => {
     const { afterRewind } = await roundTrip({ 'a.txt': file('a\n'), 'only/child.txt': file('c\n') }, { only: 0o700 }, { 'a.txt': file('a\n') });
     expect(afterRewind.has('only/')).toBe(false);
