@@ -4,7 +4,7 @@
  * staging, rename and deletion, before a folder is made, before the batch's journal commit), for every point,
  * with both ways of confining writes (descriptors through /proc, and the lstat-chain fallback forced on).
  */
-import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArborError } from '../../../shared/errors';
@@ -118,6 +118,11 @@ describe('the workspace changing during the write phase', () => {
     },
     /** The agent moves `src` out of the workspace. */
     'moved away': (workspace: string, _outside: string, held: string) => renameSync(join(workspace, 'src'), join(held, 'src')),
+    /** The agent moves `src` away and makes a new, empty `src` (another folder under the same name). */
+    'replaced by another folder': (workspace: string, _outside: string, held: string) => {
+      renameSync(join(workspace, 'src'), join(held, 'src'));
+      mkdirSync(join(workspace, 'src'));
+    },
     /** The workspace folder itself swapped for a symlink to the outside folder. */
     'swapped for a symlink (the workspace root)': (workspace: string, outside: string, held: string) => {
       renameSync(workspace, join(held, 'workspace'));
@@ -152,6 +157,11 @@ describe('the workspace changing during the write phase', () => {
           // Put the agent's change back: the workspace is as it was before the rewind, byte for byte.
           const { from, aside, changed } = moved(fault);
           if (fault.startsWith('swapped')) unlinkSync(join(workspace, from));
+          if (fault.startsWith('replaced')) {
+            // Nothing went into the other folder either: it is not the one the check saw.
+            expect(readdirSync(join(workspace, from)), where).toEqual([]);
+            rmdirSync(join(workspace, from));
+          }
           renameSync(join(held, aside), join(workspace, from));
           if (mode === 'descriptors' || !(outcome instanceof ArborError)) {
             expect(outcome, where).toEqual({ status: 'workspace-changed', changed: [changed] });
