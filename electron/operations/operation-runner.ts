@@ -4,8 +4,8 @@
  * after), and rolls back what it wrote when it is cancelled, fails, or was killed (`recover`).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { AppliedOperation, OperationOutcome, OperationSummary, WorkspaceChanges } from '../../shared/operations';
 import { createOperationJournal, type OperationFileRecord, type OperationJournal, type OperationRecord } from '../db/operation-journal';
@@ -14,11 +14,12 @@ import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type FileVersion } from '../git/workspace-files';
 import { deleteFile, placeStaged, stageVersion, temporaryFile } from './file-writes';
 import type { ApplyOptions, OperationPlan, OperationRunner, PlannedFileChange } from './operation-types';
+import { ancestorsOf, bitsOf, byDepth, foldersItMayRemove, foldersToCreate } from './operation-folders';
 import { checkPlanPaths } from './path-checks';
-import { readPlannedFiles, type ReplacedFolder } from './planned-files';
+import { readPlannedFiles } from './planned-files';
 import { allWritten, rollBackFiles } from './rollback';
 import { storeSafetySnapshot } from './safety-snapshot';
-import { confinement, openWorkspaceFolders, parentOf, planFolders, WorkspaceChangedDuringWrite, type Confinement, type WorkspaceFolders } from './workspace-folders';
+import { confinement, openWorkspaceFolders, planFolders, WorkspaceChangedDuringWrite, type Confinement, type WorkspaceFolders } from './workspace-folders';
 
 /**
  * Where a test may stop the process: after a write's intent is journaled, after its rename, after its outcome.
@@ -123,64 +124,6 @@ function changesOf(files: readonly Write[]): WorkspaceChanges {
   for (const file of files) (file.after === null ? deleted : file.before === null ? created : written).push(file.path);
   const sort = (paths: string[]): string[] => paths.sort();
   return { written: sort(written), created: sort(created), deleted: sort(deleted) };
-}
-
-/** The folders above `path`, shallowest first. */
-function ancestorsOf(path: string): string[] {
-  const folders: string[] = [];
-  for (let dir = parentOf(path); dir !== ''; dir = parentOf(dir)) folders.push(dir);
-  return folders.reverse();
-}
-
-/** A folder's recorded permission bits (own keys only: a folder may be called `constructor` or `toString`). */
-const bitsOf = (folders: Readonly<Record<string, number>>, dir: string): number | undefined => (Object.hasOwn(folders, dir) ? folders[dir] : undefined);
-
-/** Shallowest first, then by name. */
-const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || (a < b ? -1 : 1);
-
-/**
- * The folders the operation may remove, with their permission bits as they are now: every folder above a file
- * it deletes (removed if left empty) and every folder standing where it writes a file.
- */
-function foldersItMayRemove(modes: ReadonlyMap<string, number>, replaced: ReadonlyMap<string, readonly ReplacedFolder[]>, writes: readonly Write[]): Record<string, number> {
-  const folders = new Map<string, number>();
-  for (const write of writes) {
-    if (write.after === null) {
-      for (const dir of ancestorsOf(write.path)) {
-        const mode = modes.get(dir);
-        if (mode !== undefined) folders.set(dir, mode);
-      }
-    } else {
-      for (const folder of replaced.get(write.path) ?? []) folders.set(folder.path, Number(folder.stat.mode & 0o7777n));
-    }
-  }
-  // fromEntries: own properties even for a folder called `__proto__`.
-  return Object.fromEntries(folders);
-}
-
-/**
- * Folders the writes will create (missing now, or a file the operation deletes first), and for an undo the
- * folders it restores that are missing now; shallowest first.
- */
-function foldersToCreate(root: string, writes: readonly Write[], restore: readonly string[]): string[] {
-  const deleted = new Set(writes.filter((w) => w.after === null).map((w) => w.path));
-  const folders = new Set<string>();
-  const wanted = [...writes.filter((w) => w.after !== null).map((w) => w.path), ...restore.map((dir) => `${dir}/-`)];
-  for (const path of wanted) {
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const folder = parts.slice(0, i).join('/');
-      if (folders.has(folder)) continue;
-      let isFolder = false;
-      try {
-        isFolder = lstatSync(join(root, folder)).isDirectory();
-      } catch {
-        // missing
-      }
-      if (!isFolder || deleted.has(folder)) folders.add(folder);
-    }
-  }
-  return [...folders].sort(byDepth);
 }
 
 /** The plan's workspace root, normalized; it must be an absolute path to an existing folder. */

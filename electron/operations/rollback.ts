@@ -8,6 +8,7 @@
 import type { OperationFileRecord, OperationRecord } from '../db/operation-journal';
 import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type WorkspaceFile } from '../git/workspace-files';
+import { bitsOf, byDepth } from './operation-folders';
 import { deleteFile, nowNs, placeStaged, readFile, removeTemporary, stageVersion, temporaryFile } from './file-writes';
 import { parentOf, WorkspaceChangedDuringWrite, type WorkspaceFolders } from './workspace-folders';
 
@@ -50,7 +51,7 @@ export function allWritten(folders: WorkspaceFolders, files: readonly OperationF
 function ensureFolders(folders: WorkspaceFolders, path: string, modes: Readonly<Record<string, number>>): void {
   const missing: string[] = [];
   for (let dir = parentOf(path); dir !== '' && !folders.hasFolder(dir); dir = parentOf(dir)) missing.push(dir);
-  for (const dir of missing.reverse()) folders.makeFolder(dir, Object.hasOwn(modes, dir) ? modes[dir] : undefined);
+  for (const dir of missing.reverse()) folders.makeFolder(dir, bitsOf(modes, dir));
 }
 
 /**
@@ -119,7 +120,7 @@ export async function rollBackFiles(
     }
   }
   // Folders the operation removed that no restored file brought back: empty ones, shallowest first.
-  const before = Object.keys(operation.foldersBefore).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  const before = Object.keys(operation.foldersBefore).sort(byDepth);
   // Where the user put a file of their own (found while writing), what stood there before is theirs to decide.
   const usersFiles = files.filter((file) => leave.has(file.path)).map((file) => file.path);
   for (const folder of before) {
