@@ -1,5 +1,5 @@
 /**
- * The operation journal (migration 006): what an operation will write is recorded before the first write,
+ * The operation journal (migrations 006 and 008): what an operation will write is recorded before the first write,
  * each file's write is bracketed by an intent (`writing`) and an outcome (`done`), and the operation's end
  * is recorded last. After a crash, the rows left `applying` say exactly which files may have changed.
  */
@@ -22,6 +22,11 @@ export interface OperationRecord {
   readonly safetyCommit: string | null;
   /** Folders the writes create (deepest last), removed by a rollback when left empty. */
   readonly createdDirs: readonly string[];
+  /**
+   * Folders the operation may remove (above a file it deletes, or where it writes a file), as they were
+   * before it: path → permission bits (migration 008). A rollback and undo make any of them that is missing.
+   */
+  readonly foldersBefore: Readonly<Record<string, number>>;
   readonly createdAt: string;
   readonly finishedAt: string | null;
 }
@@ -36,7 +41,7 @@ export interface OperationFileRecord {
   readonly state: OperationFileState;
 }
 
-export type NewOperation = Omit<OperationRecord, 'status' | 'finishedAt'>;
+export type NewOperation = Omit<OperationRecord, 'status' | 'finishedAt' | 'foldersBefore'> & { readonly foldersBefore?: Readonly<Record<string, number>> };
 
 export interface OperationJournal {
   /** Records the operation (status `applying`) and all its files (`planned`) in one transaction. */
@@ -67,6 +72,7 @@ interface OperationRow {
   readonly side_effects: string;
   readonly safety_commit: string | null;
   readonly created_dirs: string;
+  readonly folders_before: string;
   readonly created_at: string;
   readonly finished_at: string | null;
 }
@@ -81,7 +87,7 @@ interface FileRow {
   readonly state: OperationFileState;
 }
 
-const COLUMNS = 'id, kind, status, workspace, node_id, undoes, side_effects, safety_commit, created_dirs, created_at, finished_at';
+const COLUMNS = 'id, kind, status, workspace, node_id, undoes, side_effects, safety_commit, created_dirs, folders_before, created_at, finished_at';
 const FILE_COLUMNS = 'seq, path, before_oid, before_mode, after_oid, after_mode, state';
 const MAX_LIST = 10_000;
 
@@ -98,6 +104,7 @@ function toRecord(row: OperationRow): OperationRecord {
     sideEffects: JSON.parse(row.side_effects) as SideEffect[],
     safetyCommit: row.safety_commit,
     createdDirs: JSON.parse(row.created_dirs) as string[],
+    foldersBefore: JSON.parse(row.folders_before) as Record<string, number>,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
   };
@@ -110,7 +117,7 @@ function toFile(row: FileRow): OperationFileRecord {
 export function createOperationJournal(handles: DatabaseHandles): OperationJournal {
   const { write, read } = handles;
   const insertOperation = write.prepare(
-    `INSERT INTO operations (${COLUMNS}) VALUES (@id, @kind, 'applying', @workspace, @node_id, @undoes, @side_effects, @safety_commit, @created_dirs, @created_at, NULL)`,
+    `INSERT INTO operations (${COLUMNS}) VALUES (@id, @kind, 'applying', @workspace, @node_id, @undoes, @side_effects, @safety_commit, @created_dirs, @folders_before, @created_at, NULL)`,
   );
   const insertFile = write.prepare(
     `INSERT INTO operation_files (operation_id, ${FILE_COLUMNS}) VALUES (@operation_id, @seq, @path, @before_oid, @before_mode, @after_oid, @after_mode, 'planned')`,
@@ -140,6 +147,7 @@ export function createOperationJournal(handles: DatabaseHandles): OperationJourn
       side_effects: JSON.stringify(operation.sideEffects),
       safety_commit: operation.safetyCommit,
       created_dirs: JSON.stringify(operation.createdDirs),
+      folders_before: JSON.stringify(operation.foldersBefore ?? {}),
       created_at: operation.createdAt,
     });
     for (const file of files) {

@@ -4,20 +4,22 @@
  * after), and rolls back what it wrote when it is cancelled, fails, or was killed (`recover`).
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { AppliedOperation, OperationOutcome, OperationSummary, WorkspaceChanges } from '../../shared/operations';
 import { createOperationJournal, type OperationFileRecord, type OperationJournal, type OperationRecord } from '../db/operation-journal';
 import type { SessionStore } from '../db/session-store';
 import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type FileVersion } from '../git/workspace-files';
-import { placeStaged, stageVersion, temporaryPath } from './file-writes';
+import { deleteFile, placeStaged, stageVersion, temporaryFile } from './file-writes';
 import type { ApplyOptions, OperationPlan, OperationRunner, PlannedFileChange } from './operation-types';
+import { ancestorsOf, bitsOf, byDepth, foldersItMayRemove, foldersToCreate } from './operation-folders';
 import { checkPlanPaths } from './path-checks';
 import { readPlannedFiles } from './planned-files';
 import { allWritten, rollBackFiles } from './rollback';
 import { storeSafetySnapshot } from './safety-snapshot';
+import { confinement, openWorkspaceFolders, planFolders, WorkspaceChangedDuringWrite, type Confinement, type WorkspaceFolders } from './workspace-folders';
 
 /**
  * Where a test may stop the process: after a write's intent is journaled, after its rename, after its outcome.
@@ -29,12 +31,38 @@ export interface CrashPoint {
   readonly phase: 'before-write' | 'after-write' | 'after-outcome';
 }
 
+/**
+ * Every point of the write phase, for fault-injection tests (a folder swapped for a symlink, a file edited, at
+ * exactly that point). `seq` is the write's; `path` the file's (the folder's for `before-folder` and
+ * `before-folder-removal`, '' for `before-commit`, which comes after a batch's renames and before its checks
+ * and journal commit).
+ */
+export interface WritePoint {
+  readonly operation: string;
+  readonly seq: number;
+  readonly path: string;
+  readonly phase:
+    | 'before-stage'
+    | 'after-stage'
+    | 'before-rename'
+    | 'after-rename'
+    | 'before-delete'
+    | 'after-delete'
+    | 'before-folder'
+    | 'before-folder-removal'
+    | 'before-commit';
+}
+
 export interface OperationRunnerOptions {
   readonly store: SessionStore;
   readonly objects: () => SnapshotStore;
   readonly now: () => Date;
   /** Tests only: called at every crash point of every write (a crash test kills the process here). */
   readonly onCrashPoint?: (point: CrashPoint) => void;
+  /** Tests only: called at every point of the write phase (a test changes the workspace here). */
+  readonly onWritePoint?: (point: WritePoint) => void;
+  /** How writes are kept inside the workspace (workspace-folders.ts); default: the best this system allows. Tests force the fallback. */
+  readonly confinement?: Confinement;
   /**
    * Flush the safety snapshot to disk before the first workspace write (default true): after a power loss the
    * previous contents must still be there. A crash of the process alone is covered by the journal either way,
@@ -98,28 +126,6 @@ function changesOf(files: readonly Write[]): WorkspaceChanges {
   return { written: sort(written), created: sort(created), deleted: sort(deleted) };
 }
 
-/** Folders the writes will create (missing now, or a file the operation deletes first), shallowest first. */
-function foldersToCreate(root: string, writes: readonly Write[]): string[] {
-  const deleted = new Set(writes.filter((w) => w.after === null).map((w) => w.path));
-  const folders = new Set<string>();
-  for (const write of writes) {
-    if (write.after === null) continue;
-    const parts = write.path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const folder = parts.slice(0, i).join('/');
-      if (folders.has(folder)) continue;
-      let isFolder = false;
-      try {
-        isFolder = lstatSync(join(root, folder)).isDirectory();
-      } catch {
-        // missing
-      }
-      if (!isFolder || deleted.has(folder)) folders.add(folder);
-    }
-  }
-  return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
-}
-
 /** The plan's workspace root, normalized; it must be an absolute path to an existing folder. */
 function existingWorkspace(workspace: string): string {
   if (!isAbsolute(workspace)) throw new ArborError('BAD_REQUEST', `The workspace must be an absolute path: ${workspace}`, { path: workspace });
@@ -139,6 +145,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
   const newId = options.newOperationId ?? (() => `op-${randomBytes(6).toString('hex')}`);
   const durable = options.durable ?? true;
   const durableFiles = options.durableFiles ?? false;
+  const mode = options.confinement ?? confinement();
   const iso = (): string => options.now().toISOString();
   // One operation at a time: two must never interleave their writes or their recovery.
   let tail: Promise<unknown> = Promise.resolve();
@@ -153,6 +160,8 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     throwIfAborted(signal);
     const workspace = existingWorkspace(plan.workspace);
     checkPlanPaths(workspace, plan.changes);
+    // The folders as the check saw them: every write lands in one of these, or in one the operation makes.
+    const planned = planFolders(workspace, plan.changes.map((change) => change.path));
     const objects = options.objects();
     for (const change of plan.changes) {
       if (change.target && !objects.has(change.target.oid)) {
@@ -182,6 +191,11 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       options.now().getTime(),
       durable,
     );
+    // Folders standing where a file goes are checked like the others, and removed (empty) before it is placed.
+    for (const folders of read.replacedFolders.values()) for (const folder of folders) planned.identities.set(folder.path, { dev: folder.stat.dev, ino: folder.stat.ino });
+    const foldersBefore = foldersItMayRemove(planned.modes, read.replacedFolders, writes);
+    const restore = plan.restoreFolders ?? {};
+    const createdDirs = foldersToCreate(workspace, writes, Object.keys(restore));
     const record = {
       id,
       kind: plan.kind,
@@ -190,7 +204,8 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       undoes: plan.undoes ?? null,
       sideEffects: plan.sideEffects,
       safetyCommit,
-      createdDirs: foldersToCreate(workspace, writes),
+      createdDirs,
+      foldersBefore,
       createdAt: iso(),
     };
     journal.begin(
@@ -198,41 +213,109 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       writes.map((w, seq) => ({ seq, ...w })),
     );
 
+    // A deletion removes the folders it empties, except those a later write of the operation needs (removing
+    // and making them again would lose their own mode) and, for an undo, those that were there before.
+    const needed = new Set(writes.flatMap((w) => (w.after === null ? [] : ancestorsOf(w.path))));
+    const removableSet = plan.removableFolders === undefined ? undefined : new Set(plan.removableFolders);
+    const removable = (dir: string): boolean => !needed.has(dir) && (removableSet === undefined || removableSet.has(dir));
+    const toCreate = new Set(createdDirs);
+    const point = (seq: number, path: string, phase: WritePoint['phase']): void => options.onWritePoint?.({ operation: id, seq, path, phase });
+    const seenOf = (path: string) => read.seen.get(path)!;
+    // The writes that may have changed the workspace: the rollback looks at these only.
+    const touched = new Set<number>();
+    const attempt = <T>(seq: number, task: () => T): T => {
+      try {
+        const result = task();
+        touched.add(seq);
+        return result;
+      } catch (error) {
+        // A check that failed before its system call changed nothing; anything else may have.
+        if (!(error instanceof WorkspaceChangedDuringWrite) || error.afterWrite) touched.add(seq);
+        throw error;
+      }
+    };
     let written = 0;
     const wrote = (seq: number): void => {
       options.onCrashPoint?.({ operation: id, seq, phase: 'after-write' });
       // Progress stops with a cancellation: what was written is about to be put back.
       if (!signal?.aborted) progress('write', ++written, writes.length);
     };
+    // Each folder is opened (and checked) once; its descriptor is held for the operation (up to MAX_HELD), so
+    // a rollback reaches what any batch wrote, and closed at the end, whatever the outcome.
+    const folders = openWorkspaceFolders(planned, mode, true);
     try {
       for (let start = 0; start < writes.length; start += JOURNAL_BATCH) {
-        throwIfAborted(signal);
-        // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
-        // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
-        // 100-file rewind. Recovery reads the files themselves, so a batch's granularity changes nothing there.
-        const end = Math.min(start + JOURNAL_BATCH, writes.length) - 1;
-        journal.markFiles(id, start, end, 'writing');
-        const staged: number[] = [];
-        for (let seq = start; seq <= end; seq++) {
-          const write = writes[seq]!;
-          options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
-          const temporary = temporaryPath(workspace, write.path, id, seq);
-          if (stageVersion(objects, workspace, write.path, write.after, temporary, durableFiles, read.permissions.get(write.path))) staged.push(seq);
-          else wrote(seq);
+        folders.startBatch();
+        try {
+          throwIfAborted(signal);
+          // Intents for a batch of writes in one commit, before the first of them; their outcomes in one commit
+          // after the last. A commit rewrites a 64 KB page in SQLite's WAL: one per file was a fifth of a
+          // 100-file rewind. Recovery reads the files themselves, so a batch's granularity changes nothing there.
+          const end = Math.min(start + JOURNAL_BATCH, writes.length) - 1;
+          journal.markFiles(id, start, end, 'writing');
+          const staged: number[] = [];
+          for (let seq = start; seq <= end; seq++) {
+            const write = writes[seq]!;
+            options.onCrashPoint?.({ operation: id, seq, phase: 'before-write' });
+            if (write.after === null) {
+              point(seq, write.path, 'before-delete');
+              attempt(seq, () => deleteFile(folders, write.path, seenOf(write.path), removable));
+              point(seq, write.path, 'after-delete');
+              wrote(seq);
+              continue;
+            }
+            for (const dir of ancestorsOf(write.path)) {
+              if (!toCreate.has(dir)) continue;
+              point(seq, dir, 'before-folder');
+              folders.makeFolder(dir, bitsOf(restore, dir));
+              toCreate.delete(dir);
+            }
+            for (const folder of [...(read.replacedFolders.get(write.path) ?? [])].reverse()) {
+              point(seq, folder.path, 'before-folder-removal');
+              attempt(seq, () => {
+                // Emptied by the plan's deletions (or already removed by them); anything else is someone's.
+                if (folders.hasFolder(folder.path) && !folders.removeFolderIfEmpty(folder.path)) {
+                  throw new WorkspaceChangedDuringWrite(folder.path, `${folder.path} holds files the operation did not plan for`);
+                }
+              });
+            }
+            point(seq, write.path, 'before-stage');
+            attempt(seq, () => stageVersion(objects, folders, write.path, write.after!, temporaryFile(write.path, id, seq), durableFiles, read.permissions.get(write.path)));
+            point(seq, write.path, 'after-stage');
+            staged.push(seq);
+          }
+          // The renames on the thread pool, RENAMES_AT_ONCE at a time (see file-writes.ts); every one settles
+          // before the batch is judged, so a rollback never races a rename still in flight.
+          const failures = await settleAll(staged, RENAMES_AT_ONCE, signal, async (seq) => {
+            const write = writes[seq]!;
+            point(seq, write.path, 'before-rename');
+            await placeStaged(folders, write.path, temporaryFile(write.path, id, seq), write.after!, seenOf(write.path));
+            point(seq, write.path, 'after-rename');
+            wrote(seq);
+          });
+          if (failures.length > 0) throw failures.find((f) => f instanceof WorkspaceChangedDuringWrite) ?? failures[0];
+          throwIfAborted(signal);
+          if (end === writes.length - 1) {
+            // Undo: the folders the reversed operation removed that no write brought back (empty ones).
+            for (const dir of Object.keys(restore).sort(byDepth)) {
+              if (!toCreate.has(dir)) continue;
+              point(end, dir, 'before-folder');
+              folders.makeFolder(dir, bitsOf(restore, dir));
+              toCreate.delete(dir);
+            }
+          }
+          point(end, '', 'before-commit');
+          // A folder moved away mid-batch took the batch's writes with it (through the held descriptors).
+          folders.verifyReachable();
+          journal.markFiles(id, start, end, 'done');
+          for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
+        } catch (error) {
+          // Through the same folders: the rollback reaches what the operation wrote, never a swapped folder.
+          return await rollBackAfterFailure(objects, id, error, folders, touched);
         }
-        // The renames on the thread pool, RENAMES_AT_ONCE at a time (see file-writes.ts); every one settles
-        // before the batch is judged, so a rollback never races a rename still in flight.
-        const failures = await settleAll(staged, RENAMES_AT_ONCE, signal, async (seq) => {
-          await placeStaged(workspace, writes[seq]!.path, temporaryPath(workspace, writes[seq]!.path, id, seq));
-          wrote(seq);
-        });
-        if (failures.length > 0) throw failures[0];
-        throwIfAborted(signal);
-        journal.markFiles(id, start, end, 'done');
-        for (let seq = start; seq <= end; seq++) options.onCrashPoint?.({ operation: id, seq, phase: 'after-outcome' });
       }
-    } catch (error) {
-      await rollBackAfterFailure(objects, id, error);
+    } finally {
+      folders.close();
     }
     journal.finish(id, 'applied', iso());
     progress('done', writes.length, writes.length);
@@ -240,16 +323,25 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     return applied;
   }
 
-  /** Puts back what was written before the failure (or cancellation), then throws. */
-  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown): Promise<never> {
+  /**
+   * Puts back what was written before the failure (or cancellation). A change to the workspace found while
+   * writing (a folder swapped or moved, a file edited) is `workspace-changed`, as when the check before the
+   * first write finds it: the workspace holds what it held, the user's change included, and the journal shows
+   * the operation rolled-back. Anything else throws (CancelledError stays itself); so does a rollback that
+   * could not put everything back (IO, with the problems).
+   */
+  async function rollBackAfterFailure(objects: SnapshotStore, id: string, error: unknown, folders: WorkspaceFolders, touched: ReadonlySet<number>): Promise<OperationOutcome> {
     const operation = journal.get(id)!;
+    const changed = error instanceof WorkspaceChangedDuringWrite ? error.path : undefined;
     // A rollback that throws leaves the operation `applying`: the next start's recovery tries again.
-    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles);
+    const problems = await rollBackFiles(objects, operation, journal.files(id), durableFiles, folders, new Set(changed === undefined ? [] : [changed]), touched);
     journal.finish(id, 'rolled-back', iso());
-    // CancelledError (an ArborError) stays itself when everything was put back.
-    if (error instanceof ArborError && problems.length === 0) throw error;
+    if (problems.length === 0) {
+      if (changed !== undefined) return { status: 'workspace-changed', changed: [changed] };
+      if (error instanceof ArborError) throw error;
+    }
     const message = error instanceof Error ? error.message : String(error);
-    throw new ArborError('IO', `Operation ${id} stopped and was rolled back: ${message}`, { operation: id, problems });
+    throw new ArborError('IO', `Operation ${id} stopped and was rolled back: ${message}`, { operation: id, problems, ...(changed === undefined ? {} : { path: changed }) });
   }
 
   function undoPlan(operationId: string): OperationPlan {
@@ -268,19 +360,34 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       undoes: operationId,
       sideEffects: [],
       changes: journal.files(operationId).map((file) => ({ path: file.path, expected: file.after, target: file.before })),
+      removableFolders: operation.createdDirs,
+      restoreFolders: operation.foldersBefore,
     };
   }
 
   async function recoverOne(operation: OperationRecord, files: readonly OperationFileRecord[], report: MutableReport): Promise<void> {
-    if (await allWritten(operation, files)) {
-      journal.finish(operation.id, 'applied', iso());
-      report.completed.push(operation.id);
+    if (!existsSync(operation.workspace)) {
+      // Removed by the user since: nothing to put back, and nothing to write through.
+      report.problems.push({ operation: operation.id, path: '', message: `The workspace ${operation.workspace} is gone; nothing was restored` });
+      journal.finish(operation.id, 'rolled-back', iso());
+      report.rolledBack.push(operation.id);
       return;
     }
-    const problems = await rollBackFiles(options.objects(), operation, files, durableFiles);
-    for (const problem of problems) report.problems.push({ operation: operation.id, ...problem });
-    journal.finish(operation.id, 'rolled-back', iso());
-    report.rolledBack.push(operation.id);
+    // The identities the operation saw died with it; recovery still reaches every folder without symlinks.
+    const folders = openWorkspaceFolders(planFolders(operation.workspace, []), mode, false);
+    try {
+      if (allWritten(folders, files)) {
+        journal.finish(operation.id, 'applied', iso());
+        report.completed.push(operation.id);
+        return;
+      }
+      const problems = await rollBackFiles(options.objects(), operation, files, durableFiles, folders);
+      for (const problem of problems) report.problems.push({ operation: operation.id, ...problem });
+      journal.finish(operation.id, 'rolled-back', iso());
+      report.rolledBack.push(operation.id);
+    } finally {
+      folders.close();
+    }
   }
 
   return {

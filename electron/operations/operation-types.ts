@@ -30,6 +30,17 @@ export interface OperationPlan {
   readonly sideEffects: readonly SideEffect[];
   /** For undo: the operation reversed. */
   readonly undoes?: string;
+  /**
+   * The folders a deletion may remove when it leaves them empty. A rewind or merge removes any (undefined),
+   * as git does; an undo only those the reversed operation created, so an empty folder that was there
+   * before the reversed operation is still there after the undo.
+   */
+  readonly removableFolders?: readonly string[];
+  /**
+   * For undo: the folders the reversed operation may have removed, with their permission bits (its journal's
+   * `foldersBefore`); any that is missing after the writes is made again, empty folders included.
+   */
+  readonly restoreFolders?: Readonly<Record<string, number>>;
 }
 
 export interface OperationProgress {
@@ -57,7 +68,8 @@ export interface OperationRunner {
   /**
    * Checks every path (refusing `..`, absolute paths, symlinked parents, `.git`, ignored files) and that the
    * workspace holds each `expected` version, before any write; then stores the safety snapshot, journals and
-   * writes. A mismatch returns `workspace-changed` with nothing written.
+   * writes. A mismatch returns `workspace-changed` with nothing written; so does a change found while writing
+   * (a folder swapped or moved, a file edited), after everything written was rolled back (README.md).
    */
   apply(plan: OperationPlan, options?: ApplyOptions): Promise<OperationOutcome>;
   /** Restores what the operation replaced, if the workspace still holds what it wrote (else `workspace-changed`). */

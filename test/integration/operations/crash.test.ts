@@ -1,8 +1,9 @@
 /**
- * kill -9 in the middle of an operation: a child process applies an 8-file plan and SIGKILLs itself at one
+ * kill -9 in the middle of an operation: a child process applies a 9-file plan and SIGKILLs itself at one
  * point of one write (before it, after its rename, after its outcome is journaled), for every point of every
  * write. The next start's recovery must leave the workspace exactly as it was, never a mix; once the journal
- * has every write done, it completes the operation instead (all files were written).
+ * has every write done, it completes the operation instead (all files were written). "Exactly" includes the
+ * folder structure: empty folders and permission bits (issue 10, case 6).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperationJournal } from '../../../electron/db/operation-journal';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { OperationPlan } from '../../../electron/operations/operation-types';
-import { capture, listWorkspace, openEngine, planBetween, tempDir, writeEntry, type Entry } from './operation-fixture';
+import { capture, listTree, openEngine, planBetween, tempDir, writeEntry, type Entry } from './operation-fixture';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const CHILD = join(import.meta.dirname, 'crash-child.ts');
@@ -43,10 +44,14 @@ const NEW: Record<string, Entry> = {
   'd.txt': { kind: 'link', bytes: Buffer.from('a.txt') },
   'new/deep/file.txt': file('created in new folders\n'),
   link2: { kind: 'link', bytes: Buffer.from('../outside') },
+  slot: file('a file where empty folders stood\n'),
 };
+/** Empty folders of the old state: one the rewind writes below, and a tree that gives way to a file. */
+const OLD_EMPTY_FOLDERS = ['new', 'slot/inner'];
 
-function writeAll(root: string, entries: Record<string, Entry>): void {
+function writeAll(root: string, entries: Record<string, Entry>, emptyFolders: readonly string[] = []): void {
   mkdirSync(root, { recursive: true });
+  for (const folder of emptyFolders) mkdirSync(join(root, folder), { recursive: true });
   for (const [path, entry] of Object.entries(entries)) writeEntry(root, path, entry);
 }
 
@@ -61,12 +66,12 @@ async function prepare(root: string, name: string): Promise<Run> {
   const dataDir = join(root, name, 'data');
   const workspace = join(root, name, 'workspace');
   const target = join(root, name, 'target');
-  writeAll(workspace, OLD);
+  writeAll(workspace, OLD, OLD_EMPTY_FOLDERS);
   writeAll(target, NEW);
   const engine = openEngine(dataDir);
   try {
     const changes = planBetween(engine.objects, await capture(engine.objects, workspace), await capture(engine.objects, target));
-    expect(changes).toHaveLength(8);
+    expect(changes).toHaveLength(9);
     const plan: OperationPlan = { kind: 'rewind', workspace, nodeId: 'node-1', changes, sideEffects: [] };
     const planFile = join(root, name, 'plan.json');
     writeFileSync(planFile, JSON.stringify(plan));
@@ -131,10 +136,10 @@ describe('an operation killed with SIGKILL', () => {
   beforeAll(async () => {
     child = await bundleChild();
     temp = tempDir('operations-crash');
-    writeAll(join(temp.path, 'old'), OLD);
+    writeAll(join(temp.path, 'old'), OLD, OLD_EMPTY_FOLDERS);
     writeAll(join(temp.path, 'new'), NEW);
-    listOld = listWorkspace(join(temp.path, 'old'));
-    listNew = listWorkspace(join(temp.path, 'new'));
+    listOld = listTree(join(temp.path, 'old'));
+    listNew = listTree(join(temp.path, 'new'));
   });
   afterAll(() => {
     temp.remove();
@@ -142,7 +147,7 @@ describe('an operation killed with SIGKILL', () => {
   });
 
   it('is rolled back (or completed after its last write) by the next start, never left half-done', async () => {
-    const writes = 8;
+    const writes = 9;
     // Every point of every write: before it, after its rename, after its outcome is journaled.
     const points = Array.from({ length: writes * POINTS_PER_WRITE }, (_, k) => k);
     const throughService = POINTS_PER_WRITE * 4 + 1;
@@ -153,8 +158,8 @@ describe('an operation killed with SIGKILL', () => {
       const where = `crash point ${crashAt} (${exit.stderr.trim()})`;
       expect(exit.signal, where).toBe('SIGKILL');
       // Past the first point the kill left a half-done workspace (otherwise this test would prove nothing).
-      if (crashAt === 0) expect(listWorkspace(run.workspace)).toEqual(listOld);
-      else expect(listWorkspace(run.workspace), where).not.toEqual(listOld);
+      if (crashAt === 0) expect(listTree(run.workspace)).toEqual(listOld);
+      else expect(listTree(run.workspace), where).not.toEqual(listOld);
 
       // Recovery completes the operation when the journal has every write done, and rolls it back otherwise.
       let operation: string;
@@ -172,7 +177,7 @@ describe('an operation killed with SIGKILL', () => {
       if (crashAt === throughService) {
         // The service recovers when it starts, before it answers calls.
         const service = await createArborService({ dataDir: run.dataDir, host: 'cli', version: 'test', homeDir: join(run.dataDir, 'home'), env: {} });
-        expect(listWorkspace(run.workspace), where).toEqual(allDone ? listNew : listOld);
+        expect(listTree(run.workspace), where).toEqual(allDone ? listNew : listOld);
         await service.close();
       }
       const engine = openEngine(run.dataDir);
@@ -186,11 +191,11 @@ describe('an operation killed with SIGKILL', () => {
           expect(report, where).toEqual({ rolledBack: [operation], completed: [], problems: [] });
         }
         expect(engine.runner.list()[0]?.status).toBe(allDone ? 'applied' : 'rolled-back');
-        expect(listWorkspace(run.workspace), where).toEqual(allDone ? listNew : listOld);
+        expect(listTree(run.workspace), where).toEqual(allDone ? listNew : listOld);
         if (allDone) {
           // A completed operation is an ordinary one: undo brings the old state back.
           expect((await engine.runner.undo(operation)).status).toBe('applied');
-          expect(listWorkspace(run.workspace)).toEqual(listOld);
+          expect(listTree(run.workspace)).toEqual(listOld);
         } else {
           await expect(engine.runner.undo(operation)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
         }
@@ -210,6 +215,6 @@ describe('an operation killed with SIGKILL', () => {
     const run = await prepare(temp.path, 'no-crash');
     const exit = await runChild(run, 1_000);
     expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
-    expect(listWorkspace(run.workspace)).toEqual(listNew);
+    expect(listTree(run.workspace)).toEqual(listNew);
   });
 });

@@ -62,6 +62,24 @@ export function listWorkspace(root: string, dir = '', out = new Map<string, stri
   return out;
 }
 
+/**
+ * The whole tree below `root`: every file as listWorkspace shows it (with its exact permission bits) and every
+ * folder, empty ones included (`dir:` and its bits), so a test can say "the same folder structure, byte for byte".
+ */
+export function listTree(root: string, dir = '', out = new Map<string, string>()): Map<string, string> {
+  for (const name of readdirSync(join(root, dir)).sort()) {
+    const path = dir === '' ? name : `${dir}/${name}`;
+    const full = join(root, path);
+    const info = lstatSync(full);
+    if (info.isSymbolicLink()) out.set(path, `link:${readlinkSync(full, { encoding: 'buffer' }).toString('base64')}`);
+    else if (info.isDirectory()) {
+      out.set(`${path}/`, `dir:${(info.mode & 0o777).toString(8)}`);
+      listTree(root, path, out);
+    } else out.set(path, `file:${(info.mode & 0o777).toString(8)}:${readFileSync(full).toString('base64')}`);
+  }
+  return out;
+}
+
 /** The plan that turns a workspace holding snapshot `from` into snapshot `to`. */
 export function planBetween(objects: SnapshotStore, from: string, to: string): PlannedFileChange[] {
   const diff = diffSnapshots(objects, from, to);

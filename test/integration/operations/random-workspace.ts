@@ -2,9 +2,10 @@
  * Random small workspaces for the operation engine's round-trip test: text with LF, CRLF, a BOM or invalid
  * UTF-8, binary, empty and executable files, symlinks (some dangling), nested folders, and ignored files
  * that every operation must leave alone. Mutations cover edits, creations, deletions, mode changes, a file
- * turning into a symlink, and a file turning into a folder (and back).
+ * turning into a symlink, and a file turning into a folder (and back). Empty folders (some 0700) can be added
+ * on disk: where a rewind writes a file into them, where a file will stand, or beside the files.
  */
-import { lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Random } from '../../../shared/random';
 import { writeEntry, type Entry } from './operation-fixture';
@@ -150,4 +151,34 @@ export function globallyIgnored(rng: Random): Map<string, Entry> {
   if (rng.chance(0.5)) entries.set('.cache/deeper/more.txt', { kind: 'file', bytes: randomContent(rng) });
   if (rng.chance(0.5)) entries.set('docs.swp', { kind: 'link', bytes: Buffer.from('somewhere') });
   return entries;
+}
+
+/** Where empty folders may go: the generator's folders (a rewind may write into them), file names (a file may go there), new ones. */
+const EMPTY_FOLDERS = [...FOLDERS.filter((f) => f !== ''), ...NAMES.map((name) => `${name}.ts`), 'src/a.ts', 'lib/util.md', 'empty', 'src/empty', 'docs/img/deep'];
+
+/**
+ * Adds up to three empty folders where nothing stands on disk (no file there or above), half of them at one of
+ * `likely` (say, where a rewind will write); returns their paths.
+ */
+export function addEmptyFolders(rng: Random, root: string, likely: readonly string[] = []): string[] {
+  const added: string[] = [];
+  for (let i = rng.int(0, 3); i > 0; i--) {
+    const path = likely.length > 0 && rng.chance(0.5) ? rng.pick(likely) : rng.pick(EMPTY_FOLDERS);
+    const parts = path.split('/');
+    let free = true;
+    for (let depth = 1; depth <= parts.length && free; depth++) {
+      try {
+        const info = lstatSync(join(root, parts.slice(0, depth).join('/')));
+        // A folder above is fine; the folder itself must not exist (it would not be empty, or be a file).
+        free = info.isDirectory() && depth < parts.length;
+      } catch {
+        break; // missing from here down
+      }
+    }
+    if (!free) continue;
+    mkdirSync(join(root, path), { recursive: true });
+    if (rng.chance(0.3)) chmodSync(join(root, path), 0o700);
+    added.push(path);
+  }
+  return added;
 }

@@ -2,14 +2,15 @@
  * Rewind then undo on 200 random workspaces: the rewind planner (planExactRewind: snapshot A vs a capture of
  * the workspace in state B) and the operation engine together give A byte for byte, undo gives B byte for
  * byte, and files outside the plan (ignored ones included) are never touched, not even rewritten with the
- * same bytes.
+ * same bytes. Workspace B also holds empty folders (issue 10, case 6: undo did not bring them back): undo gives
+ * B's whole tree back, empty folders and permission bits included.
  */
 import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../../shared/random';
-import { capture, listWorkspace, openEngine, planBetween, tempDir, writeEntry, type Engine } from './operation-fixture';
-import { GLOBAL_IGNORE, globallyIgnored, mutate, moveState, randomState, writeState } from './random-workspace';
+import { capture, listTree, listWorkspace, openEngine, planBetween, tempDir, writeEntry, type Engine } from './operation-fixture';
+import { addEmptyFolders, GLOBAL_IGNORE, globallyIgnored, mutate, moveState, randomState, writeState } from './random-workspace';
 import { planExactRewind } from '../../../electron/snapshots/rewind';
 import { captureDirectory } from '../../../electron/git/capture';
 import type { GitEnvironment } from '../../../electron/git/ignore-files';
@@ -51,6 +52,7 @@ describe('operation engine round trip', () => {
     let plannedTotal = 0;
     let fileFolderSwaps = 0;
     let symlinkPlans = 0;
+    let emptyFoldersInPlay = 0;
     for (let n = 0; n < WORKSPACES; n++) {
       const root = join(temp.path, `w${n}`);
       mkdirSync(root);
@@ -60,7 +62,13 @@ describe('operation engine round trip', () => {
       const treeA = await capture(engine.objects, root);
       const stateB = mutate(rng, stateA);
       moveState(root, stateA, stateB);
+      // Its own sequence, so the workspaces themselves stay those of the seed.
+      // Likely places: where the rewind will create a file, and the folders above it.
+      const created = [...stateA.keys()].filter((path) => !stateB.has(path));
+      const likely = created.flatMap((path) => path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/')));
+      const empty = addEmptyFolders(new Random(1_000 + n), root, likely);
       const listB = listWorkspace(root);
+      const treeB = listTree(root);
       const rewind = await planExactRewind(engine.objects, treeA, root);
       expect(rewind.skipped, `workspace ${n}: nothing in scope is skipped`).toEqual([]);
       const { changes } = rewind;
@@ -73,6 +81,8 @@ describe('operation engine round trip', () => {
       if (changes.some((c) => c.path.split('/').some((_, i, parts) => i > 0 && paths.has(parts.slice(0, i).join('/'))))) fileFolderSwaps++;
       if (changes.some((c) => c.expected?.mode === '120000' || c.target?.mode === '120000')) symlinkPlans++;
       const planned = new Set(changes.map((c) => c.path));
+      // An empty folder the rewind writes into, or replaces with a file.
+      if (empty.some((folder) => changes.some((c) => c.target !== null && (c.path === folder || c.path.startsWith(`${folder}/`))))) emptyFoldersInPlay++;
       const untouched = fingerprints(root, planned);
       const applied = await engine.runner.apply({ kind: 'rewind', workspace: root, nodeId: `node-${n}`, changes, sideEffects: [] });
       if (applied.status !== 'applied') throw new Error(`workspace ${n}: ${JSON.stringify(applied)}`);
@@ -85,6 +95,7 @@ describe('operation engine round trip', () => {
       const undone = await engine.runner.undo(applied.operation);
       if (undone.status !== 'applied') throw new Error(`workspace ${n} undo: ${JSON.stringify(undone)}`);
       expect(listWorkspace(root), `workspace ${n} after undo`).toEqual(listB);
+      expect(listTree(root), `workspace ${n} after undo, folders included`).toEqual(treeB);
       expect(fingerprints(root, planned)).toEqual(untouched);
 
       if (n % 25 === 0) {
@@ -98,6 +109,7 @@ describe('operation engine round trip', () => {
     expect(plannedTotal).toBeGreaterThan(WORKSPACES * 2);
     expect(fileFolderSwaps).toBeGreaterThan(10);
     expect(symlinkPlans).toBeGreaterThan(10);
+    expect(emptyFoldersInPlay).toBeGreaterThan(10);
 
     const operations = engine.runner.list({ limit: 10_000 });
     const rewinds = operations.filter((o) => o.kind === 'rewind');
