@@ -62,13 +62,17 @@ export interface AppliedOperation extends WorkspaceChanges {
   readonly sideEffects: readonly SideEffect[];
 }
 
-/** The workspace differs from what the preview saw: the operation stopped before any write. */
+/**
+ * The workspace differs from what the preview saw: the operation stopped before any write, or, when a check
+ * during the writes failed (a file edited, a folder swapped or moved), it stopped there and put back everything
+ * it had written. Either way the workspace is as it was, the user's change included. `'.'` names the workspace folder.
+ */
 export interface WorkspaceChanged {
   readonly status: 'workspace-changed';
   readonly changed: readonly string[];
 }
 
-/** The result of applying (or undoing) an operation: done, or stopped before any write. */
+/** The result of applying (or undoing) an operation: done, or stopped with the workspace as it was. */
 export type OperationOutcome = AppliedOperation | WorkspaceChanged;
 
 export interface OperationSummary extends WorkspaceChanges {

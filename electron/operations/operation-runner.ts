@@ -10,6 +10,7 @@ import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { AppliedOperation, OperationOutcome, OperationSummary, WorkspaceChanges } from '../../shared/operations';
 import { createOperationJournal, type OperationFileRecord, type OperationJournal, type OperationRecord } from '../db/operation-journal';
 import type { SessionStore } from '../db/session-store';
+import type { GitEnvironment } from '../git/ignore-files';
 import type { SnapshotStore } from '../git/object-store';
 import { sameVersion, type FileVersion } from '../git/workspace-files';
 import { deleteFile, placeStaged, stageVersion, temporaryFile } from './file-writes';
@@ -57,6 +58,11 @@ export interface OperationRunnerOptions {
   readonly store: SessionStore;
   readonly objects: () => SnapshotStore;
   readonly now: () => Date;
+  /**
+   * The home and environment git finds the user's global excludes file through (core.excludesFile): with it,
+   * an apply or undo that would write or delete a file git ignores there is refused like one `.gitignore` ignores.
+   */
+  readonly git?: GitEnvironment;
   /** Tests only: called at every crash point of every write (a crash test kills the process here). */
   readonly onCrashPoint?: (point: CrashPoint) => void;
   /** Tests only: called at every point of the write phase (a test changes the workspace here). */
@@ -159,7 +165,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     const { signal, onProgress } = applyOptions;
     throwIfAborted(signal);
     const workspace = existingWorkspace(plan.workspace);
-    checkPlanPaths(workspace, plan.changes);
+    checkPlanPaths(workspace, plan.changes, options.git);
     // The folders as the check saw them: every write lands in one of these, or in one the operation makes.
     const planned = planFolders(workspace, plan.changes.map((change) => change.path));
     const objects = options.objects();
@@ -173,7 +179,7 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
       onProgress?.({ operation: id, phase, done, total });
 
     progress('check', 0, plan.changes.length);
-    const read = await readPlannedFiles(workspace, plan.changes, signal);
+    const read = await readPlannedFiles(workspace, plan.changes, signal, options.git);
     if (read.changed.length > 0) return { status: 'workspace-changed', changed: read.changed };
 
     const writes: Write[] = plan.changes

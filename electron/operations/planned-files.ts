@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import { readWorkspaceFileSync, sameVersion, type FileVersion } from '../git/workspace-files';
 import { nowNs, type SeenFile } from './file-writes';
+import type { GitEnvironment } from '../git/ignore-files';
 import type { PlannedFileChange } from './operation-types';
 import { createIgnoreCheck } from './path-checks';
 
@@ -47,8 +48,14 @@ async function filesBelow(root: string, folder: string, folders: ReplacedFolder[
 }
 
 /** True when the plan removes every file in the folder (empty folders below it may stay); refuses when an ignored file is in the way. */
-async function planEmptiesFolder(root: string, folder: string, byPath: ReadonlyMap<string, PlannedFileChange>, folders: ReplacedFolder[]): Promise<boolean> {
-  const ignored = createIgnoreCheck(root);
+async function planEmptiesFolder(
+  root: string,
+  folder: string,
+  byPath: ReadonlyMap<string, PlannedFileChange>,
+  folders: ReplacedFolder[],
+  git: GitEnvironment | undefined,
+): Promise<boolean> {
+  const ignored = createIgnoreCheck(root, git);
   for (const path of await filesBelow(root, folder, folders)) {
     if (byPath.get(path)?.target === null) continue;
     if (ignored(path)) throw new ArborError('BAD_REQUEST', `${folder} holds the ignored file ${path}, which the operation would have to remove`, { path: folder });
@@ -57,7 +64,7 @@ async function planEmptiesFolder(root: string, folder: string, byPath: ReadonlyM
   return true;
 }
 
-export async function readPlannedFiles(root: string, changes: readonly PlannedFileChange[], signal?: AbortSignal): Promise<PlannedFiles> {
+export async function readPlannedFiles(root: string, changes: readonly PlannedFileChange[], signal?: AbortSignal, git?: GitEnvironment): Promise<PlannedFiles> {
   const byPath = new Map(changes.map((change) => [change.path, change]));
   const current = new Map<string, FileVersion | null>();
   const bytes = new Map<string, Buffer>();
@@ -82,7 +89,7 @@ export async function readPlannedFiles(root: string, changes: readonly PlannedFi
       current.set(change.path, null);
       seen.set(change.path, { version: null, stat: null, seenAtNs });
       const folders: ReplacedFolder[] = [{ path: change.path, stat: info }];
-      if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath, folders))) changed.push(change.path);
+      if (change.expected !== null || !(await planEmptiesFolder(root, change.path, byPath, folders, git))) changed.push(change.path);
       else if (change.target !== null) replacedFolders.set(change.path, folders);
       continue;
     }

@@ -6,7 +6,6 @@
 import type { SessionStore } from '../db/session-store';
 import { SnapshotStore } from '../git/object-store';
 import type { GitEnvironment } from '../git/ignore-files';
-import { withGlobalIgnores } from '../operations/global-ignores';
 import { createOperationRunner } from '../operations/operation-runner';
 import type { OperationRunner } from '../operations/operation-types';
 import { claudeConfigDir } from '../snapshots/file-history';
@@ -74,7 +73,7 @@ export function createWorkspaceContext(store: SessionStore, options: WorkspaceCo
     objects: open,
     states: createWorkspaceStates(store, open, { claudeConfigDir: claudeConfigDir(options.homeDir, options.env) }),
     writes,
-    operations: withGlobalIgnores(createOperationRunner({ store, objects: open, now: options.now }), store, git),
+    operations: createOperationRunner({ store, objects: open, now: options.now, git }),
     signalFor: (signal) => (signal ? AbortSignal.any([signal, options.lifetime]) : options.lifetime),
     async close() {
       await writes.drained();

@@ -15,7 +15,6 @@ import { planExactRewind } from '../../../electron/snapshots/rewind';
 import { captureDirectory } from '../../../electron/git/capture';
 import type { GitEnvironment } from '../../../electron/git/ignore-files';
 import { storeBlobs } from '../../../electron/git/workspace-files';
-import { withGlobalIgnores } from '../../../electron/operations/global-ignores';
 import type { OperationRunner } from '../../../electron/operations/operation-types';
 
 const WORKSPACES = 200;
@@ -132,12 +131,12 @@ describe('operation engine round trip with a global excludes file', () => {
 
   beforeAll(() => {
     temp = tempDir('operations-round-trip-global');
-    engine = openEngine(join(temp.path, 'data'), { durable: false });
     const home = join(temp.path, 'home');
     mkdirSync(join(home, '.config', 'git'), { recursive: true });
     writeFileSync(join(home, '.config', 'git', 'ignore'), GLOBAL_IGNORE);
     git = { home, env: {} };
-    runner = withGlobalIgnores(engine.runner, engine.store, git);
+    engine = openEngine(join(temp.path, 'data'), { durable: false, git });
+    runner = engine.runner;
   });
   afterAll(() => {
     engine.close();
