@@ -154,6 +154,14 @@ export function buildVisibleGraph(structure: SessionStructure, expanded: Readonl
 export function absorbedLines(structure: SessionStructure, hide: Uint8Array | null, nodeIndex: number): number[] {
   const { display } = structure;
   const found: number[] = [];
+  // Hidden lines above a step with no shown step above them (a SessionStart hook at the root) hang on it too.
+  const above: number[] = [];
+  let up = display.parent[nodeIndex]!;
+  while (up >= 0 && canHide(structure, hide, up)) {
+    above.push(up);
+    up = display.parent[up]!;
+  }
+  if (up < 0) found.push(...above);
   const stack = [nodeIndex];
   while (stack.length > 0) {
     const at = stack.pop()!;

@@ -142,9 +142,9 @@ function MissingOutcome() {
 }
 
 /** On the call's own card: the call failed (its result is an error). */
-function FailedMark() {
+function FailedMark({ title = 'This call failed: its result is an error' }: { readonly title?: string }) {
   return (
-    <span className="graph-node__failed" data-testid="failed-mark" title="This call failed: its result is an error">
+    <span className="graph-node__failed" data-testid="failed-mark" title={title}>
       failed
     </span>
   );
@@ -203,6 +203,7 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
             <span className="graph-node__name" data-testid="card-title">{data.title}</span>
             {data.failed ? <FailedMark /> : null}
             {data.outcomeMissing ? <MissingOutcome /> : null}
+            <BranchTag data={data} />
           </span>
           {data.text.length > 0 ? (
             <span className="graph-node__label" data-testid="card-text">
@@ -213,7 +214,6 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       )}
       <HiddenLines data={data} />
       <BranchBadge data={data} />
-      <BranchTag data={data} />
       <CompareTag data={data} />
       <StateMarker known={data.known} />
     </div>
@@ -230,6 +230,7 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       data-testid="graph-node"
       data-fold-id={data.foldId ?? undefined}
       data-kind={agent ? 'agent' : 'steps'}
+      data-failed={data.failed ? 'true' : undefined}
       title={`${title} — click or press Enter to expand`}
     >
       <Handles />
@@ -240,6 +241,8 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
         <span className="graph-node__text">
           <span className="graph-node__title">
             <span className="graph-node__name">{title}</span>
+            {data.failed ? <FailedMark title="A call in these steps failed" /> : null}
+            <BranchTag data={data} />
           </span>
           <span className="graph-node__label">{detail}</span>
         </span>
@@ -247,7 +250,6 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       <span className="graph-group__expand" aria-hidden="true">
         +
       </span>
-      <BranchTag data={data} />
     </div>
   );
 }

@@ -186,9 +186,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   useLayoutEffect(() => {
     const element = wrapper.current;
     if (!element) return;
-    store.getState().setSize(element.clientWidth, element.clientHeight);
+    // The canvas is the pane less the toolbar's strip (graph.css padding-top).
+    const measure = () => store.getState().setSize(element.clientWidth, element.clientHeight - (parseFloat(getComputedStyle(element).paddingTop) || 0));
+    measure();
     if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => store.getState().setSize(element.clientWidth, element.clientHeight));
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, [store]);

@@ -259,7 +259,7 @@ function itemData(
     toolName: firstTool ? (node.toolCalls.length > 1 ? `${firstTool.name} +${node.toolCalls.length - 1}` : firstTool.name) : null,
     title: card.title,
     text: card.text,
-    failed: itemKind === 'node' && card.failed,
+    failed: itemKind === 'node' ? card.failed : itemKind === 'run' && runSummary(structure, index, visible.lastNode[item]!).failed,
     outcomeMissing: itemKind === 'node' && card.outcomeMissing,
     lane: lane % LANE_COLOURS,
     hiddenLines: visible.hiddenLines[item]!,
@@ -267,7 +267,7 @@ function itemData(
     branchWidth: drawn,
     branchTag: branchTag(structure, visible, item),
     hidden: visible.hidden[item]!,
-    summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!) : '',
+    summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!).tools : '',
     known: itemKind === 'node' ? (marks.known?.[node.id] ?? null) : null,
     workspaceKind: itemKind === 'node' ? (marks.workspaceKinds.get(node.id) ?? null) : null,
     compared: itemKind === 'node' && marks.compareNodeId === node.id,
@@ -297,10 +297,17 @@ function branchTag(structure: SessionStructure, visible: VisibleGraph, item: num
   return `${word} ${index + 1}/${of}`;
 }
 
-const summaries = new WeakMap<SessionStructure, Map<number, string>>();
+interface RunSummary {
+  /** "Bash ×5, Read ×2". */
+  readonly tools: string;
+  /** A call in the run failed: the folded group says so, as the call's own card would. */
+  readonly failed: boolean;
+}
 
-/** "Bash ×5, Read ×2": the tools a folded run called (cached: runs can be thousands of steps long). */
-function runSummary(structure: SessionStructure, first: number, last: number): string {
+const summaries = new WeakMap<SessionStructure, Map<number, RunSummary>>();
+
+/** The tools a folded run called and whether one failed (cached: runs can be thousands of steps long). */
+function runSummary(structure: SessionStructure, first: number, last: number): RunSummary {
   let cache = summaries.get(structure);
   if (!cache) summaries.set(structure, (cache = new Map()));
   const known = cache.get(first);
@@ -310,18 +317,23 @@ function runSummary(structure: SessionStructure, first: number, last: number): s
   return summary;
 }
 
-function countTools(structure: SessionStructure, first: number, last: number): string {
+function countTools(structure: SessionStructure, first: number, last: number): RunSummary {
   const nodes = structure.nodes as readonly NodeSummary[];
   const counts = new Map<string, number>();
+  let failed = false;
   for (let at = first; ; at = structure.display.children[structure.display.childStart[at]!]!) {
-    for (const call of nodes[at]!.toolCalls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+    for (const call of nodes[at]!.toolCalls) {
+      counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+      if (call.outcome === 'error') failed = true;
+    }
     if (at === last || structure.display.childStart[at] === structure.display.childStart[at + 1]) break;
   }
-  return [...counts.entries()]
+  const tools = [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([name, count]) => (count > 1 ? `${name} ×${count}` : name))
     .join(', ');
+  return { tools, failed };
 }
 
 function sameData(a: GraphItemData, b: GraphItemData): boolean {

@@ -75,6 +75,30 @@ export class GraphPane {
     await expect(node).toHaveAttribute('data-selected', 'true');
     return (await node.getAttribute('data-node-id')) ?? '';
   }
+
+  /** A card's first line (the tool, the call a result answers, the kind). */
+  cardTitle(node: Locator): Locator {
+    return node.getByTestId('card-title');
+  }
+
+  /** Cards marked as failed calls (or groups of steps holding one). */
+  failed(): Locator {
+    return this.page.locator('[data-testid="graph-node"][data-failed="true"]');
+  }
+
+  /** The "+N" annotations: hidden lines hanging on a step. */
+  hiddenLines(): Locator {
+    return this.page.getByTestId('hidden-lines');
+  }
+
+  /** A kind filter in the graph's toolbar: prompts, replies, thinking, tools, errors, system. */
+  kindFilter(filter: 'prompts' | 'replies' | 'thinking' | 'tools' | 'errors' | 'system'): Locator {
+    return this.page.getByTestId(`graph-filter-${filter}`);
+  }
+
+  showAllLines(): Locator {
+    return this.page.getByTestId('graph-show-all-lines');
+  }
 }
 
 export class InspectorPane {

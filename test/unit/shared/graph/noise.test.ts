@@ -80,6 +80,9 @@ describe('recording noise', () => {
     expect(drawnIds(s.nodes, visible)).toEqual(['prompt', 'reply']);
     expect(visible.hiddenLines[0]).toBe(1);
     expect(visible.forest.roots.length).toBe(1);
+    // Its annotation opens it: the line is above the step, not below.
+    expect(absorbedLines(structure, maskOf(s.nodes), structure.indexById.get('prompt')!)).toEqual([structure.indexById.get('start-hook')!]);
+    expect(absorbedLines(structure, maskOf(s.nodes), structure.indexById.get('reply')!)).toEqual([]);
   });
 
   it('branch points count only the branches drawn: an empty retry answer hidden as noise leaves one line', () => {
