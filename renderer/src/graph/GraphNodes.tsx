@@ -204,6 +204,7 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
             {data.failed ? <FailedMark /> : null}
             {data.outcomeMissing ? <MissingOutcome /> : null}
             <BranchTag data={data} />
+            <CompareTag data={data} />
           </span>
           {data.text.length > 0 ? (
             <span className="graph-node__label" data-testid="card-text">
@@ -214,7 +215,6 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       )}
       <HiddenLines data={data} />
       <BranchBadge data={data} />
-      <CompareTag data={data} />
       <StateMarker known={data.known} />
     </div>
   );

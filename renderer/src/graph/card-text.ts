@@ -93,7 +93,8 @@ function workspaceText(node: NodeSummary, info: WorkspaceNodeInfo): CardText {
   const folder = info.dir.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || info.dir;
   const id = node.id.replace(/^(snapshot|fork|merge|hook)-/, '').slice(0, 7);
   const files = /\((\d+ files?)\)$/.exec(node.label)?.[1];
-  return { title: `${WORKSPACE_TITLE[info.kind]} · ${folder}`, text: files ? `${id} · ${files}` : id, failed: false, outcomeMissing: false };
+  // The id leads: fork folders are named by date first, so their names part only at the end.
+  return { title: `${WORKSPACE_TITLE[info.kind]} ${id}`, text: files ? `${folder} · ${files}` : folder, failed: false, outcomeMissing: false };
 }
 
 export function cardText(source: CardSource, index: number, workspace: WorkspaceNodeInfo | null = null): CardText {
@@ -119,6 +120,12 @@ export function cardText(source: CardSource, index: number, workspace: Workspace
     }
     case 'thinking':
       return { title: KIND_TITLE.thinking, text: label.replace(/^Thinking: /, ''), failed: false, outcomeMissing: false };
+    case 'progress': {
+      // "Hook PostToolUse:Edit" (shown with Show all lines): the hook is what the line is.
+      const hook = /^(✗ )?Hook:? (.*)$/.exec(label);
+      if (hook) return { title: hook[1] ? 'Hook failed' : 'Hook', text: hook[2]!, failed: hook[1] !== undefined, outcomeMissing: false };
+      return { title: KIND_TITLE.progress, text: label, failed: false, outcomeMissing: false };
+    }
     default:
       return { title: KIND_TITLE[node.kind], text: label, failed: false, outcomeMissing: false };
   }

@@ -74,6 +74,11 @@ describe('card text', () => {
     expect(card('api')).toMatchObject({ title: 'Error', text: 'API error (retry 1/10): overloaded', failed: true });
     expect(card('two')).toMatchObject({ title: 'Read +1', text: 'a.ts (+1)' });
     expect(mainArgument('Grep', 'Grep "TODO" in src')).toBe('"TODO" in src');
+    s.add('progress', prompt, { id: 'hook', label: 'Hook PostToolUse:Edit' });
+    s.add('progress', prompt, { id: 'bash', label: 'Bash progress (3 lines)' });
+    const more = cards(s);
+    expect(more('hook')).toMatchObject({ title: 'Hook', text: 'PostToolUse:Edit' });
+    expect(more('bash')).toMatchObject({ title: 'Progress', text: 'Bash progress (3 lines)' });
     expect(mainArgument('Read', 'Read')).toBe('');
   });
 
@@ -86,7 +91,7 @@ describe('card text', () => {
     const source = { nodes: s.nodes, parent: tree.tree.parent };
     const first = cardText(source, 1, { nodeId: 'fork-3f9a2c1d-aaaa', kind: 'fork', dir: '/home/me/tally-fork-1' });
     const second = cardText(source, 2, { nodeId: 'fork-7b21e0aa-bbbb', kind: 'fork', dir: '/home/me/tally-fork-2/' });
-    expect(first).toMatchObject({ title: 'Fork · tally-fork-1', text: '3f9a2c1 · 4 files' });
-    expect(second).toMatchObject({ title: 'Fork · tally-fork-2', text: '7b21e0a · 4 files' });
+    expect(first).toMatchObject({ title: 'Fork 3f9a2c1', text: 'tally-fork-1 · 4 files' });
+    expect(second).toMatchObject({ title: 'Fork 7b21e0a', text: 'tally-fork-2 · 4 files' });
   });
 });
