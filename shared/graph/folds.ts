@@ -24,6 +24,8 @@ export interface VisibleGraph {
   readonly lastNode: Int32Array;
   /** How many session nodes the item stands for (1 for a node). */
   readonly hidden: Int32Array;
+  /** Lines a filter hid that hang on this item (noise and filtered kinds; drawn as an annotation). */
+  readonly hiddenLines: Int32Array;
   readonly forest: Forest;
 }
 
@@ -62,40 +64,66 @@ export function revealNode(structure: SessionStructure, expanded: ReadonlySet<Fo
   return next.size === expanded.size ? expanded : next;
 }
 
-export function buildVisibleGraph(structure: SessionStructure, expanded: ReadonlySet<FoldId>): VisibleGraph {
+/**
+ * Whether a line a filter asked to hide really goes: subagent runs, branch points and Arbor's branch
+ * heads carry structure (folds, lanes, badges), so they stay whatever the filter says.
+ */
+export function canHide(structure: SessionStructure, hide: Uint8Array | null, index: number): boolean {
+  return hide !== null && hide[index] === 1 && structure.agentRoot[index] === 0 && structure.branch[index] === 0 && structure.branchHead[index] === 0;
+}
+
+/**
+ * `hide` (1 per node to leave out, e.g. noise or a filtered kind): a hidden node draws no item; its
+ * children re-hang on the nearest shown ancestor, which counts it in `hiddenLines`.
+ */
+export function buildVisibleGraph(structure: SessionStructure, expanded: ReadonlySet<FoldId>, hide: Uint8Array | null = null): VisibleGraph {
   const { display, nodes } = structure;
   const kind: number[] = [];
   const node: number[] = [];
   const lastNode: number[] = [];
   const hidden: number[] = [];
+  const hiddenLines: number[] = [];
   const parent: number[] = [];
   // Depth-first, children pushed in reverse so items come out in preorder with children in order.
   const stackNode: number[] = [];
   const stackParent: number[] = [];
-  const pushChildren = (of: number, itemParent: number): void => {
+  /** Hidden lines above a root that no item took yet: the first item below them does. */
+  const stackCarry: number[] = [];
+  const pushChildren = (of: number, itemParent: number, carry = 0): void => {
     for (let c = display.childStart[of + 1]! - 1; c >= display.childStart[of]!; c--) {
       stackNode.push(display.children[c]!);
       stackParent.push(itemParent);
+      // Only the first child takes the carry, so a hidden root is counted once.
+      stackCarry.push(c === display.childStart[of] ? carry : 0);
     }
   };
   for (let r = display.roots.length - 1; r >= 0; r--) {
     stackNode.push(display.roots[r]!);
     stackParent.push(-1);
+    stackCarry.push(0);
   }
   while (stackNode.length > 0) {
     const v = stackNode.pop()!;
     const itemParent = stackParent.pop()!;
+    const carry = stackCarry.pop()!;
+    const run = structure.runOf[v]!;
+    const foldedRunStart = run >= 0 && structure.runStart[run] === v && !expanded.has(runFoldId(nodes[v]!.id));
+    if (!foldedRunStart && canHide(structure, hide, v)) {
+      if (itemParent >= 0) hiddenLines[itemParent]!++;
+      pushChildren(v, itemParent, itemParent >= 0 ? 0 : carry + 1);
+      continue;
+    }
     const item = kind.length;
     parent.push(itemParent);
     node.push(v);
+    hiddenLines.push(carry);
     if (structure.agentRoot[v] === 1 && !expanded.has(agentFoldId(nodes[v]!.id))) {
       kind.push(ITEM_AGENT);
       lastNode.push(v);
       hidden.push(structure.displaySize[v]!);
       continue;
     }
-    const run = structure.runOf[v]!;
-    if (run >= 0 && structure.runStart[run] === v && !expanded.has(runFoldId(nodes[v]!.id))) {
+    if (foldedRunStart) {
       const end = structure.runEnd[run]!;
       kind.push(ITEM_RUN);
       lastNode.push(end);
@@ -114,8 +142,37 @@ export function buildVisibleGraph(structure: SessionStructure, expanded: Readonl
     node: Int32Array.from(node),
     lastNode: Int32Array.from(lastNode),
     hidden: Int32Array.from(hidden),
+    hiddenLines: Int32Array.from(hiddenLines),
     forest: forestFromParents(Int32Array.from(parent)),
   };
+}
+
+/**
+ * The hidden lines that hang on `nodeIndex` (what its annotation counts): its display children a filter
+ * hid, and theirs, down to the next shown node.
+ */
+export function absorbedLines(structure: SessionStructure, hide: Uint8Array | null, nodeIndex: number): number[] {
+  const { display } = structure;
+  const found: number[] = [];
+  // Hidden lines above a step with no shown step above them (a SessionStart hook at the root) hang on it too.
+  const above: number[] = [];
+  let up = display.parent[nodeIndex]!;
+  while (up >= 0 && canHide(structure, hide, up)) {
+    above.push(up);
+    up = display.parent[up]!;
+  }
+  if (up < 0) found.push(...above);
+  const stack = [nodeIndex];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    for (let c = display.childStart[at]!; c < display.childStart[at + 1]!; c++) {
+      const child = display.children[c]!;
+      if (!canHide(structure, hide, child)) continue;
+      found.push(child);
+      stack.push(child);
+    }
+  }
+  return found;
 }
 
 /** For each session node, the item that shows it as itself or as the start of a group; -1 otherwise. */
@@ -136,8 +193,13 @@ export function itemShowingNode(structure: SessionStructure, visible: VisibleGra
     if (item >= 0 && visible.kind[item] === ITEM_AGENT) outerAgent = item;
   }
   if (outerAgent >= 0) return outerAgent;
-  const own = byNode[nodeIndex]!;
-  if (own >= 0) return own;
-  const run = structure.runOf[nodeIndex]!;
-  return run >= 0 ? byNode[structure.runStart[run]!]! : -1;
+  // A node a filter hid shows as its nearest shown ancestor (where its annotation is).
+  for (let node = nodeIndex; node >= 0; node = structure.display.parent[node]!) {
+    const own = byNode[node]!;
+    if (own >= 0) return own;
+    const run = structure.runOf[node]!;
+    const group = run >= 0 ? byNode[structure.runStart[run]!]! : -1;
+    if (group >= 0 && visible.kind[group] === ITEM_RUN) return group;
+  }
+  return -1;
 }

@@ -55,3 +55,24 @@ export function pathToRoot(visible: VisibleGraph, item: number): Int32Array {
   for (let at = item, k = length - 1; at >= 0; at = visible.forest.parent[at]!, k--) path[k] = at;
   return path;
 }
+
+/**
+ * The selected path: the root down to `item`, then on along the line `item` is on (first children) to
+ * that branch's end, so the whole branch the selection belongs to reads as one.
+ */
+export function pathThroughItem(visible: VisibleGraph, item: number): Int32Array {
+  const above = pathToRoot(visible, item);
+  if (above.length === 0) return above;
+  const below: number[] = [];
+  for (let at = firstChildItem(visible, item); at >= 0; at = firstChildItem(visible, at)) below.push(at);
+  if (below.length === 0) return above;
+  const path = new Int32Array(above.length + below.length);
+  path.set(above);
+  path.set(below, above.length);
+  return path;
+}
+
+/** How many branches leave an item as drawn (its children on screen, after folds and filters). */
+export function drawnChildren(visible: VisibleGraph, item: number): number {
+  return visible.forest.childStart[item + 1]! - visible.forest.childStart[item]!;
+}

@@ -8,7 +8,8 @@ export interface SessionLayout {
   readonly layout: LaneLayout;
 }
 
-export function layoutSession(structure: SessionStructure, expanded: ReadonlySet<FoldId>): SessionLayout {
-  const visible = buildVisibleGraph(structure, expanded);
+/** `hide`: 1 per node a filter leaves out (see buildVisibleGraph). */
+export function layoutSession(structure: SessionStructure, expanded: ReadonlySet<FoldId>, hide: Uint8Array | null = null): SessionLayout {
+  const visible = buildVisibleGraph(structure, expanded, hide);
   return { visible, layout: layoutLanes(visible.forest) };
 }

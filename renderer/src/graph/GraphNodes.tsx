@@ -4,20 +4,8 @@ import { memo } from 'react';
 import { assertNever } from '../../../shared/errors';
 import type { NodeKind, WorkspaceStateKnown } from '../../../shared/model';
 import type { WorkspaceNodeKind } from '../../../shared/operations';
+import { plainText } from './card-text';
 import type { GraphFlowNode, GraphItemData } from './mount-items';
-
-const KIND_LABEL: Record<NodeKind, string> = {
-  user: 'Prompt',
-  assistant: 'Assistant',
-  thinking: 'Thinking',
-  tool_call: 'Tool call',
-  tool_result: 'Result',
-  error: 'Error',
-  compaction: 'Compaction',
-  system: 'System',
-  progress: 'Progress',
-  unknown: 'Unknown record',
-};
 
 const KIND_ICON: Record<NodeKind, string> = {
   user: '❯',
@@ -42,15 +30,10 @@ function classes(data: GraphItemData, base: string): string {
   if (data.branch) name += data.branch === 'retry' ? ' is-retry' : ' is-fork';
   if (data.compared) name += ' is-compared';
   if (data.workspaceKind) name += ` is-workspace workspace-${data.workspaceKind}`;
-  return name;
+  if (data.failed) name += ' is-failed';
+  if (data.holdsSelection) name += ' holds-selection';
+  return `${name} lane-${data.lane}`;
 }
-
-const WORKSPACE_LABEL: Record<WorkspaceNodeKind, string> = {
-  snapshot: 'Snapshot',
-  'hook-snapshot': 'Hook snapshot',
-  fork: 'Fork',
-  merge: 'Merge',
-};
 
 /** Inline icons for Arbor's own nodes (no font has to carry a fork or merge glyph). */
 function WorkspaceIcon({ kind }: { readonly kind: WorkspaceNodeKind }) {
@@ -158,15 +141,32 @@ function MissingOutcome() {
   );
 }
 
-/** Labels are the transcript's words; markdown emphasis markers are noise in a one-line title. */
-function plainText(label: string): string {
-  return label.replace(/\*\*/g, '');
+/** On the call's own card: the call failed (its result is an error). */
+function FailedMark({ title = 'This call failed: its result is an error' }: { readonly title?: string }) {
+  return (
+    <span className="graph-node__failed" data-testid="failed-mark" title={title}>
+      failed
+    </span>
+  );
+}
+
+/** Hidden lines (hooks, progress, filtered kinds) that hang on this step; a click shows them. */
+function HiddenLines({ data }: { readonly data: GraphItemData }) {
+  if (data.hiddenLines === 0 || data.lod) return null;
+  const lines = data.hiddenLines === 1 ? '1 hidden line' : `${data.hiddenLines} hidden lines`;
+  return (
+    <span className="graph-node__hidden" data-testid="hidden-lines" data-count={data.hiddenLines} title={`${lines} (hooks, progress, filtered kinds): click to show`}>
+      +{data.hiddenLines}
+    </span>
+  );
 }
 
 function nodeTitle(data: GraphItemData): string {
-  let title = data.label;
+  let title = `${data.title}\n${data.label}`;
+  if (data.failed) title += ' — failed';
   if (data.outcomeMissing) title += ' — outcome not recorded';
   if (data.branchTag) title += ` (${data.branchTag})`;
+  if (data.holdsSelection) title += '\nThe selected line is hidden by a filter; it hangs on this step';
   return title;
 }
 
@@ -181,11 +181,6 @@ function AgentIcon() {
 }
 
 function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
-  const title = data.workspaceKind
-    ? WORKSPACE_LABEL[data.workspaceKind]
-    : data.toolName && data.kind === 'tool_call'
-      ? data.toolName
-      : KIND_LABEL[data.kind];
   return (
     <div
       className={classes(data, 'graph-node')}
@@ -195,6 +190,7 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-selected={data.selected ? 'true' : undefined}
       data-compared={data.compared ? 'true' : undefined}
       data-workspace-kind={data.workspaceKind ?? undefined}
+      data-failed={data.failed ? 'true' : undefined}
       title={nodeTitle(data)}
     >
       <Handles />
@@ -204,15 +200,21 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       {data.lod ? null : (
         <span className="graph-node__text">
           <span className="graph-node__title">
-            <span className="graph-node__name">{title}</span>
+            <span className="graph-node__name" data-testid="card-title">{data.title}</span>
+            {data.failed ? <FailedMark /> : null}
             {data.outcomeMissing ? <MissingOutcome /> : null}
+            <BranchTag data={data} />
+            <CompareTag data={data} />
           </span>
-          <span className="graph-node__label">{plainText(data.label)}</span>
+          {data.text.length > 0 ? (
+            <span className="graph-node__label" data-testid="card-text">
+              {data.text}
+            </span>
+          ) : null}
         </span>
       )}
+      <HiddenLines data={data} />
       <BranchBadge data={data} />
-      <BranchTag data={data} />
-      <CompareTag data={data} />
       <StateMarker known={data.known} />
     </div>
   );
@@ -228,6 +230,7 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       data-testid="graph-node"
       data-fold-id={data.foldId ?? undefined}
       data-kind={agent ? 'agent' : 'steps'}
+      data-failed={data.failed ? 'true' : undefined}
       title={`${title} — click or press Enter to expand`}
     >
       <Handles />
@@ -238,6 +241,8 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
         <span className="graph-node__text">
           <span className="graph-node__title">
             <span className="graph-node__name">{title}</span>
+            {data.failed ? <FailedMark title="A call in these steps failed" /> : null}
+            <BranchTag data={data} />
           </span>
           <span className="graph-node__label">{detail}</span>
         </span>
@@ -245,7 +250,6 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       <span className="graph-group__expand" aria-hidden="true">
         +
       </span>
-      <BranchTag data={data} />
     </div>
   );
 }

@@ -20,7 +20,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { useStore } from 'zustand';
 import { itemShowingNode, revealNode, type FoldId } from '../../../shared/graph/folds';
 import type { NodeId, SessionGraph, WorkspaceStateKnown } from '../../../shared/model';
-import { createGraphStore, type GraphStore } from './graph-store';
+import { createGraphStore, hideMaskFor, type GraphStore } from './graph-store';
+import { GraphToolbar } from './GraphToolbar';
 import { nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
 import type { GraphFlowNode } from './mount-items';
@@ -94,7 +95,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       const state = store.getState();
       if (!current || !state.structure) return false;
       const mine = ++generation.current;
-      const layout = await current.layout(expanded);
+      const layout = await current.layout(expanded, hideMaskFor(state.structure.nodes as SessionGraph['nodes'], store.getState().filters));
       if (mine !== generation.current) return false;
       const structureNow = store.getState().structure!;
       state.setLayout(structureNow, layout, expanded, -1);
@@ -129,7 +130,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     const expanded = refresh ? store.getState().expanded : new Set<FoldId>();
     if (!refresh) store.getState().setLoading();
     current
-      .open(graph.nodes, expanded, graph.workspaceNodes ?? [])
+      .open(graph.nodes, expanded, graph.workspaceNodes ?? [], hideMaskFor(graph.nodes, store.getState().filters))
       .then((opened) => {
         if (mine !== generation.current) return;
         openedSession.current = graph.session.id;
@@ -176,17 +177,20 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
 
   // Markers ride along with the mounted items only (a lookup per mounted node, never a pass over all nodes).
   const workspaceKinds = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info.kind])), [graph]);
+  const workspaceNodes = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info])), [graph]);
   useEffect(() => {
-    store.getState().setMarks({ known: nodeStates, workspaceKinds, compareNodeId });
-  }, [store, nodeStates, workspaceKinds, compareNodeId]);
+    store.getState().setMarks({ known: nodeStates, workspaceKinds, compareNodeId, workspaceNodes });
+  }, [store, nodeStates, workspaceKinds, compareNodeId, workspaceNodes]);
 
   // Measure before the first layout arrives, so the first fit uses the pane's real size.
   useLayoutEffect(() => {
     const element = wrapper.current;
     if (!element) return;
-    store.getState().setSize(element.clientWidth, element.clientHeight);
+    // The canvas is the pane less the toolbar's strip (graph.css padding-top).
+    const measure = () => store.getState().setSize(element.clientWidth, element.clientHeight - (parseFloat(getComputedStyle(element).paddingTop) || 0));
+    measure();
     if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => store.getState().setSize(element.clientWidth, element.clientHeight));
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, [store]);
@@ -213,6 +217,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     (event, node) => {
       const state = store.getState();
       const index = state.structure?.indexById.get(node.data.nodeId) ?? -1;
+      // A step's "+N" annotation opens the hidden lines that hang on it.
+      if (event.target instanceof Element && event.target.closest('[data-testid="hidden-lines"]') && state.revealLinesOf(index)) {
+        void relayout(state.expanded, index);
+        return;
+      }
       if (event.shiftKey && onCompareNode && node.data.foldId === null) {
         onCompareNode(node.data.nodeId);
         return;
@@ -224,7 +233,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       if (state.byNode && index >= 0) state.setCursor(state.byNode[index]!);
       select(node.data.nodeId);
     },
-    [store, toggle, select, onCompareNode],
+    [store, toggle, select, onCompareNode, relayout],
   );
 
   const fit = useCallback(() => {
@@ -305,6 +314,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
           </ControlButton>
         </Controls>
       </ReactFlow>
+      <GraphToolbar store={store} onChange={() => void relayout(store.getState().expanded, store.getState().selectedNode)} />
       {status === 'loading' ? <div className="session-graph__status">Laying out {graph.nodes.length.toLocaleString()} nodes…</div> : null}
       {status === 'error' ? <div className="session-graph__status is-error">The graph could not be laid out: {error}</div> : null}
       {status === 'ready' && !complete ? (

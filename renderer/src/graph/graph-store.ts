@@ -5,7 +5,10 @@
  */
 import { applyNodeChanges, type Edge, type NodeChange } from '@xyflow/react';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { itemByNode, type FoldId } from '../../../shared/graph/folds';
+import { absorbedLines, itemByNode, type FoldId } from '../../../shared/graph/folds';
+import { DEFAULT_FILTERS, hideMask, type LineFilters } from '../../../shared/graph/line-filters';
+import { classifyNoise } from '../../../shared/graph/noise';
+import type { NodeKind, NodeSummary } from '../../../shared/model';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import { indexRows, type RowIndex } from '../../../shared/graph/viewport';
@@ -30,8 +33,13 @@ export interface GraphViewState {
   /** False when zoomed out so far that some nodes in view are not drawn. */
   readonly complete: boolean;
   readonly marks: GraphMarks;
+  /** What the toolbar hides (kinds, noise) and which hidden lines the user opened. */
+  readonly filters: LineFilters;
 
   setLoading(): void;
+  setFilters(filters: LineFilters): void;
+  /** Opens the hidden lines that hang on a node (its annotation was clicked); false when there were none. */
+  revealLinesOf(nodeIndex: number): boolean;
   setError(message: string): void;
   setLayout(structure: SessionStructure, layout: SessionLayout, expanded: ReadonlySet<FoldId>, cursor: number): void;
   setCursor(cursor: number): void;
@@ -43,6 +51,19 @@ export interface GraphViewState {
 }
 
 export type GraphStore = StoreApi<GraphViewState>;
+
+interface NodeFacts {
+  readonly kinds: readonly NodeKind[];
+  readonly noise: Uint8Array;
+}
+const facts = new WeakMap<readonly NodeSummary[], NodeFacts>();
+
+/** The layout's hide mask for a session's nodes under the toolbar's filters (noise classified once per graph). */
+export function hideMaskFor(nodes: readonly NodeSummary[], filters: LineFilters): Uint8Array | null {
+  let known = facts.get(nodes);
+  if (!known) facts.set(nodes, (known = { kinds: nodes.map((node) => node.kind), noise: classifyNoise(nodes) }));
+  return hideMask(known.kinds, known.noise, filters);
+}
 
 export function createGraphStore(): GraphStore {
   return createStore<GraphViewState>()((set, get) => {
@@ -87,7 +108,18 @@ export function createGraphStore(): GraphStore {
       edges: [],
       complete: true,
       marks: NO_MARKS,
-      setLoading: () => set({ status: 'loading', error: null }),
+      filters: DEFAULT_FILTERS,
+      // Opened lines are node indices of the session being left: a new one starts with none.
+      setLoading: () => set({ status: 'loading', error: null, filters: { ...get().filters, revealed: new Set() } }),
+      setFilters: (filters) => set({ filters }),
+      revealLinesOf: (nodeIndex) => {
+        const { structure, filters } = get();
+        if (!structure) return false;
+        const lines = absorbedLines(structure, hideMaskFor(structure.nodes as readonly NodeSummary[], filters), nodeIndex);
+        if (lines.length === 0) return false;
+        set({ filters: { ...filters, revealed: new Set([...filters.revealed, ...lines]) } });
+        return true;
+      },
       setError: (message) => set({ status: 'error', error: message }),
       setLayout: (structure, layout, expanded, cursor) =>
         remount({

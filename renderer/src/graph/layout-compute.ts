@@ -6,13 +6,18 @@ import type { GraphNode } from '../../../shared/graph/session-tree';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { structureArrays, type StructureArrays } from './layout-protocol';
 
-export function openStructure(nodes: readonly GraphNode[], expanded: readonly FoldId[], workspaceNodes: readonly WorkspaceNodeInfo[] = []) {
+export function openStructure(
+  nodes: readonly GraphNode[],
+  expanded: readonly FoldId[],
+  workspaceNodes: readonly WorkspaceNodeInfo[] = [],
+  hide: Uint8Array | null = null,
+) {
   const structure = buildSessionStructure(nodes, undefined, workspaceNodes);
-  return { structure, arrays: structureArrays(structure), layout: layoutSession(structure, new Set(expanded)) };
+  return { structure, arrays: structureArrays(structure), layout: layoutSession(structure, new Set(expanded), hide) };
 }
 
-export function computeLayout(structure: SessionStructure, expanded: readonly FoldId[]): SessionLayout {
-  return layoutSession(structure, new Set(expanded));
+export function computeLayout(structure: SessionStructure, expanded: readonly FoldId[], hide: Uint8Array | null = null): SessionLayout {
+  return layoutSession(structure, new Set(expanded), hide);
 }
 
 export type { StructureArrays };

@@ -18,8 +18,14 @@ export interface OpenedGraph {
 
 export interface LayoutEngine {
   /** `workspaceNodes`: the graph's nodes Arbor added (SessionGraph.workspaceNodes). */
-  open(nodes: readonly NodeSummary[], expanded: ReadonlySet<FoldId>, workspaceNodes?: readonly WorkspaceNodeInfo[]): Promise<OpenedGraph>;
-  layout(expanded: ReadonlySet<FoldId>): Promise<SessionLayout>;
+  /** `hide`: 1 per node the toolbar's filters leave out (shared/graph/line-filters.ts), or null. */
+  open(
+    nodes: readonly NodeSummary[],
+    expanded: ReadonlySet<FoldId>,
+    workspaceNodes?: readonly WorkspaceNodeInfo[],
+    hide?: Uint8Array | null,
+  ): Promise<OpenedGraph>;
+  layout(expanded: ReadonlySet<FoldId>, hide?: Uint8Array | null): Promise<SessionLayout>;
   dispose(): void;
 }
 
@@ -78,14 +84,14 @@ export function createLayoutEngine(): LayoutEngine {
       worker.postMessage(request);
     });
   return {
-    async open(nodes, expanded, workspaceNodes = []) {
+    async open(nodes, expanded, workspaceNodes = [], hide = null) {
       // Only the fields the shape depends on cross to the worker: labels and tool calls stay here.
       const slim: GraphNode[] = nodes.map(toGraphNode);
-      const response = await send({ id: nextId++, type: 'open', nodes: slim, expanded: [...expanded], workspaceNodes });
+      const response = await send({ id: nextId++, type: 'open', nodes: slim, expanded: [...expanded], workspaceNodes, hide });
       return { structure: withNodes(response.structure!, nodes), layout: response.layout };
     },
-    async layout(expanded) {
-      return (await send({ id: nextId++, type: 'layout', expanded: [...expanded] })).layout;
+    async layout(expanded, hide = null) {
+      return (await send({ id: nextId++, type: 'layout', expanded: [...expanded], hide })).layout;
     },
     dispose() {
       worker.terminate();
@@ -98,14 +104,14 @@ export function createLayoutEngine(): LayoutEngine {
 function createSyncEngine(): LayoutEngine {
   let structure: SessionStructure | null = null;
   return {
-    async open(nodes, expanded, workspaceNodes = []) {
-      const opened = openStructure(nodes, [...expanded], workspaceNodes);
+    async open(nodes, expanded, workspaceNodes = [], hide = null) {
+      const opened = openStructure(nodes, [...expanded], workspaceNodes, hide);
       structure = withNodes(opened.arrays, nodes);
       return { structure, layout: opened.layout };
     },
-    async layout(expanded) {
+    async layout(expanded, hide = null) {
       if (structure === null) throw new Error('layout requested before the session was opened');
-      return computeLayout(structure, [...expanded]);
+      return computeLayout(structure, [...expanded], hide);
     },
     dispose() {
       structure = null;

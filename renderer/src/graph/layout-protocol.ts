@@ -16,8 +16,10 @@ export type LayoutRequest =
       readonly expanded: readonly FoldId[];
       /** Which nodes Arbor added (forks and merges draw as branches of their own). */
       readonly workspaceNodes: readonly WorkspaceNodeInfo[];
+      /** 1 per node the toolbar's filters hide (folds.ts buildVisibleGraph), or null. */
+      readonly hide: Uint8Array | null;
     }
-  | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[] };
+  | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[]; readonly hide: Uint8Array | null };
 
 export type LayoutResponse =
   | { readonly id: number; readonly ok: true; readonly structure: StructureArrays | null; readonly layout: SessionLayout }

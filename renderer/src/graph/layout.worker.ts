@@ -11,12 +11,12 @@ self.onmessage = (event: MessageEvent<LayoutRequest>) => {
   let response: LayoutResponse;
   try {
     if (request.type === 'open') {
-      const opened = openStructure(request.nodes, request.expanded, request.workspaceNodes);
+      const opened = openStructure(request.nodes, request.expanded, request.workspaceNodes, request.hide);
       structure = opened.structure;
       response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
     } else {
       if (structure === null) throw new Error('layout requested before the session was opened');
-      response = { id: request.id, ok: true, structure: null, layout: computeLayout(structure, request.expanded) };
+      response = { id: request.id, ok: true, structure: null, layout: computeLayout(structure, request.expanded, request.hide) };
     }
   } catch (error) {
     response = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };

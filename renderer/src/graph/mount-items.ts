@@ -3,19 +3,23 @@
  * culled to a bounded count, with the root→selection path marked and a simplified look when zoomed out.
  */
 import type { Edge, Node } from '@xyflow/react';
-import { BRANCH_FORK, BRANCH_NONE, BRANCH_RETRY, BRANCH_WORKSPACE, branchOrdinal } from '../../../shared/graph/branch-points';
+import { BRANCH_FORK, BRANCH_NONE, BRANCH_RETRY, BRANCH_WORKSPACE } from '../../../shared/graph/branch-points';
 import { foldIdOfItem, ITEM_AGENT, ITEM_NODE, ITEM_RUN, itemShowingNode, type VisibleGraph } from '../../../shared/graph/folds';
-import { pathToRoot } from '../../../shared/graph/navigation';
+import { drawnChildren, pathThroughItem } from '../../../shared/graph/navigation';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import { mountedParents, planMount, type RowIndex } from '../../../shared/graph/viewport';
 import type { NodeId, NodeKind, NodeSummary, WorkspaceStateKnown } from '../../../shared/model';
-import type { WorkspaceNodeKind } from '../../../shared/operations';
+import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../../shared/operations';
+import { cardText } from './card-text';
 
-export const LANE_WIDTH = 250;
-export const ROW_HEIGHT = 70;
-export const NODE_WIDTH = 210;
-export const NODE_HEIGHT = 46;
+// Cards are wide enough for two lines of about 40 characters; the gaps leave room for badges and edges.
+export const LANE_WIDTH = 336;
+export const ROW_HEIGHT = 92;
+export const NODE_WIDTH = 296;
+export const NODE_HEIGHT = 62;
+/** Lane colours cycle through this many (graph.css .lane-0 … .lane-7). */
+export const LANE_COLOURS = 8;
 /** React Flow's DOM stays responsive well below ~1k nodes. */
 export const MOUNT_BUDGET = 500;
 /** Below this zoom, nodes draw as simple coloured pills. */
@@ -29,7 +33,18 @@ export interface GraphItemData extends Record<string, unknown> {
   readonly foldId: string | null;
   readonly label: string;
   readonly toolName: string | null;
+  /** The card's first line and up to two lines of text (card-text.ts). */
+  readonly title: string;
+  readonly text: string;
+  /** A failed call (marked on the call's own card), or a failed result. */
+  readonly failed: boolean;
   readonly outcomeMissing: boolean;
+  /** Lane colour index (0 … LANE_COLOURS − 1). */
+  readonly lane: number;
+  /** Lines the filters hid that hang on this item (its annotation). */
+  readonly hiddenLines: number;
+  /** The selection is a line hidden by a filter, shown here (its nearest shown step). */
+  readonly holdsSelection: boolean;
   /** `workspace`: a fork, merge or snapshot Arbor made leaves the line here (and no rewind or retry did). */
   readonly branch: 'fork' | 'retry' | 'workspace' | null;
   readonly branchWidth: number;
@@ -55,6 +70,8 @@ export interface GraphMarks {
   readonly known: Readonly<Record<NodeId, WorkspaceStateKnown>> | null;
   readonly workspaceKinds: ReadonlyMap<NodeId, WorkspaceNodeKind>;
   readonly compareNodeId: NodeId | null;
+  /** Arbor's nodes with their folders (forks and merges are named by folder). */
+  readonly workspaceNodes?: ReadonlyMap<NodeId, WorkspaceNodeInfo>;
 }
 
 export const NO_MARKS: GraphMarks = { known: null, workspaceKinds: new Map(), compareNodeId: null };
@@ -98,7 +115,8 @@ export function mountItems(input: MountInput): Mounted {
   const nodes = structure.nodes as readonly NodeSummary[];
   const selectedItem = input.selectedNode >= 0 ? itemShowingNode(structure, visible, input.byNode, input.selectedNode) : -1;
   const onPath = new Uint8Array(visible.count);
-  for (const item of pathToRoot(visible, selectedItem)) onPath[item] = 1;
+  for (const item of pathThroughItem(visible, selectedItem)) onPath[item] = 1;
+  const holdsSelection = selectedItem >= 0 && visible.node[selectedItem] !== input.selectedNode && visible.kind[selectedItem] === ITEM_NODE ? selectedItem : -1;
 
   const zoom = viewport.zoom;
   const margin = 200;
@@ -127,7 +145,8 @@ export function mountItems(input: MountInput): Mounted {
       onPath: onPath[item] === 1,
       focused: item === input.cursor,
       lod,
-    });
+      holdsSelection: item === holdsSelection,
+    }, layout.layout.lane[item]!);
     const id = flowIdOfItem(structure, visible, item);
     flowIds.push(id);
     const position = { x: layout.layout.lane[item]! * LANE_WIDTH, y: layout.layout.row[item]! * ROW_HEIGHT };
@@ -162,12 +181,14 @@ export function mountItems(input: MountInput): Mounted {
     const source = flowIds[position.get(from)!]!;
     const target = flowIds[k]!;
     const path = onPath[item] === 1 && onPath[from] === 1;
+    // An edge takes the colour of the lane it runs into, as GitKraken colours a branch's line.
+    const lane = layout.layout.lane[item]! % LANE_COLOURS;
     edges.push({
       id: `${source}>${target}`,
       source,
       target,
       type: 'smoothstep',
-      className: `graph-edge${path ? ' is-path' : ''}${elided[k] === 1 ? ' is-elided' : ''}`,
+      className: `graph-edge lane-${lane}${path ? ' is-path' : ''}${elided[k] === 1 ? ' is-elided' : ''}`,
       selectable: false,
       focusable: false,
       zIndex: path ? 1 : 0,
@@ -219,14 +240,16 @@ function itemData(
   visible: VisibleGraph,
   item: number,
   marks: GraphMarks,
-  state: Pick<GraphItemData, 'selected' | 'onPath' | 'focused' | 'lod'>,
+  state: Pick<GraphItemData, 'selected' | 'onPath' | 'focused' | 'lod' | 'holdsSelection'>,
+  lane: number,
 ): GraphItemData {
   const nodes = structure.nodes as readonly NodeSummary[];
   const index = visible.node[item]!;
   const node = nodes[index]!;
   const itemKind = visible.kind[item] === ITEM_RUN ? 'run' : visible.kind[item] === ITEM_AGENT ? 'agent' : 'node';
-  const branch = structure.branch[index]!;
   const firstTool = node.toolCalls[0];
+  const card = cardText({ nodes, parent: structure.tree.parent }, index, (itemKind === 'node' && marks.workspaceNodes?.get(node.id)) || null);
+  const drawn = drawnBranches(structure, visible, item);
   return {
     itemKind,
     kind: node.kind,
@@ -234,12 +257,17 @@ function itemData(
     foldId: foldIdOfItem(structure, visible, item),
     label: node.label,
     toolName: firstTool ? (node.toolCalls.length > 1 ? `${firstTool.name} +${node.toolCalls.length - 1}` : firstTool.name) : null,
-    outcomeMissing: node.toolCalls.some((call) => call.outcome === 'missing'),
-    branch: itemKind === 'node' ? BRANCH_NAMES[branch] ?? null : null,
-    branchWidth: structure.branchWidth[index]!,
-    branchTag: branchTag(structure, index),
+    title: card.title,
+    text: card.text,
+    failed: itemKind === 'node' ? card.failed : itemKind === 'run' && runSummary(structure, index, visible.lastNode[item]!).failed,
+    outcomeMissing: itemKind === 'node' && card.outcomeMissing,
+    lane: lane % LANE_COLOURS,
+    hiddenLines: visible.hiddenLines[item]!,
+    branch: drawn > 0 ? BRANCH_NAMES[structure.branch[index]!] ?? null : null,
+    branchWidth: drawn,
+    branchTag: branchTag(structure, visible, item),
     hidden: visible.hidden[item]!,
-    summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!) : '',
+    summary: itemKind === 'run' ? runSummary(structure, index, visible.lastNode[item]!).tools : '',
     known: itemKind === 'node' ? (marks.known?.[node.id] ?? null) : null,
     workspaceKind: itemKind === 'node' ? (marks.workspaceKinds.get(node.id) ?? null) : null,
     compared: itemKind === 'node' && marks.compareNodeId === node.id,
@@ -247,20 +275,39 @@ function itemData(
   };
 }
 
-function branchTag(structure: SessionStructure, index: number): string | null {
-  const branches = { branch: structure.branch, width: structure.branchWidth, heads: structure.branchHead };
-  const ordinal = branchOrdinal(structure, branches, index, structure.display);
-  if (!ordinal) return null;
-  const parent = structure.tree.parent[index]!;
-  // A fork or merge under a retry is still a branch, not another answer.
-  const word = structure.branch[parent] === BRANCH_RETRY && structure.branchHead[index] === 0 ? 'answer' : 'branch';
-  return `${word} ${ordinal.index}/${ordinal.of}`;
+/** The branches a branch point's badge counts: those drawn below it (0 when fewer than two are, or no branch point). */
+function drawnBranches(structure: SessionStructure, visible: VisibleGraph, item: number): number {
+  if (visible.kind[item] !== ITEM_NODE || structure.branch[visible.node[item]!] === BRANCH_NONE) return 0;
+  const drawn = drawnChildren(visible, item);
+  return drawn >= 2 ? drawn : 0;
 }
 
-const summaries = new WeakMap<SessionStructure, Map<number, string>>();
+/** "branch 2/3" on each item below a badge, numbered as drawn (left to right), so tags and badge agree. */
+function branchTag(structure: SessionStructure, visible: VisibleGraph, item: number): string | null {
+  const parent = visible.forest.parent[item]!;
+  if (parent < 0) return null;
+  const of = drawnBranches(structure, visible, parent);
+  if (of === 0) return null;
+  const start = visible.forest.childStart[parent]!;
+  let index = 0;
+  while (visible.forest.children[start + index] !== item) index++;
+  // A fork or merge under a retry is still a branch, not another answer.
+  const head = visible.kind[item] === ITEM_NODE && structure.branchHead[visible.node[item]!] === 1;
+  const word = structure.branch[visible.node[parent]!] === BRANCH_RETRY && !head ? 'answer' : 'branch';
+  return `${word} ${index + 1}/${of}`;
+}
 
-/** "Bash ×5, Read ×2": the tools a folded run called (cached: runs can be thousands of steps long). */
-function runSummary(structure: SessionStructure, first: number, last: number): string {
+interface RunSummary {
+  /** "Bash ×5, Read ×2". */
+  readonly tools: string;
+  /** A call in the run failed: the folded group says so, as the call's own card would. */
+  readonly failed: boolean;
+}
+
+const summaries = new WeakMap<SessionStructure, Map<number, RunSummary>>();
+
+/** The tools a folded run called and whether one failed (cached: runs can be thousands of steps long). */
+function runSummary(structure: SessionStructure, first: number, last: number): RunSummary {
   let cache = summaries.get(structure);
   if (!cache) summaries.set(structure, (cache = new Map()));
   const known = cache.get(first);
@@ -270,18 +317,23 @@ function runSummary(structure: SessionStructure, first: number, last: number): s
   return summary;
 }
 
-function countTools(structure: SessionStructure, first: number, last: number): string {
+function countTools(structure: SessionStructure, first: number, last: number): RunSummary {
   const nodes = structure.nodes as readonly NodeSummary[];
   const counts = new Map<string, number>();
+  let failed = false;
   for (let at = first; ; at = structure.display.children[structure.display.childStart[at]!]!) {
-    for (const call of nodes[at]!.toolCalls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+    for (const call of nodes[at]!.toolCalls) {
+      counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+      if (call.outcome === 'error') failed = true;
+    }
     if (at === last || structure.display.childStart[at] === structure.display.childStart[at + 1]) break;
   }
-  return [...counts.entries()]
+  const tools = [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([name, count]) => (count > 1 ? `${name} ×${count}` : name))
     .join(', ');
+  return { tools, failed };
 }
 
 function sameData(a: GraphItemData, b: GraphItemData): boolean {

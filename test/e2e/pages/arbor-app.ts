@@ -75,6 +75,49 @@ export class GraphPane {
     await expect(node).toHaveAttribute('data-selected', 'true');
     return (await node.getAttribute('data-node-id')) ?? '';
   }
+
+  /**
+   * Pans the canvas with the wheel, as a user scrolls, until `node` lies well inside the graph pane: a node
+   * just below the fold is mounted (and clickable for Playwright) but a user could not see it.
+   */
+  async scrollIntoView(node: Locator, margin = 80): Promise<void> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const pane = await this.root.boundingBox();
+      const box = await node.boundingBox();
+      if (!pane || !box) return;
+      const below = box.y + box.height + margin - (pane.y + pane.height);
+      const above = pane.y + margin - box.y;
+      if (below <= 0 && above <= 0) return;
+      await this.page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+      // React Flow pans by half the wheel's delta (panOnScrollSpeed).
+      await this.page.mouse.wheel(0, below > 0 ? below * 2 : -above * 2);
+      await this.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    }
+  }
+
+  /** A card's first line (the tool, the call a result answers, the kind). */
+  cardTitle(node: Locator): Locator {
+    return node.getByTestId('card-title');
+  }
+
+  /** Cards marked as failed calls (or groups of steps holding one). */
+  failed(): Locator {
+    return this.page.locator('[data-testid="graph-node"][data-failed="true"]');
+  }
+
+  /** The "+N" annotations: hidden lines hanging on a step. */
+  hiddenLines(): Locator {
+    return this.page.getByTestId('hidden-lines');
+  }
+
+  /** A kind filter in the graph's toolbar: prompts, replies, thinking, tools, errors, system. */
+  kindFilter(filter: 'prompts' | 'replies' | 'thinking' | 'tools' | 'errors' | 'system'): Locator {
+    return this.page.getByTestId(`graph-filter-${filter}`);
+  }
+
+  showAllLines(): Locator {
+    return this.page.getByTestId('graph-show-all-lines');
+  }
 }
 
 export class InspectorPane {

@@ -3,6 +3,7 @@
  * forks list, the operation history, the compare bar and view, and the graph's state markers. Selectors live only here.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { GraphPane } from './arbor-app';
 
 export class RewindDialog {
   readonly root: Locator;
@@ -190,6 +191,7 @@ export class TimeTravel {
 
   /** Shift+click: the node becomes the other end of a comparison. */
   async compareWith(node: Locator): Promise<void> {
+    await new GraphPane(this.page).scrollIntoView(node);
     await node.click({ modifiers: ['Shift'] });
     await expect(node).toHaveAttribute('data-compared', 'true');
   }

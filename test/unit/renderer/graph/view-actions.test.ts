@@ -3,6 +3,7 @@ import { buildVisibleGraph, ITEM_RUN, runFoldId } from '../../../../shared/graph
 import { forestFromParents } from '../../../../shared/graph/forest';
 import { layoutLanes } from '../../../../shared/graph/lane-layout';
 import { buildSessionStructure } from '../../../../shared/graph/session-structure';
+import { NODE_HEIGHT, ROW_HEIGHT } from '../../../../renderer/src/graph/mount-items';
 import { fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport } from '../../../../renderer/src/graph/view-actions';
 import { SessionBuilder } from '../../shared/graph/session-builder';
 
@@ -30,15 +31,16 @@ describe('view actions', () => {
     const layout = layoutLanes(forestFromParents(Int32Array.from({ length: 100 }, (_, i) => i - 1)));
     const readable = { x: 100, y: 100, zoom: 1 };
     expect(revealViewport(layout, 2, 1000, 800, readable)).toBe(readable);
-    // Row 9 sits at the bottom edge (y 730–776 of 800): on screen, but easy to miss, so centre it.
-    const edge = revealViewport(layout, 9, 1000, 800, readable);
+    // This row sits at the bottom edge (its top on screen, its bottom past 800): easy to miss, so centre it.
+    const edgeRow = Math.floor((800 - readable.y) / ROW_HEIGHT);
+    const edge = revealViewport(layout, edgeRow, 1000, 800, readable);
     expect(edge).not.toBe(readable);
-    expect(edge.y + (9 * 70 + 23) * edge.zoom).toBeCloseTo(400);
+    expect(edge.y + (edgeRow * ROW_HEIGHT + NODE_HEIGHT / 2) * edge.zoom).toBeCloseTo(400);
     // Zoomed out to pills, the node is "in view" but unreadable: zoom in on it.
     const overview = { x: 0, y: 0, zoom: 0.1 };
     const jumped = revealViewport(layout, 50, 1000, 800, overview);
     expect(jumped.zoom).toBe(OPEN_ZOOM);
-    expect(jumped.y + (50 * 70 + 23) * jumped.zoom).toBeCloseTo(400);
+    expect(jumped.y + (50 * ROW_HEIGHT + NODE_HEIGHT / 2) * jumped.zoom).toBeCloseTo(400);
     expect(revealViewport(layout, 50, 1000, 800, { x: 0, y: 0, zoom: 1.5 }).zoom).toBe(1.5);
     // Centring the session's first node would show half a pane of nothing above it: the start stays at the top.
     expect(revealViewport(layout, 0, 1000, 800, { x: 0, y: -5000, zoom: 1 }).y).toBe(32);
