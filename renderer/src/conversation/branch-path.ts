@@ -120,8 +120,11 @@ export function conversationRows(structure: ConversationStructure, path: Int32Ar
       else pending.push(node);
       continue;
     }
-    if (parent >= 0 && rowOfNode[parent]! >= 0 && isResultOf(summary, nodes[parent]!)) {
-      rowOfNode[node] = rowOfNode[parent]!;
+    // Progress and hook lines may sit between a call and its result in the parent chain.
+    let caller = parent;
+    while (caller >= 0 && nodes[caller]!.kind === 'progress') caller = session.tree.parent[caller]!;
+    if (caller >= 0 && rowOfNode[caller]! >= 0 && isResultOf(summary, nodes[caller]!)) {
+      rowOfNode[node] = rowOfNode[caller]!;
       continue;
     }
     let agentRuns = NO_RUNS;
