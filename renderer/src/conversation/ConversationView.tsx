@@ -156,9 +156,12 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
                   onSelect={onSelect}
                   onSwitchBranch={onSwitchBranch}
                 >
-                  {row.agentRuns.map((root) => (
-                    <AgentRunBlock key={root} structure={structure} root={root} store={store} selectedNodeId={selectedNodeId} onSelect={onSelect} />
-                  ))}
+                  {/* null, not [], for a row without subagents, so the memoized row skips re-rendering as the list scrolls. */}
+                  {row.agentRuns.length === 0
+                    ? null
+                    : row.agentRuns.map((root) => (
+                        <AgentRunBlock key={root} structure={structure} root={root} store={store} selectedNodeId={selectedNodeId} onSelect={onSelect} />
+                      ))}
                 </Row>
               </div>
             );
