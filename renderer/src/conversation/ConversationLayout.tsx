@@ -8,7 +8,7 @@ import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { PaneSplitter } from '../app/PaneSplitter';
 import { useAppStoreApi } from '../app/app-context';
-import { conversationMode, type ConversationMode } from './conversation-mode';
+import { conversationMode, SPLIT_MIN_WIDTH, type ConversationMode } from './conversation-mode';
 import { ConversationView } from './ConversationView';
 import './conversation.css';
 
@@ -27,6 +27,16 @@ export function ConversationLayout({ graph, children }: { graph: SessionGraph | 
   const layout = useRef<HTMLDivElement>(null);
   const paneWidth = () => layout.current?.clientWidth ?? 1000;
   useFullWidthKey(graph !== null);
+  // Until the user picks a mode, the pane's width decides whether the conversation fits beside the graph.
+  useEffect(() => {
+    const element = layout.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth > 0) conversationMode.getState().setWide(element.clientWidth >= SPLIT_MIN_WIDTH);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const shown = graph === null ? 'graph' : mode;
   // The same elements in every mode, so the graph is never remounted by a switch.
   return (

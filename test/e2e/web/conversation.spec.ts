@@ -30,6 +30,9 @@ test('read the demo as a conversation: thinking, an Edit as a diff, a failed cal
   await app.open(arbor.url);
   await app.graph.waitForNodes();
 
+  // At 1400 px the pane is too narrow for both by default; the user asks for the conversation beside the graph.
+  await expect(conversation.region).toHaveCount(0);
+  await conversation.setMode('Both');
   // The session opens at its first prompt, beside the graph.
   await expect(conversation.region).toBeVisible();
   await expect(conversation.selectedRow).toContainText(FIRST_PROMPT);
@@ -132,12 +135,15 @@ test('read the demo as a conversation: thinking, an Edit as a diff, a failed cal
   await app.expectNoError();
 });
 
-test('the mode is remembered across a reload, and Graph hides the conversation', async ({ page, arbor }) => {
+test('the conversation shows beside the graph on a wide window, and the chosen mode is remembered across a reload', async ({ page, arbor }) => {
+  await page.setViewportSize({ width: 1920, height: 1000 });
   const app = new ArborApp(page);
   const conversation = new ConversationPane(page);
   await app.open(arbor.url);
   await app.graph.waitForNodes();
   await expect(conversation.region).toBeVisible();
+  await expect(conversation.selectedRow).toContainText(FIRST_PROMPT);
+  await app.screenshot('conversation-11-wide-window-default');
   await conversation.setMode('Graph');
   await expect(conversation.region).toHaveCount(0);
   await page.reload();

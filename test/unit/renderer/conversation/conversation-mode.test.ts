@@ -16,10 +16,24 @@ function memoryStorage(initial: Record<string, string> = {}): Storage {
 }
 
 describe('the conversation mode', () => {
-  it('starts beside the graph, remembers the mode and share, and c goes to full width and back', () => {
+  it('starts beside the graph when the pane is wide, alone when not, until the user chooses', () => {
+    const store = createConversationModeStore(memoryStorage());
+    expect(store.getState().mode).toBe('graph');
+    store.getState().setWide(true);
+    expect(store.getState().mode).toBe('split');
+    store.getState().toggleFullWidth();
+    expect(store.getState().mode).toBe('conversation');
+    store.getState().toggleFullWidth();
+    expect(store.getState().mode).toBe('split');
+    store.getState().setMode('graph');
+    store.getState().setWide(false);
+    store.getState().setWide(true);
+    expect(store.getState().mode).toBe('graph');
+  });
+
+  it('remembers the mode and share, and c goes to full width and back', () => {
     const storage = memoryStorage();
     const store = createConversationModeStore(storage);
-    expect(store.getState().mode).toBe('split');
     store.getState().setMode('graph');
     store.getState().toggleFullWidth();
     expect(store.getState().mode).toBe('conversation');
@@ -33,7 +47,7 @@ describe('the conversation mode', () => {
 
   it('falls back to the default on a corrupt saved value', () => {
     const store = createConversationModeStore(memoryStorage({ 'arbor.conversation.v1': '{nope' }));
-    expect(store.getState()).toMatchObject({ mode: 'split', share: 0.5 });
-    expect(createConversationModeStore(null).getState().mode).toBe('split');
+    expect(store.getState()).toMatchObject({ chosen: null, mode: 'graph', share: 0.5 });
+    expect(createConversationModeStore(null).getState().chosen).toBeNull();
   });
 });
