@@ -56,6 +56,11 @@ export interface ArborMethods {
   };
   'sessions.graph': { request: { sessionId: SessionId }; result: SessionGraph };
   'nodes.get': { request: { nodeId: NodeId }; result: NodeDetail };
+  /**
+   * Several nodes' details at once (at most NODE_DETAILS_MAX ids), in the order asked, duplicates once; ids
+   * that name no node are listed in `missing` (the conversation view reads a branch a screenful at a time).
+   */
+  'nodes.details': { request: { nodeIds: NodeId[] }; result: { details: NodeDetail[]; missing: NodeId[] } };
   /** The workspace state at a node: how it is known, what the node changed, the files present. */
   'nodes.files': { request: { nodeId: NodeId }; result: NodeFiles };
   /**
@@ -126,6 +131,8 @@ const path = v.string({ min: 1, max: 4096 });
 const nodeId = v.string({ min: 1, max: 200 });
 const token = v.string({ min: 1, max: 10_000 });
 const empty = v.object({});
+/** The most ids one `nodes.details` call takes. */
+export const NODE_DETAILS_MAX = 200;
 
 export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } = {
   'app.info': empty,
@@ -136,6 +143,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   }),
   'sessions.graph': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'nodes.get': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
+  'nodes.details': v.object({ nodeIds: v.array(nodeId, { max: NODE_DETAILS_MAX }) }),
   'nodes.files': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
   'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path, bytes: v.optional(v.boolean()), replayed: v.optional(v.boolean()) }),
   'nodes.diff': v.object({ nodeIdA: v.string({ min: 1, max: 200 }), nodeIdB: v.string({ min: 1, max: 200 }) }),

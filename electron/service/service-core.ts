@@ -15,6 +15,7 @@ import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
 import { startLiveTail } from './live-tail';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
+import { getNodeDetails } from './node-details';
 import { createSerialQueue } from './serial-queue';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createForkMethods } from './fork-methods';
@@ -100,6 +101,10 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     );
   }
 
+  const detailOf = (nodeId: string) => {
+    const snapshot = store.getSnapshotByNode(nodeId);
+    return snapshot === null ? getNodeDetail(store, parts.readNodeContent, nodeId) : snapshotNodeDetail(snapshot);
+  };
   const methods: ArborApi = {
     'app.info': async () => ({
       version: options.version,
@@ -108,10 +113,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       host: options.host === 'electron' ? 'electron' : 'web',
     }),
     ...graphs,
-    'nodes.get': async ({ nodeId }) => {
-      const snapshot = store.getSnapshotByNode(nodeId);
-      return snapshot === null ? getNodeDetail(store, parts.readNodeContent, nodeId) : snapshotNodeDetail(snapshot);
-    },
+    'nodes.get': async ({ nodeId }) => detailOf(nodeId),
+    'nodes.details': async ({ nodeIds }, context) => getNodeDetails(nodeIds, detailOf, context?.signal),
     ...createWorkspaceMethods(workspace),
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),

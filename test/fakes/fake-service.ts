@@ -72,6 +72,7 @@ export function createFakeService(): FakeService {
       record('nodes.get', request);
       throw new ArborError('NOT_FOUND', 'no such node');
     },
+    'nodes.details': async (request) => (record('nodes.details', request), { details: [], missing: [...request.nodeIds] }),
     'nodes.files': async (request) => {
       record('nodes.files', request);
       throw new ArborError('NOT_FOUND', 'no such node');

@@ -1,10 +1,43 @@
 import type { ContentBlock } from '../../../shared/model';
 import { assertNever } from '../../../shared/errors';
-import { formatCount } from '../app/format';
+import { formatCount, plural } from '../app/format';
 import { LongText, prettyJson } from './LongText';
 import { SafeMarkdown } from './SafeMarkdown';
 
 export const MARKDOWN_MAX_CHARS = 60_000;
+
+type ThinkingContent = Extract<ContentBlock, { type: 'thinking' }>;
+
+/**
+ * Thinking, folded. With `open` and `onToggle` the caller decides (the conversation opens the selected
+ * node's thinking); without them it folds by itself.
+ */
+export function ThinkingBlock({ block, open, onToggle }: { block: ThinkingContent; open?: boolean; onToggle?: () => void }) {
+  const controlled = open !== undefined && onToggle !== undefined;
+  return (
+    <details className="thinking-block" open={controlled ? open : undefined}>
+      <summary
+        onClick={
+          controlled
+            ? (event) => {
+                event.preventDefault();
+                onToggle();
+              }
+            : undefined
+        }
+      >
+        {block.redacted ? 'Thinking (redacted)' : `Thinking · ${plural(block.text.split('\n').length, 'line')}`}
+      </summary>
+      {controlled && !open ? null : block.redacted ? (
+        <div className="muted">The provider redacted this thinking.</div>
+      ) : block.text.length > MARKDOWN_MAX_CHARS ? (
+        <LongText text={block.text} />
+      ) : (
+        <SafeMarkdown text={block.text} />
+      )}
+    </details>
+  );
+}
 
 /** One normalized content block of a node. tool_use blocks with a matching ToolCallDetail are drawn elsewhere. */
 export function ContentBlockView({ block }: { block: ContentBlock }) {
@@ -13,12 +46,7 @@ export function ContentBlockView({ block }: { block: ContentBlock }) {
       // Markdown parsing of a huge paste would stall the inspector; show it as collapsed plain text.
       return block.text.length > MARKDOWN_MAX_CHARS ? <LongText text={block.text} /> : <SafeMarkdown text={block.text} />;
     case 'thinking':
-      return (
-        <details className="thinking-block">
-          <summary>{block.redacted ? 'Thinking (redacted)' : `Thinking · ${formatCount(block.text.split('\n').length)} lines`}</summary>
-          {block.redacted ? <div className="muted">The provider redacted this thinking.</div> : <SafeMarkdown text={block.text} />}
-        </details>
-      );
+      return <ThinkingBlock block={block} />;
     case 'tool_use':
       return (
         <div className="tool-call">

@@ -7,6 +7,7 @@ import { prewarmLayoutWorker } from '../graph/layout-engine';
 import { SessionGraphView } from '../graph/SessionGraphView';
 import { CompareBar } from '../time-travel/CompareBar';
 import { MergeAction } from '../merge/MergeAction';
+import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -71,6 +72,7 @@ export function GraphPane() {
     <main className="graph-pane" aria-label="Session graph">
       {graph && graph.session.id === selectedSessionId ? (
         <div className="graph-pane__head">
+          <ConversationModeSwitch />
           <h1 className="graph-pane__title" title={graph.session.title}>
             {graph.session.title}
           </h1>
@@ -88,7 +90,9 @@ export function GraphPane() {
           <MergeAction />
         </CompareBar>
       ) : null}
-      <div className="graph-pane__body">{body}</div>
+      <div className="graph-pane__body">
+        <ConversationLayout graph={showing ? graph : null}>{body}</ConversationLayout>
+      </div>
     </main>
   );
 }

@@ -128,7 +128,8 @@ export class InspectorPane {
   constructor(readonly page: Page) {
     this.root = page.getByTestId('inspector');
     this.kind = page.getByTestId('inspector-kind');
-    this.toolOutcomes = page.getByTestId('tool-outcome');
+    // Scoped to the inspector: the conversation beside the graph shows outcome badges too.
+    this.toolOutcomes = this.root.getByTestId('tool-outcome');
   }
 
   async kindName(): Promise<string> {
