@@ -3,7 +3,7 @@
  * outcomes, the operation journal's summaries, forks, and merges. Pure types shared by main, renderer and CLI.
  * Workspace paths in these types are workspace-relative with '/' separators unless a field says otherwise.
  */
-import type { NodeId, NodeKind, SessionId, WorkspaceStateKnown } from './model';
+import type { FileUnknownReason, NodeId, NodeKind, SessionId, WorkspaceStateKnown } from './model';
 
 /** Operations that write into an existing workspace. Each is journaled and can be undone byte for byte. */
 export type OperationKind = 'rewind' | 'merge' | 'undo';
@@ -40,6 +40,19 @@ export interface SkippedPath {
   readonly reason: SkippedPathReason;
 }
 
+/**
+ * A file an operation writes, creates or deletes from the transcript's replay although its content at the node
+ * is not verified: a step the transcript cannot replay (a shell command, a subagent, an unrecorded outcome)
+ * may have changed it. A replay known to be stale (`changed-outside-transcript`) is never written: it is
+ * skipped with `unknown-content` instead.
+ */
+export interface UnverifiedPath {
+  readonly path: string;
+  /** The step from which the content is in doubt (null: no step on the path told it). */
+  readonly since: NodeId | null;
+  readonly reason: FileUnknownReason;
+}
+
 /** `rewind.preview` / `arbor rewind --dry-run`: exactly what applying would do. */
 export interface RewindPreview extends WorkspaceChanges {
   readonly nodeId: NodeId;
@@ -47,6 +60,8 @@ export interface RewindPreview extends WorkspaceChanges {
   readonly workspace: string;
   readonly known: WorkspaceStateKnown;
   readonly skipped: readonly SkippedPath[];
+  /** Of the written, created and deleted files, those whose target is the replay, not verified (sorted by path). */
+  readonly unverified: readonly UnverifiedPath[];
   /** Steps after the node (on the way to the session's newest step) whose effects stay. */
   readonly sideEffects: readonly SideEffect[];
   /** Fingerprint of the workspace files the plan was computed from; apply stops when it no longer matches. */

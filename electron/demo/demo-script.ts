@@ -2,6 +2,11 @@
  * What the demo agent does in the "tally" workspace. The story covers every shape Arbor must show:
  * thinking, parallel reads, a failed Edit, a rewind that abandons a branch, a subagent, a compaction,
  * and a final tool call whose outcome was never recorded.
+ *
+ * Every file is edited (its content read whole) before the first command that may write files, the build
+ * before the publish: the earlier checks are read-only (`git diff`, `grep`). So the reconstruction honestly
+ * knows every node up to the build and honestly does not know the nodes after it (DESIGN.md "snapshot";
+ * a file's first read tells nothing of it before an earlier writing command).
  */
 import { DemoSession } from './demo-session';
 import { type Random } from '../../shared/random';
@@ -52,7 +57,7 @@ export function demoTranscript(cwd: string, initialFiles: ReadonlyMap<string, st
     ),
   ]);
   agent.step({}, [agent.edit('src/index.ts', "import { countWords, sortByCount } from './count.js';", "import { countWords, topWords } from './count.js';")]);
-  agent.step({}, [agent.bash('npm run build && node dist/index.js --top 3 README.md', 'Build and try --top 3', '\n> tally@0.1.0 build\n> tsc\n\n3 the\n2 file\n2 tally')]);
+  agent.step({}, [agent.bash('git diff --stat', 'Show what changed', ' src/count.ts |  5 +++++\n src/index.ts | 11 ++++++-----\n 2 files changed, 11 insertions(+), 5 deletions(-)')]);
   agent.reply('Done: `tally --top 3 notes.txt` now prints only the three most frequent words. `topWords` lives in `src/count.ts`.');
   builder.system('turn_duration', { durationMs: 48_210, messageCount: 17 });
   const forkPoint = builder.last;
@@ -78,7 +83,7 @@ export function demoTranscript(cwd: string, initialFiles: ReadonlyMap<string, st
   agent.step({}, [
     agent.edit('src/index.ts', '  console.log(formatCounts(topWords(counts, limit)));', "  const entries = topWords(counts, limit);\n  console.log(argv.includes('--json') ? formatJson(entries) : formatCounts(entries));"),
   ]);
-  agent.step({}, [agent.bash('npm run build && node dist/index.js --json --top 2 README.md', 'Build and try --json', '\n> tally@0.1.0 build\n> tsc\n\n{\n  "the": 3,\n  "file": 2\n}')]);
+  agent.step({}, [agent.bash('grep -n formatJson src/index.ts src/json.ts', 'Check the JSON formatter is wired in', "src/index.ts:3:import { formatJson } from './json.js';\nsrc/index.ts:13:  console.log(argv.includes('--json') ? formatJson(entries) : formatCounts(entries));\nsrc/json.ts:2:export function formatJson(entries: [string, number][]): string {")]);
   agent.reply('`--json` prints the counts as a JSON object (and combines with `--top`). The reviewer found no problems with empty input.');
 
   // A manual /compact, then two more turns on the compacted conversation.
@@ -96,6 +101,8 @@ export function demoTranscript(cwd: string, initialFiles: ReadonlyMap<string, st
 
   agent.prompt('Bump the version to 0.2.0 and publish it to npm.', 5);
   agent.step({ text: 'Bumping the version.' }, [agent.edit('package.json', '"version": "0.1.0"', '"version": "0.2.0"')]);
+  // The first command that may write files: from its result on, the reconstruction cannot know the files.
+  agent.step({}, [agent.bash('npm run build && node dist/index.js --json --top 2 README.md', 'Build and try --json before publishing', '\n> tally@0.2.0 build\n> tsc\n\n{\n  "the": 3,\n  "file": 2\n}')]);
   // The user interrupted the publish: the call is in the transcript, its outcome is not.
   agent.step({ text: 'Publishing 0.2.0.' }, [agent.unanswered('Bash', { command: 'npm publish', description: 'Publish tally 0.2.0 to npm' })]);
 

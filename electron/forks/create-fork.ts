@@ -78,6 +78,10 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         }
         if (!written.sourceCopied) warnings.push(`${source} was not found: the fork holds only the files the session touched`);
         if (skipped.length > 0) warnings.push(`${skipped.length} of the node's files could not be set (their content there is unknown or outside the workspace): they are as the source has them now`);
+        if (written.unverified.length > 0) {
+          const paths = written.unverified.map((file) => file.path).join(', ');
+          warnings.push(`${written.unverified.length} of the node's files were set to the transcript's replay, which a step it cannot replay may have changed (not verified): ${paths}`);
+        }
       }
 
       progress('capture', 0, 1);

@@ -3,7 +3,9 @@
  * reconstructed state covers only the files the session touched, so the folder starts as a copy of the
  * source workspace's non-ignored files (captured into the snapshot store, then written out: the source is
  * only read) and the touched files are then set to their content at the node — or deleted where the node
- * had none. Files whose content at the node is unknown keep the copy's version and are reported.
+ * had none. Files whose content at the node is unknown keep the copy's version and are reported; so does a
+ * file whose replay is known to be stale (changed outside the transcript). A replay only in doubt (a shell
+ * command since) is written and reported as unverified, as a rewind does (plan-sources.ts).
  */
 import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
@@ -13,9 +15,10 @@ import { checkWorkspacePath, materializeSnapshot } from '../git/materialize';
 import type { SnapshotStore } from '../git/object-store';
 import { StatCache } from '../git/stat-cache';
 import { UNKNOWN_CONTENT } from '../snapshots/reconstruct';
-import type { NodeState } from '../service/workspace-state';
+import { replayIsStale } from '../snapshots/rewind';
+import { doubtOf, type NodeState } from '../service/workspace-state';
 import { ArborError, throwIfAborted } from '../../shared/errors';
-import type { SkippedPath } from '../../shared/operations';
+import type { SkippedPath, UnverifiedPath } from '../../shared/operations';
 
 export type ForkPhase = 'copy' | 'apply' | 'capture' | 'transcript';
 
@@ -73,6 +76,8 @@ export interface ReconstructedForkResult {
   /** False when the source workspace was not found: the folder holds only the files the session touched. */
   readonly sourceCopied: boolean;
   readonly skipped: readonly SkippedPath[];
+  /** Files set to the transcript's replay although it is not verified at the node. */
+  readonly unverified: readonly UnverifiedPath[];
 }
 
 /** Copies `source` (when it exists) into the target, then applies the node's reconstructed files on top. */
@@ -100,12 +105,18 @@ export async function writeReconstructedFork(
   } else {
     await mkdir(target, { recursive: true });
   }
-  const skipped = await applyNodeFiles(source, state, target, options);
-  return { sourceCopied, skipped };
+  const { skipped, unverified } = await applyNodeFiles(source, state, target, options);
+  return { sourceCopied, skipped, unverified };
 }
 
-async function applyNodeFiles(source: string, state: NodeState, target: string, options: ForkWorkspaceOptions): Promise<SkippedPath[]> {
+async function applyNodeFiles(
+  source: string,
+  state: NodeState,
+  target: string,
+  options: ForkWorkspaceOptions,
+): Promise<{ skipped: SkippedPath[]; unverified: UnverifiedPath[] }> {
   const skipped: SkippedPath[] = [];
+  const unverified: UnverifiedPath[] = [];
   const paths = state.paths();
   let done = 0;
   for (const path of paths) {
@@ -117,7 +128,8 @@ async function applyNodeFiles(source: string, state: NodeState, target: string, 
       continue;
     }
     const content = state.content(path);
-    if (content === UNKNOWN_CONTENT || (typeof content === 'object' && content !== null)) {
+    const doubt = doubtOf(state, path);
+    if (content === UNKNOWN_CONTENT || (typeof content === 'object' && content !== null) || (doubt !== undefined && replayIsStale(doubt.reason))) {
       skipped.push({ path: relativePath, reason: 'unknown-content' });
       continue;
     }
@@ -140,12 +152,13 @@ async function applyNodeFiles(source: string, state: NodeState, target: string, 
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, content);
       }
+      if (doubt !== undefined) unverified.push({ path: relativePath, since: doubt.since, reason: doubt.reason });
     } catch (error) {
       throw new ArborError('IO', `Cannot write ${file}: ${String(error)}`, { path: file });
     }
   }
   options.onProgress?.('apply', paths.length, paths.length);
-  return skipped;
+  return { skipped, unverified };
 }
 
 async function isFolder(path: string): Promise<boolean> {

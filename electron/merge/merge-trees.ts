@@ -12,7 +12,8 @@ import { hashObject } from '../git/git-object';
 import type { SnapshotStore } from '../git/object-store';
 import { StatCache } from '../git/stat-cache';
 import { listSnapshotFiles } from '../git/tree-read';
-import type { NodeState } from '../service/workspace-state';
+import { doubtOf, type NodeState } from '../service/workspace-state';
+import { replayIsStale } from '../snapshots/rewind';
 import type { TreeFile, TreeFiles } from '../../shared/merge';
 
 /** What one node's state says about workspace files (workspace-relative paths). */
@@ -65,6 +66,9 @@ export function reconstructedTree(state: NodeState, root: string, blobs: MergeBl
     const path = workspacePath(root, absolute);
     if (path === null) continue;
     const content = state.content(absolute);
+    // A replay known to be stale (changed outside the transcript) is as unknown as no replay: never merged as a side's file.
+    const doubt = doubtOf(state, absolute);
+    if (doubt !== undefined && replayIsStale(doubt.reason)) continue;
     if (content === null) known.add(path);
     else if (typeof content === 'string') {
       known.add(path);

@@ -16,7 +16,7 @@ import type { ApplyOptions, PlannedFileChange } from '../operations/operation-ty
 import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type PlanOptions, type RewindPlan } from '../snapshots/rewind';
 import { sideEffectsSince } from '../snapshots/side-effects';
 import type { WorkspaceContext } from './workspace-context';
-import type { NodeState } from './workspace-state';
+import { doubtOf, type NodeState } from './workspace-state';
 
 export type RewindMethodName = 'rewind.preview' | 'rewind.apply' | 'operations.undo' | 'operations.list';
 
@@ -83,7 +83,7 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
     if (state.snapshot !== undefined) {
       planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal, git: workspace.git, ...(onProgress ? { onProgress } : {}) });
     } else {
-      const files = { projectDir: project ?? dir, paths: state.paths(), content: (path: string) => state.content(path) };
+      const files = { projectDir: project ?? dir, paths: state.paths(), content: (path: string) => state.content(path), doubtOf: (path: string) => doubtOf(state, path) };
       planned = await planReconstructedRewind(objects, files, dir, { signal, git: workspace.git });
     }
     const preview: RewindPreview = {
@@ -94,6 +94,7 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
       created: planned.created,
       deleted: planned.deleted,
       skipped: planned.skipped,
+      unverified: planned.unverified,
       sideEffects: sideEffectsOf(nodeId, state.node.sessionId, project, signal),
       token: planToken(nodeId, planned),
     };

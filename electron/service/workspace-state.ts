@@ -254,6 +254,15 @@ function reconstructedState(node: NodeSummary, reconstruction: Reconstruction): 
 
 const NEVER_TOLD = { nodeId: null, reason: 'no-pre-state' } as const;
 
+/**
+ * Why a file whose replayed content a state holds is not known to be right there (undefined: it is right, or
+ * there is no replay). Rewind, fork and merge write such a replay only when nothing shows it stale.
+ */
+export function doubtOf(state: NodeState, path: string): { readonly since: NodeId | null; readonly reason: FileUnknownReason } | undefined {
+  const file = state.fileOf(path);
+  return file.known === 'unknown' && file.replayed !== undefined ? { since: file.since, reason: file.reason } : undefined;
+}
+
 /** A replayed text's blob as git would name it, were the text written to disk as UTF-8. */
 function textBlob(text: string): StateBlob {
   const bytes = Buffer.from(text, 'utf8');

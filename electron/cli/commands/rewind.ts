@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { assertNever } from '../../../shared/errors';
+import { describeUnknownReason } from '../../../shared/file-known';
 import type { OperationOutcome, RewindPreview, SideEffect, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliCommand, type CliIO } from '../command';
@@ -86,6 +87,7 @@ function rewindJson(operation: string | null, changes: WorkspaceChanges, preview
     deleted: changes.deleted,
     sideEffects: preview.sideEffects,
     skipped: preview.skipped,
+    unverified: preview.unverified,
     token: preview.token,
   };
 }
@@ -108,6 +110,13 @@ function describePreview(preview: RewindPreview): string {
   section('Written', 'M', preview.written);
   section('Created', 'A', preview.created);
   section('Deleted', 'D', preview.deleted);
+  if (preview.unverified.length > 0) {
+    // The replay is written (undo restores the file byte for byte), but the user sees it is not verified first.
+    lines.push(
+      `Warning: written from the transcript's replay, not verified (${preview.unverified.length}):`,
+      ...preview.unverified.map((file) => `  ! ${file.path}  (since ${file.since ?? 'the start'}: ${describeUnknownReason(file.reason)})`),
+    );
+  }
   if (preview.skipped.length > 0) {
     lines.push(`Left alone (${preview.skipped.length}):`, ...preview.skipped.map((skip) => `  ${skip.path}  (${describeReason(skip.reason)})`));
   }
@@ -126,7 +135,7 @@ function describeSideEffect(effect: SideEffect): string {
 function describeReason(reason: SkippedPathReason): string {
   switch (reason) {
     case 'unknown-content':
-      return 'content at the node unknown';
+      return 'content at the node unknown, or its replay known to be stale';
     case 'outside-workspace':
       return 'outside the workspace';
     case 'ignored':

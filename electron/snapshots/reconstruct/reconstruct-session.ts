@@ -28,9 +28,13 @@
  *     baseline, where the path leaves the path of the edit that gave the baseline, or the root when a step
  *     that may have written lies between those two) and before the re-anchor.
  *     Side branches leaving the interval inherit the doubt until their own next anchor of the file. Other
- *     files are not affected (outside doubt).
+ *     files are not affected (outside doubt);
+ *   - before its first anchor on the path, when its baseline was read after a may-write step (the nearest
+ *     one above the baseline's edit) that is not on the path: the baseline tells nothing of the file before
+ *     that step, so it holds only below it (baseline doubt, named after that step and its reason).
  *   fileUnknownSince names, per file not known, the step from which it is not: the edit that could not be
- *   replayed, the first may-write step after the file's last anchor, or the first node of the interval.
+ *   replayed, the first may-write step after the file's last anchor, the first node of the interval, or the may-write
+ *   step the baseline was read after.
  * - `known` is 'reconstructed' at N exactly when every touched file is known there (so a state that every
  *   anchor after a shell command has read again is known again); with no touched file, when no may-write
  *   step is on the path. It covers the touched files only, never the rest of the workspace. `unknownSince`
@@ -155,6 +159,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const doubts: (number[] | undefined)[] = new Array(n);
   const problems: ReconstructionProblem[] = [];
   const unrecordedSince = new Int32Array(n).fill(-1);
+  const nearestMayWrite = new Int32Array(n).fill(-1); // the node itself or its nearest ancestor that may have written
   const path = new Int32Array(n);
   const current = baseline.slice();
   const anchor = new Int32Array(F).fill(-1);
@@ -188,6 +193,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     const parent = tree.parent[i]!;
     const effect = effects[i];
     unrecordedSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unrecordedSince[parent]! : -1;
+    nearestMayWrite[i] = effect?.mayWrite != null ? i : parent >= 0 ? nearestMayWrite[parent]! : -1;
     const afterUnrecordedStep = unrecordedSince[i]! >= 0 && unrecordedSince[i] !== i;
     const list: FileStep[] = [];
     const set = (p: number, id: ContentId, anchors: boolean, edit: boolean) => {
@@ -248,6 +254,21 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     }
   });
 
+  // The baseline was read after the nearest may-write step above its edit, if any: it tells nothing of the file
+  // before that step, so it holds only below it (baseline doubt).
+  const baselineWrite = new Int32Array(F).fill(-1);
+  const baselineFrom = new Map<number, number[]>();
+  for (let p = 0; p < F; p++) {
+    const b = baselineNode[p]!;
+    const above = b >= 0 && tree.parent[b]! >= 0 ? nearestMayWrite[tree.parent[b]!]! : -1;
+    baselineWrite[p] = above;
+    if (above >= 0) {
+      const list = baselineFrom.get(above);
+      if (list === undefined) baselineFrom.set(above, [p]);
+      else list.push(p);
+    }
+  }
+
   // Walk 2: the per-node states. A file is in doubt at a node when a step that may write files unrecorded
   // lies on the path after its last anchor (shell doubt), or when walk 1 doubted it on the path since its
   // last anchor (outside doubt). Each node stores only the files that changed there; every CHECKPOINT_EVERY
@@ -265,16 +286,26 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const undo2: [number, ContentId, number, number][] = [];
   const touchedAt = new Int32Array(F).fill(-1); // the node whose entry last saved the file
   const touched: number[] = [];
-  const saved = new Int32Array(3 * n);
+  const saved = new Int32Array(4 * n);
   let unknownCount = current.filter(isUnknown).length;
   let shellDoubted = 0;
   let outsideDoubted = 0;
+  let baselineDoubted = baselineWrite.reduce((count, at) => count + Number(at >= 0), 0);
+  // Entry and exit order of the walk: `a` is on `i`'s path exactly when enteredAt[a] <= enteredAt[i] < leftAt[a].
+  const enteredAt = new Int32Array(n);
+  const leftAt = new Int32Array(n);
+  const onPath = new Uint8Array(n);
+  let clock = 0;
 
   walk((i) => {
     const parent = tree.parent[i]!;
-    saved[3 * i] = unknownCount;
-    saved[3 * i + 1] = shellDoubted;
-    saved[3 * i + 2] = outsideDoubted;
+    saved[4 * i] = unknownCount;
+    saved[4 * i + 1] = shellDoubted;
+    saved[4 * i + 2] = outsideDoubted;
+    saved[4 * i + 3] = baselineDoubted;
+    enteredAt[i] = clock++;
+    onPath[i] = 1;
+    for (const p of baselineFrom.get(i) ?? []) if (anchor[p] === -1) baselineDoubted--;
     undoStart[i] = undo2.length;
     const inherited = parent >= 0 ? latestMayWrite[parent]! : -1;
     touched.length = 0;
@@ -299,6 +330,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       current[p] = id;
       if (step.anchors) {
         if (key(anchor[p]!) < mayWriteKey(inherited) && key(i) > mayWriteKey(inherited)) shellDoubted--;
+        if (anchor[p] === -1 && baselineWrite[p]! >= 0 && onPath[baselineWrite[p]!] === 0) baselineDoubted--;
         anchor[p] = i;
         if (outside[p]! >= 0) {
           outside[p] = -1;
@@ -321,7 +353,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       deltas[i] = delta;
       if (changed.length > 0) changes[i] = changed;
     }
-    unknownNode[i] = unknownCount > 0 || shellDoubted > 0 || outsideDoubted > 0 ? 1 : 0;
+    unknownNode[i] = unknownCount > 0 || shellDoubted > 0 || outsideDoubted > 0 || baselineDoubted > 0 ? 1 : 0;
     if (F > 0 && depth[i]! % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) {
       checkpoints.set(i, { ids: current.slice(), anchor: anchor.slice(), outside: outside.slice() });
     }
@@ -333,9 +365,12 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       anchor[p] = at;
       outside[p] = since;
     }
-    unknownCount = saved[3 * i]!;
-    shellDoubted = saved[3 * i + 1]!;
-    outsideDoubted = saved[3 * i + 2]!;
+    unknownCount = saved[4 * i]!;
+    shellDoubted = saved[4 * i + 1]!;
+    outsideDoubted = saved[4 * i + 2]!;
+    baselineDoubted = saved[4 * i + 3]!;
+    leftAt[i] = clock;
+    onPath[i] = 0;
   });
 
   const indexOf = (nodeId: NodeId): number => {
@@ -370,6 +405,8 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     }
     return { ids: ids.map((id, p) => id ?? baseline[p]!), anchor: anchors, outside: outsides };
   };
+
+  const onPathOf = (a: number, i: number): boolean => enteredAt[a]! <= enteredAt[i]! && enteredAt[i]! < leftAt[a]!;
 
   const knownOf = (i: number): StateKnown => (unknownNode[i] === 1 ? 'unknown' : 'reconstructed');
 
@@ -426,6 +463,10 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
           fileUnknownSince.set(path, { nodeId: nodes[shell]!.id, reason: effects[shell]!.mayWrite! });
         } else if (doubted >= 0) {
           fileUnknownSince.set(path, { nodeId: nodes[doubted]!.id, reason: 'changed-outside-transcript' });
+        } else if (state.anchor[p] === -1 && baselineWrite[p]! >= 0 && !onPathOf(baselineWrite[p]!, i)) {
+          // The content is the baseline, read only after that step, which this path never ran.
+          const w = baselineWrite[p]!;
+          fileUnknownSince.set(path, { nodeId: nodes[w]!.id, reason: effects[w]!.mayWrite! });
         }
       });
       // No touched file: a may-write step still leaves the state unknown (it may have made one).

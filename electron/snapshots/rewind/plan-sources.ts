@@ -3,10 +3,14 @@
  * - an exact snapshot covers the whole tree: its files against the workspace's current non-ignored files
  *   (captured incrementally, then compared tree to tree so unchanged folders are skipped unread);
  * - a reconstruction covers only the files the session touched, mapped from the session's folder onto the
- *   chosen workspace; files whose content at the node is not known are skipped, never guessed.
+ *   chosen workspace; files whose content at the node is not known are skipped, never guessed. A replay in
+ *   doubt is written only when nothing shows it stale: a file changed outside the transcript is skipped
+ *   (`unknown-content`); one a shell command (or another unreplayable step) may have changed is written with
+ *   its replay and listed as unverified, so the preview says so before anything is written (undo restores it).
  */
 import { relative, sep, isAbsolute } from 'node:path';
-import type { SkippedPath } from '../../../shared/operations';
+import type { FileUnknownReason, NodeId } from '../../../shared/model';
+import type { SkippedPath, UnverifiedPath } from '../../../shared/operations';
 import { captureDirectory, type CaptureProgress } from '../../git/capture';
 import { hashObject, type FileMode } from '../../git/git-object';
 import type { SnapshotStore } from '../../git/object-store';
@@ -44,7 +48,12 @@ export interface TouchedFiles {
   readonly paths: readonly string[];
   /** Text, null (absent at the node) or UNKNOWN_CONTENT. */
   content(path: string): FileContent | { readonly binary: true; readonly oid: string };
+  /** Why a file's known content is not known to be right here (undefined: it is right). */
+  doubtOf?(path: string): { readonly since: NodeId | null; readonly reason: FileUnknownReason } | undefined;
 }
+
+/** A replay known to be stale is not written; any other doubt is written and shown (see the header). */
+export const replayIsStale = (reason: FileUnknownReason): boolean => reason === 'changed-outside-transcript';
 
 /**
  * Plans a rewind of `workspace` to a reconstructed state: only the touched files, never anything else. The
@@ -55,6 +64,7 @@ export async function planReconstructedRewind(objects: SnapshotStore, files: Tou
   const skipped: SkippedPath[] = [];
   const targets: TargetFile[] = [];
   const contents = new Map<string, Buffer>();
+  const doubted = new Map<string, UnverifiedPath>();
   for (const absolute of files.paths) {
     const path = relative(files.projectDir, absolute);
     if (path === '' || path.startsWith('..') || isAbsolute(path)) {
@@ -63,10 +73,12 @@ export async function planReconstructedRewind(objects: SnapshotStore, files: Tou
     }
     const relativePath = sep === '/' ? path : path.split(sep).join('/');
     const content = files.content(absolute);
-    if (content === UNKNOWN_CONTENT) {
+    const doubt = files.doubtOf?.(absolute);
+    if (content === UNKNOWN_CONTENT || (doubt !== undefined && replayIsStale(doubt.reason))) {
       skipped.push({ path: relativePath, reason: 'unknown-content' });
       continue;
     }
+    if (doubt !== undefined) doubted.set(relativePath, { path: relativePath, since: doubt.since, reason: doubt.reason });
     if (content === null) {
       targets.push({ path: relativePath, target: null });
       continue;
@@ -93,7 +105,11 @@ export async function planReconstructedRewind(objects: SnapshotStore, files: Tou
     return bytes === undefined ? [] : [bytes];
   });
   if (toStore.length > 0) await storeBlobs(objects, toStore);
-  return plan;
+  const unverified = plan.changes.flatMap((change) => {
+    const doubt = doubted.get(change.path);
+    return doubt === undefined ? [] : [doubt];
+  });
+  return { ...plan, unverified };
 }
 
 /** A transcript records text, not modes: the file keeps its executable bit. */

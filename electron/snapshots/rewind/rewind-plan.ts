@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArborError, throwIfAborted } from '../../../shared/errors';
-import type { SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
+import type { SkippedPath, SkippedPathReason, UnverifiedPath, WorkspaceChanges } from '../../../shared/operations';
 import type { GitEnvironment } from '../../git/ignore-files';
 import { checkWorkspacePath } from '../../git/materialize';
 import { readWorkspaceFileSync, sameVersion, type FileVersion } from '../../git/workspace-files';
@@ -20,6 +20,8 @@ export interface RewindPlan extends WorkspaceChanges {
   /** Sorted by path. */
   readonly changes: readonly PlannedFileChange[];
   readonly skipped: readonly SkippedPath[];
+  /** Changes whose target is a replayed content not known to be right (reconstructed rewinds only). */
+  readonly unverified: readonly UnverifiedPath[];
 }
 
 /** A path in the node's scope and the version the node has there (null: absent at the node). */
@@ -70,7 +72,7 @@ export async function planChanges(
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { workspace, changes, skipped, ...changesOf(changes) };
+  return { workspace, changes, skipped, unverified: [], ...changesOf(changes) };
 }
 
 function refusalOf(

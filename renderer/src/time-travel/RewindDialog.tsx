@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { NodeId } from '../../../shared/model';
-import type { AppliedOperation, OperationOutcome, RewindPreview } from '../../../shared/operations';
+import { describeUnknownReason } from '../../../shared/file-known';
+import type { AppliedOperation, OperationOutcome, RewindPreview, UnverifiedPath } from '../../../shared/operations';
 import { useArborClient } from '../app/app-context';
 import { plural } from '../app/format';
 import { ChangedPathList, ChangeLists, changeCount, SideEffectList, SkippedList, summarizeChanges } from './ChangeLists';
@@ -27,8 +28,39 @@ export type RewindStep =
 const KNOWN_TEXT = {
   exact: 'an exact snapshot: every file in the snapshot is put back',
   reconstructed: 'reconstructed from the transcript: only the files the session touched are put back',
-  unknown: 'partly unknown: files whose content at this node is not known are left alone',
+  unknown:
+    'partly unknown: files whose content at this node is not known, or whose replay is known to be stale, are left alone; ' +
+    'files only in doubt are written from the transcript’s replay and listed as not verified',
 } as const;
+
+/**
+ * The files the rewind writes from the transcript's replay although a step it cannot replay (a shell command,
+ * a subagent, …) may have changed them: shown before apply, so doubt never passes for knowledge.
+ */
+function UnverifiedList({ unverified }: { readonly unverified: readonly UnverifiedPath[] }) {
+  if (unverified.length === 0) return null;
+  return (
+    <section className="tt-group tt-group--warning" data-testid="rewind-unverified" role="note">
+      <h3 className="tt-group__title">
+        Not verified <span className="tt-count">{unverified.length}</span>{' '}
+        <span className="muted tt-group__hint">written from the transcript’s replay; undo puts them back byte for byte</span>
+      </h3>
+      <ul className="tt-paths">
+        {unverified.map((file) => (
+          <li key={file.path} className="tt-path">
+            <span className="file-status file-status--unverified" aria-hidden="true">
+              ?
+            </span>
+            <code>{file.path}</code>{' '}
+            <span className="muted">
+              since {file.since === null ? 'the start' : <code>{file.since.slice(0, 8)}</code>}: {describeUnknownReason(file.reason)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 export function RewindDialog({ nodeId, onClose }: { readonly nodeId: NodeId; readonly onClose: () => void }) {
   const client = useArborClient();
@@ -130,6 +162,7 @@ export function RewindDialog({ nodeId, onClose }: { readonly nodeId: NodeId; rea
             The state at this node is {KNOWN_TEXT[shown.known]}.
           </p>
           {count === 0 ? <div className="tt-empty">The workspace already matches this node: nothing to write.</div> : <ChangeLists changes={shown} />}
+          <UnverifiedList unverified={shown.unverified} />
           <SkippedList skipped={shown.skipped} />
           <SideEffectList effects={shown.sideEffects} intro="These steps came after this node and reached outside the workspace; a rewind cannot take them back." />
           {state.step === 'applying' ? <ProgressLine label="Rewinding" progress={progress} /> : null}

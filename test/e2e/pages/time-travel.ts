@@ -12,6 +12,8 @@ export class RewindDialog {
   readonly written: Locator;
   readonly deleted: Locator;
   readonly sideEffects: Locator;
+  /** The warning group of files written from a replay not verified at the node. */
+  readonly unverified: Locator;
   readonly apply: Locator;
   readonly result: Locator;
   readonly undo: Locator;
@@ -24,6 +26,7 @@ export class RewindDialog {
     this.written = this.root.getByTestId('changes-written');
     this.deleted = this.root.getByTestId('changes-deleted');
     this.sideEffects = this.root.getByTestId('side-effects');
+    this.unverified = this.root.getByTestId('rewind-unverified');
     this.apply = this.root.getByTestId('rewind-apply');
     this.result = this.root.getByTestId('rewind-result');
     this.undo = this.root.getByTestId('rewind-undo');

@@ -87,6 +87,8 @@ test('see the files at a node, compare two nodes, rewind the workspace and undo 
   await expect(travel.rewind.workspace).toHaveText(workspace);
   await expect(travel.rewind.written).toContainText('package.json');
   await expect(travel.rewind.deleted).toContainText('src/json.ts');
+  // Every file is known at the first prompt (the demo's checks before its build are read-only): nothing unverified.
+  await expect(travel.rewind.unverified).toHaveCount(0);
   expect(readFileSync(packageJson).equals(original)).toBe(true);
   await app.screenshot('time-travel-06-rewind-preview');
   await travel.rewind.apply.click();

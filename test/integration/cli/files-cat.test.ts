@@ -12,7 +12,7 @@ import { openCliDemo, type CliDemo, type Run } from './run-cli';
 
 let demo: CliDemo;
 let workspace: string;
-/** The main branch's first shell-command result (files are unknown from it) and the step before it. */
+/** The result of the main branch's first shell command that may write files (they are unknown from it), and the step before it. */
 let bashResult: NodeSummary;
 let beforeBash: NodeSummary;
 
@@ -20,7 +20,8 @@ beforeAll(async () => {
   demo = await openCliDemo('arbor-cli-files-cat-');
   workspace = demo.graph.session.project!;
   const main = demo.graph.nodes.filter((node) => !node.sidechain);
-  const index = main.findIndex((node) => node.kind === 'tool_result' && node.label.startsWith('✓ Bash'));
+  // The demo's earlier commands are read-only (`git diff`, `grep`): they leave the files known.
+  const index = main.findIndex((node) => node.kind === 'tool_result' && /^Bash: npm run build/.test(main.find((call) => call.id === node.parentId)?.label ?? ''));
   bashResult = main[index]!;
   beforeBash = main[index - 1]!;
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGraph } from '../../../shared/model';
-import type { OperationSummary, SideEffect, SkippedPath } from '../../../shared/operations';
+import type { OperationSummary, SideEffect, SkippedPath, UnverifiedPath } from '../../../shared/operations';
 import { describeFiles, readAllFiles } from '../rewind/workspace-files';
 import { openCliDemo, type CliDemo, type Run } from './run-cli';
 
@@ -19,6 +19,7 @@ interface RewindJson {
   deleted: string[];
   sideEffects: SideEffect[];
   skipped: SkippedPath[];
+  unverified: UnverifiedPath[];
   token: string;
 }
 
@@ -46,7 +47,9 @@ describe('arbor rewind', () => {
     const run = await cli(['rewind', firstNode(), '--dry-run', '--json']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const json = JSON.parse(run.stdout) as RewindJson;
-    expect(Object.keys(json)).toEqual(['operation', 'written', 'created', 'deleted', 'sideEffects', 'skipped', 'token']);
+    expect(Object.keys(json)).toEqual(['operation', 'written', 'created', 'deleted', 'sideEffects', 'skipped', 'unverified', 'token']);
+    // The first node is before the demo's first writing command: every file it writes is known.
+    expect(json.unverified).toEqual([]);
     expect(json.token).toMatch(/^[0-9a-f]{32}$/);
     expect(json.operation).toBeNull();
     expect(json.written.length + json.created.length + json.deleted.length).toBeGreaterThan(0);

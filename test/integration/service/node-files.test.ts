@@ -48,17 +48,39 @@ describe('nodes.files on a reconstructed session', () => {
   it('lists, at the main branch’s last node, exactly the touched files the demo left on disk, none known', async () => {
     const result = await service.api['nodes.files']({ nodeId: mainLast().id });
     expect(result.node.id).toBe(mainLast().id);
-    // The demo's last step is `npm publish` with no recorded outcome: any file may have changed since.
+    // The demo's last step is `npm publish` with no recorded outcome, after a build: any file may have changed.
     expect(result.known).toBe('unknown');
-    expect(result.unknownSince).toBe(mainLast().id);
     expect(result.files.length).toBeGreaterThanOrEqual(5);
+    // Each file is in doubt since the first step after its last edit on the path that made it unknown (the
+    // engine names the earliest may-write step still doubting it, not the last one), found walking the path.
+    // The last node's path, root first: parent edges, across the compaction by its logical edge.
+    const byId = new Map(nodes.map((node) => [node.id, node]));
+    const main: NodeSummary[] = [];
+    for (let at: NodeSummary | undefined = mainLast(); at !== undefined; ) {
+      main.unshift(at);
+      const up: string | undefined = at.parentId ?? at.extraEdges.find((edge) => edge.kind === 'logical')?.nodeId;
+      at = up === undefined ? undefined : byId.get(up);
+    }
+    expect(main[0]!.id).toBe(nodes[0]!.id);
+    const states = await Promise.all(main.map((node) => service.api['nodes.files']({ nodeId: node.id })));
+    const sinceOf = (path: string): { nodeId: string; reason: string } => {
+      const lastEdit = states.findLastIndex((state) => state.changed.some((change) => change.path === path));
+      const from = states.findIndex((state, index) => index > lastEdit && state.files.some((file) => file.path === path && file.known === 'unknown'));
+      const file = states[from]!.files.find((entry) => entry.path === path) as { reason: string };
+      return { nodeId: main[from]!.id, reason: file.reason };
+    };
+    const expected = new Map(result.files.map((file) => [file.path, sinceOf(file.path)]));
+    const earliest = main.find((node) => [...expected.values()].some((since) => since.nodeId === node.id))!;
+    expect(result.unknownSince).toBe(earliest.id);
+    expect(earliest.id).not.toBe(mainLast().id);
     for (const file of result.files) {
+      const since = expected.get(file.path)!;
       expect(file.path.startsWith(demo.workspaceDir)).toBe(true);
-      expect(file).toMatchObject({ known: 'unknown', unknownSince: mainLast().id, reason: 'unrecorded-outcome', unknown: true });
+      expect(file).toMatchObject({ known: 'unknown', unknownSince: since.nodeId, reason: since.reason, unknown: true });
       const content = await service.api['nodes.file']({ nodeId: mainLast().id, path: file.path });
-      expect(content).toMatchObject({ known: 'unknown', content: null, exists: false, unknownSince: mainLast().id, reason: 'unrecorded-outcome' });
+      expect(content).toMatchObject({ known: 'unknown', content: null, exists: false, unknownSince: since.nodeId, reason: since.reason });
       expect(content.replayed).toBeUndefined();
-      // The replay, asked for, is what the demo wrote (here the unrecorded step changed nothing).
+      // The replay, asked for, is what the demo wrote (here the unrecorded steps changed nothing).
       const replayed = await service.api['nodes.file']({ nodeId: mainLast().id, path: file.path, replayed: true, bytes: true });
       expect(replayed.replayed, file.path).toBe(readFileSync(file.path, 'utf8'));
       expect(replayed.base64).toBeUndefined();

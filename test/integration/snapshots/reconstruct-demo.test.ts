@@ -51,8 +51,12 @@ describe('reconstructing the demo session', () => {
     expect(reconstruction.stateAt(colored!.id).files.get(format)).toContain('\\x1b[32m');
     expect(reconstruction.stateAt(last.id).files.get(format)).toBe(readFileSync(format, 'utf8'));
     expect(readFileSync(format, 'utf8')).not.toContain('\\x1b[32m');
-    // Turn 1 ran `npm run build` before the fork point, so the branch inherits an unknown state.
-    expect(reconstruction.stateAt(colored!.id).known).toBe('unknown');
+    // Every file was edited before the demo's first writing command (the build after the version bump), and
+    // its checks before the fork point were read-only: the abandoned branch is honestly known, every file.
+    const state = reconstruction.stateAt(colored!.id);
+    expect(state.known).toBe('reconstructed');
+    expect(state.fileUnknownSince.size).toBe(0);
+    expect([...state.files.keys()].sort()).toEqual([...reconstruction.touchedFiles].sort());
   });
 
   it('starts every file at its pre-session state', () => {

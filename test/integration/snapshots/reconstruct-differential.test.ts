@@ -6,8 +6,9 @@
  * and compared at every node for every touched file: the content, whether it is known (and if not, since
  * which step and why), and the node's known/unknown and unknownSince. They must agree 100%. For generated sessions both are also checked against the truth the
  * generator knows at each prompt: a file said to be known there has its real content, unless no line tells
- * the change (the user edited it between turns), or a shell command changed it before the read its baseline
- * comes from (a known limit: the baseline is taken as the file's state back to the root). Prints the figures.
+ * the change (the user edited it between turns). A shell command that changed a file before the read its
+ * baseline comes from leaves it in doubt wherever that command did not run (baseline doubt), so it is never
+ * an excuse. Prints the figures.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,6 @@ interface Agreement {
   /** Known files at prompts compared with the generator's workspace, and the ones that differ. */
   truthChecked: number;
   silentChanges: number;
-  shellBeforeBaseline: number;
   wrong: string[];
 }
 
@@ -43,7 +43,7 @@ interface Agreement {
 type Truth = Map<string, { files: ReadonlyMap<string, string>; changed: { readonly outside: readonly string[]; readonly byShell: readonly string[] } }>;
 
 async function compareAll(service: ArborService, label: string, truth?: Truth): Promise<Agreement> {
-  const agreement: Agreement = { sessions: 0, nodes: 0, pairs: 0, unknownPairs: 0, mismatches: [], truthChecked: 0, silentChanges: 0, shellBeforeBaseline: 0, wrong: [] };
+  const agreement: Agreement = { sessions: 0, nodes: 0, pairs: 0, unknownPairs: 0, mismatches: [], truthChecked: 0, silentChanges: 0, wrong: [] };
   const { sessions } = await service.api['sessions.list']({ limit: 100_000 });
   for (const session of sessions) {
     const { nodes } = await service.api['sessions.graph']({ sessionId: session.id });
@@ -79,12 +79,9 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
         agreement.truthChecked++;
         if (content === (real.files.get(path) ?? null)) continue;
         // Only a change no line records, and none after it reads, may leave a known file wrong: the user's, between
-        // turns (here, on another branch, or undone by a rewind that restored code). And, a known limit: a shell
-        // command not before this node on its path that changed the file before the read the baseline came from.
-        const ancestors = new Set(oracle.pathOf(i));
+        // turns (here, on another branch, or undone by a rewind that restored code).
         const changedBy = (kind: 'outside' | 'byShell') => items.flatMap((other, j) => (truth!.get(other.node.id)?.changed[kind].includes(path) === true ? [j] : []));
         if (changedBy('outside').length > 0) agreement.silentChanges++;
-        else if (changedBy('byShell').some((j) => !ancestors.has(j))) agreement.shellBeforeBaseline++;
         else agreement.wrong.push(`${session.id} ${id} ${path}: said known as ${show(content)}, really ${show(real.files.get(path) ?? null)}`);
       }
     });
@@ -94,8 +91,8 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
       `(${agreement.unknownPairs} unknown), ${agreement.mismatches.length} mismatches` +
       agreement.mismatches.slice(0, 20).map((line) => `\n  ${line}`).join('') +
       (truth === undefined ? '' : `\nreconstruct-differential (${label}): ${agreement.truthChecked} known files at prompts checked against the generator's workspace, ` +
-        `${agreement.silentChanges} stale after the user changed the file between turns (no line tells), ${agreement.shellBeforeBaseline} stale because a shell command ` +
-        `below changed the file before its first recorded read (the baseline's known limit), ${agreement.wrong.length} wrong` +
+        `${agreement.silentChanges} stale after the user changed the file between turns (no line tells), ${agreement.wrong.length} wrong ` +
+        `(a shell command's change before a baseline's read included)` +
         agreement.wrong.slice(0, 20).map((line) => `\n  ${line}`).join('')),
   );
   return agreement;
@@ -146,7 +143,7 @@ describe('reconstruction against an independent forward replay', () => {
     expect(agreement.unknownPairs).toBeGreaterThan(0);
     expect(agreement.pairs - agreement.unknownPairs).toBeGreaterThan(10_000);
     expect(agreement.mismatches).toEqual([]);
-    expect(agreement.truthChecked).toBeGreaterThan(1000);
+    expect(agreement.truthChecked).toBeGreaterThan(500);
     expect(agreement.wrong).toEqual([]);
   }, 600_000);
 

@@ -20,6 +20,8 @@
  *   unrecorded, until an edit that reads or writes it whole (an anchor); and between its last anchor (or the
  *   point where the path leaves the baseline's own edit, or the root when a may-write step lies between that
  *   point and the baseline's edit) and an edit that read other contents than the replay;
+ * - a file is in doubt, too, before its first anchor on a path that did not run the last may-write step above
+ *   its baseline's edit (the baseline was read after that step and tells nothing of the file before it);
  * - a node is known when every touched file's content is known and not in doubt.
  */
 import { toolEffect } from '../../../electron/snapshots/reconstruct';
@@ -376,6 +378,11 @@ export function replaySession(items: readonly OracleNode[]): OracleReplay {
         if (value === UNKNOWN) reason = lostAt.has(file) ? { nodeId: nodes[lostAt.get(file)!]!.id, reason: 'edit-does-not-apply' } : { nodeId: null, reason: 'no-pre-state' };
         else if (shellAt !== undefined && (outsideAt < 0 || shellAt <= outsideAt)) reason = { nodeId: nodes[path[shellAt]!]!.id, reason: 'may-write' };
         else if (outsideAt >= 0) reason = { nodeId: nodes[path[outsideAt]!]!.id, reason: 'changed-outside-transcript' };
+        else if (at < 0 && baseline.has(file)) {
+          // The baseline was read after the last may-write step above its edit: it holds only where the path ran that step.
+          const written = paths[baseline.get(file)!.node]!.slice(0, -1).filter((j) => mayWrite[j] === 1).at(-1);
+          if (written !== undefined && !path.includes(written)) reason = { nodeId: nodes[written]!.id, reason: 'may-write' };
+        }
         files.set(file, { content: value === UNKNOWN ? undefined : value, doubted: value !== UNKNOWN && reason !== undefined, since: reason });
         if (reason !== undefined) known = false;
       }

@@ -14,6 +14,7 @@ import { createArborService } from '../../../electron/service/arbor-service';
 import { STORE_FILE } from '../../../electron/service/service-core';
 import { createWorkspaceStates } from '../../../electron/service/workspace-state';
 import type { WorkspaceStateKnown } from '../../../shared/model';
+import { writeDoubtedSession } from '../rewind/doubted-transcript';
 
 const SESSION_ID = '0b7c1d2e-0000-4000-8000-000000010000';
 const NODES = 10_000;
@@ -33,6 +34,8 @@ describe('sessions.states at scale', () => {
     const project = join(dir, 'projects', '-home-dev-app');
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, `${SESSION_ID}.jsonl`), [...syntheticSessionLines(NODES, { seed: 11, sessionId: SESSION_ID, cwd: '/home/dev/app' })].join('\n') + '\n');
+    // A small session with known and unknown nodes both (the large one, with shell commands throughout, is unknown everywhere).
+    writeDoubtedSession(join(project, 'doubted.jsonl'), join(dir, 'workspace'));
     const service = await createArborService({ dataDir: join(dir, 'data'), host: 'cli', version: 'test', homeDir: join(dir, 'home'), env: {} });
     try {
       await service.api['import.run']({ paths: [join(dir, 'projects')] });
@@ -66,8 +69,21 @@ describe('sessions.states at scale', () => {
         `stateOf per node ${before.ms.toFixed(0)} ms; knownOf ${after.ms.toFixed(1)} ms (${(before.ms / after.ms).toFixed(0)}× faster)`,
     );
     expect(after.value).toEqual(before.value);
-    expect(new Set(Object.values(after.value))).toEqual(new Set(['reconstructed', 'unknown']));
+    // Every file a shell command may have changed before its first read is in doubt wherever that command did
+    // not run, and after it until read again: no node of this session is known.
+    expect(new Set(Object.values(after.value))).toEqual(new Set(['unknown']));
     // Generous on a shared 2-core machine: measured about two orders of magnitude apart.
     expect(after.ms * 5).toBeLessThan(before.ms);
   }, 60_000);
+
+  it('answers from per-node marks as stateOf does on a session with known and unknown nodes', async () => {
+    const sessionId = store.listSessions({ limit: 10 }).sessions.find((session) => session.id !== SESSION_ID)!.id;
+    const states = createWorkspaceStates(store, () => {
+      throw new Error('no snapshot is needed for transcript nodes');
+    });
+    const known: Record<string, WorkspaceStateKnown> = {};
+    for (const node of store.getSessionNodes(sessionId)) known[node.id] = (await states.stateOf(node.id)).known;
+    expect(Object.fromEntries(await states.knownOf(sessionId))).toEqual(known);
+    expect(new Set(Object.values(known))).toEqual(new Set(['reconstructed', 'unknown']));
+  });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { combineTrees, EMPTY_TREE, workspacePath, type TreeView } from '../../../../electron/merge/merge-trees';
+import type { SnapshotStore } from '../../../../electron/git/object-store';
+import { combineTrees, EMPTY_TREE, MergeBlobs, reconstructedTree, workspacePath, type TreeView } from '../../../../electron/merge/merge-trees';
+import type { NodeState, StateFile } from '../../../../electron/service/workspace-state';
 import type { TreeFile } from '../../../../shared/merge';
+import type { NodeSummary } from '../../../../shared/model';
 
 const file = (oid: string): TreeFile => ({ oid, mode: '100644' });
 
@@ -57,5 +60,34 @@ describe('workspacePath', () => {
     expect(workspacePath('/w', '/w/src/a.ts')).toBe('src/a.ts');
     expect(workspacePath('/w', '/other/a.ts')).toBeNull();
     expect(workspacePath('/w', '/w')).toBeNull();
+  });
+});
+
+describe('reconstructedTree', () => {
+  /** A reconstructed state of three touched files under /w: known, in doubt since a shell command, and stale. */
+  function state(): NodeState {
+    const texts = new Map([['/w/known.txt', 'k\n'], ['/w/doubt.txt', 'd\n'], ['/w/stale.txt', 's\n']]);
+    const doubts = new Map<string, StateFile>([
+      ['/w/doubt.txt', { known: 'unknown', since: 'n2', reason: 'shell', replayed: 'd\n' }],
+      ['/w/stale.txt', { known: 'unknown', since: 'n1', reason: 'changed-outside-transcript', replayed: 's\n' }],
+    ]);
+    return {
+      node: { id: 'n3' } as NodeSummary,
+      known: 'unknown',
+      unknownSince: 'n2',
+      paths: () => [...texts.keys()],
+      content: (path) => texts.get(path) ?? null,
+      fileOf: (path) => doubts.get(path) ?? { known: 'reconstructed', blob: null },
+      bytesOf: () => null,
+    };
+  }
+
+  it('a merge took a file’s stale replay as a side’s known file: it does not know it; a replay only in doubt it keeps', () => {
+    const tree = reconstructedTree(state(), '/w', new MergeBlobs(null as unknown as SnapshotStore));
+    expect(tree.knows('stale.txt')).toBe(false);
+    expect(tree.files.has('stale.txt')).toBe(false);
+    expect(tree.knows('doubt.txt')).toBe(true);
+    expect(tree.knows('known.txt')).toBe(true);
+    expect([...tree.paths].sort()).toEqual(['doubt.txt', 'known.txt']);
   });
 });

@@ -257,3 +257,33 @@ describe('a file changed outside the transcript, against a baseline a shell comm
     expect(r.stateAt(right).known).toBe('reconstructed');
   });
 });
+
+describe('a baseline read after a shell command', () => {
+  it('a file was said known, with the content a shell command left, at the nodes before that command', async () => {
+    const s = new Session();
+    const p = s.prompt('p', null);
+    const sh = s.bash('sh', p, 'npm run format');
+    const e = s.edit('e', sh, A, 'formatted\n', 'edited\n', 'formatted', 'edited');
+    const side = s.prompt('side', p);
+    const r = await s.reconstruct();
+    // 'formatted' was read after the command: before it (and on a branch that never ran it) the file is in doubt.
+    for (const at of [p, side]) {
+      expect(r.stateAt(at).files.get(A)).toBe('formatted\n');
+      expect(r.stateAt(at).fileUnknownSince.get(A)).toEqual({ nodeId: sh, reason: 'shell' });
+      expect(r.knownAt(at)).toBe('unknown');
+      expect(r.stateAt(at).unknownSince).toBeNull();
+    }
+    expect(r.stateAt(sh).fileUnknownSince.get(A)).toEqual({ nodeId: sh, reason: 'shell' });
+    expect(r.knownAt(e)).toBe('reconstructed');
+  });
+
+  it('keeps a baseline read before any shell command known back to the root', async () => {
+    const s = new Session();
+    const p = s.prompt('p', null);
+    const e = s.edit('e', p, A, 'original\n', 'edited\n', 'original', 'edited');
+    s.bash('sh', e, 'npm run format');
+    const r = await s.reconstruct();
+    expect(r.knownAt(p)).toBe('reconstructed');
+    expect(r.stateAt(p).files.get(A)).toBe('original\n');
+  });
+});

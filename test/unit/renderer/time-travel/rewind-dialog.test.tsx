@@ -51,6 +51,25 @@ describe('RewindDialog', () => {
     expect(screen.getByTestId('rewind-result').textContent).toContain('Rewound 4 files (2 written, 1 created, 1 deleted)');
   });
 
+  it('a rewind presented a replayed file in doubt as known: it lists it under Not verified, with since which step and why', async () => {
+    open({
+      'rewind.preview': () =>
+        rewindPreview({ known: 'unknown', unverified: [{ path: 'src/index.ts', since: 'abcdef0123456789', reason: 'shell' }] }),
+    });
+    const group = await screen.findByTestId('rewind-unverified');
+    expect(group.textContent).toContain('src/index.ts');
+    expect(group.textContent).toContain('abcdef01');
+    expect(group.textContent).toContain('a shell command may have changed it');
+    expect(group.textContent).not.toContain('package.json');
+    expect(screen.getByTestId('rewind-known').textContent).toContain('not verified');
+  });
+
+  it('shows no Not verified group when every written file is known', async () => {
+    open({ 'rewind.preview': () => rewindPreview() });
+    await screen.findByTestId('rewind-preview');
+    expect(screen.queryByTestId('rewind-unverified')).toBeNull();
+  });
+
   it('undoes the applied operation by its id and says the workspace is back', async () => {
     const { client } = open({
       'rewind.preview': () => rewindPreview(),

@@ -10,6 +10,7 @@ export function rewindPreview(over: Partial<RewindPreview> = {}): RewindPreview 
     created: ['src/old.ts'],
     deleted: ['src/json.ts'],
     skipped: [{ path: 'notes.txt', reason: 'unknown-content' }],
+    unverified: [],
     sideEffects: [{ nodeId: 'n9', toolUseId: 'tu9', tool: 'Bash', kind: 'publish', summary: 'npm publish' }],
     token: 'token-abc',
     ...over,
