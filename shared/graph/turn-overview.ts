@@ -9,7 +9,7 @@
  */
 import type { NodeKind } from '../model';
 import { BRANCH_RETRY } from './branch-points';
-import { forestFromParents, type Forest } from './forest';
+import { breadthFirstOrder, forestFromParents, subtreeSizes, type Forest } from './forest';
 import { layoutLanes, type LaneLayout } from './lane-layout';
 import type { SessionStructure } from './session-structure';
 
@@ -81,7 +81,7 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
     // A retry answers the same prompt twice: no new turn starts, but the turn still branches.
     if (structure.branch[v] === BRANCH_RETRY) branches[t] = Math.max(branches[t]!, structure.branchWidth[v]!);
   }
-  const forest = forestFromParents(Int32Array.from(parents));
+  const forest = mainLineFirst(forestFromParents(Int32Array.from(parents)));
   const mark = new Uint8Array(count);
   for (let t = 0; t < count; t++) {
     const children = forest.childStart[t + 1]! - forest.childStart[t]!;
@@ -99,6 +99,27 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
     if (layout.lane[t] !== layout.lane[root]) mark[t] = TURN_TIP;
   }
   return { count, start: Int32Array.from(starts), mark, steps, tools, errors, branches, turnOf, forest, layout };
+}
+
+/**
+ * Puts each turn's longest continuation first, so the lane layout draws the line the work went on with
+ * straight down the first lane and every abandoned branch (a rewound prompt, usually short) beside it.
+ * In transcript order a rewind's new line comes second, and the main line would step one lane to the
+ * right at every rewind (123 lanes at 100k nodes instead of a handful).
+ */
+function mainLineFirst(forest: Forest): Forest {
+  const sizes = subtreeSizes(forest, breadthFirstOrder(forest));
+  for (let t = 0; t < forest.size; t++) {
+    const start = forest.childStart[t]!;
+    const end = forest.childStart[t + 1]!;
+    if (end - start < 2) continue;
+    let best = start;
+    for (let c = start + 1; c < end; c++) if (sizes[forest.children[c]!]! > sizes[forest.children[best]!]!) best = c;
+    const main = forest.children[best]!;
+    forest.children.copyWithin(start + 1, start, best);
+    forest.children[start] = main;
+  }
+  return forest;
 }
 
 /** The turns bucketed by a coarse grid of lanes × rows, so drawing one frame visits only what is in view. */
