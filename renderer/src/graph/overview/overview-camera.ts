@@ -7,7 +7,7 @@ import type { SessionLayout } from '../../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../../shared/graph/session-structure';
 import { forEachTurnIn, type TurnGrid, type TurnOverview } from '../../../../shared/graph/turn-overview';
 import type { RowIndex } from '../../../../shared/graph/viewport';
-import { LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type Viewport } from '../mount-items';
+import { DETAIL_ZOOM, LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type Viewport } from '../mount-items';
 
 export const TURN_LANE_WIDTH = 270;
 export const TURN_ROW_HEIGHT = 56;
@@ -24,8 +24,11 @@ export const MIN_OVERVIEW_ZOOM = 0.02;
 export const OPEN_STEPS_ZOOM = 1.6;
 /** The step graph's zoom when a turn opens: labels drawn, a whole turn or two in view. */
 export const STEPS_ENTRY_ZOOM = 0.6;
-/** Zooming the step graph out below this, on a session the overview serves, hands over to the overview. */
-export const OVERVIEW_ENTRY_STEP_ZOOM = 0.15;
+/**
+ * Zooming the step graph out below this, on a session the overview serves, hands over to the overview:
+ * below it steps draw as unlabelled pills, and a turn card says more.
+ */
+export const OVERVIEW_ENTRY_STEP_ZOOM = DETAIL_ZOOM;
 /** The overview's zoom when the step graph hands over. */
 export const OVERVIEW_ENTRY_ZOOM = 1;
 /** A session whose step graph would fit only below this zoom gets the overview (a hairline otherwise). */
