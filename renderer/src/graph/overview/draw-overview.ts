@@ -258,20 +258,28 @@ function drawSideLabels(ctx: CanvasRenderingContext2D, frame: OverviewFrame, cou
   ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
+  const free = (x: number, y: number, w: number): boolean => {
+    const c0 = Math.max(0, Math.floor(x / CELL));
+    const c1 = Math.min(columns - 1, Math.floor((x + w) / CELL));
+    const r0 = Math.max(0, Math.floor(y / CELL));
+    const r1 = Math.min(rows - 1, Math.floor((y + 16) / CELL));
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (occupancy[r * columns + c] === 1) return false;
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) occupancy[r * columns + c] = 1;
+    return true;
+  };
   const place = (t: number): void => {
     const text = labelText(frame, t);
-    const labelW = Math.min(text.length, 34) * CHAR_PX + 8;
+    let labelW = Math.min(text.length, 34) * CHAR_PX + 8;
     // Inside the card when it is tall enough to hold the text (the card reads as the label's start).
     const inside = cardH >= 14;
     const x = inside ? sx(t) + stripe + 3 : sx(t) + cardW + 4;
     const y = sy(t) + cardH / 2 - 8;
     if (x > width || y > height || x + labelW < 0 || y + 16 < 0) return;
-    const c0 = Math.max(0, Math.floor(x / CELL));
-    const c1 = Math.min(columns - 1, Math.floor((x + labelW) / CELL));
-    const r0 = Math.max(0, Math.floor(y / CELL));
-    const r1 = Math.min(rows - 1, Math.floor((y + 16) / CELL));
-    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (occupancy[r * columns + c] === 1) return;
-    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) occupancy[r * columns + c] = 1;
+    if (!free(x, y, labelW)) {
+      // Crowded by a label in the next lane: the card's own width still holds the start of the text.
+      labelW = cardW - stripe - 6;
+      if (!inside || labelW < 40 || !free(x, y, labelW)) return;
+    }
     const mark = overview.mark[t]!;
     ctx.fillStyle = inside ? colors.card : colors.labelBackground;
     ctx.globalAlpha = inside ? 1 : 0.88;
