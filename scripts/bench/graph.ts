@@ -1,13 +1,20 @@
 /**
  * `npm run bench:graph`: the session graph's layout against d3-hierarchy's tree() on the same trees
- * (target: ≤ 1.5× d3's time), and the time to a first interactive graph in Chromium for a 10k-node
- * session (target ≤ 1 s): session opened → graph nodes visible and a click selects a node.
+ * (target: ≤ 1.5× d3's time), then in Chromium against `arbor serve` with generated 10k, 50k and 100k
+ * sessions, each beside an anchor measured in the same run: session opened → first interactive view
+ * (nodes visible and a click selects one) at 10k and 100k (≤ 300 ms, ≤ 1 s; anchor d3's layout of the same
+ * size), the JS heap with the 100k session open (≤ 150 MB; anchor the app with none open), click →
+ * inspector updated at 50k (≤ 50 ms; anchor a bare text update to a frame), and frames per second while
+ * panning and zooming at 50k at several zoom levels including Fit (≥ 55; anchor a raw canvas drawing 50k
+ * rects a frame). A benchmark prints figures; it is not a timed test.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Page } from 'playwright-core';
+import type { syntheticSessionLines as SyntheticLines } from '../../electron/demo/synthetic';
 import { hierarchy, tree as d3tree } from 'd3-hierarchy';
 import { buildVisibleGraph, agentFoldId, runFoldId } from '../../shared/graph/folds';
 import type { Forest } from '../../shared/graph/forest';
@@ -157,17 +164,196 @@ function stageBreakdown(marks: Record<string, number>): string {
   return parts.join(', ');
 }
 
-async function benchBrowser(): Promise<string> {
+/** The generated sessions the browser part opens, by size. */
+const SESSIONS = { 10_000: '0b7c1d2e-0000-4000-8000-000000010000', 50_000: '0b7c1d2e-0000-4000-8000-000000050000', 100_000: '0b7c1d2e-0000-4000-8000-000000100000' } as const;
+type Size = keyof typeof SESSIONS;
+
+/**
+ * Whether the conversation view (built in parallel, not here yet) shows the clicked node: null while
+ * there is no conversation view in the page, so the click figure says it measured the inspector only.
+ * Replace the selector with the conversation view's once it exists.
+ */
+const TRANSCRIPT_SHOWS_NODE = `(id) => {
+  const view = document.querySelector('[data-testid="conversation"]');
+  return view === null ? null : view.querySelector('[data-node-id="' + id + '"][aria-current="true"]') !== null;
+}`;
+
+/** Session row clicked → a graph node visible and a click on it selected (the existing figure). */
+async function openToInteractive(page: Page, url: string, size: Size, attempts: number): Promise<{ ms: number[]; lines: string[] }> {
+  const row = page.locator(`[data-testid="session-row"][data-session-id="${SESSIONS[size]}"]`);
+  const ms: number[] = [];
+  const lines: string[] = [];
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    await page.goto(url);
+    await row.waitFor({ timeout: 30_000 });
+    const start = performance.now();
+    await row.click();
+    await page.getByTestId('graph').waitFor({ timeout: 60_000 });
+    const container = performance.now() - start;
+    const node = page.locator('[data-testid="graph-node"][data-node-id]').nth(1);
+    await node.waitFor({ state: 'visible', timeout: 60_000 });
+    const visible = performance.now() - start;
+    await node.click();
+    await page.locator('[data-testid="graph-node"][data-selected="true"]').waitFor({ state: 'visible', timeout: 30_000 });
+    ms.push(performance.now() - start);
+    const stages = stageBreakdown((await page.evaluate(READ_MARKS_SCRIPT)) as Record<string, number>);
+    lines.push(`${size / 1000}k: graph loaded ${container.toFixed(0)} ms, nodes visible ${visible.toFixed(0)} ms | in page: ${stages}`);
+  }
+  return { ms, lines };
+}
+
+interface FrameRun {
+  readonly fps: number;
+  readonly p95: number;
+  readonly zoomFrom: number;
+  readonly zoomTo: number;
+}
+
+/**
+ * Frames per second of a scripted pan or zoom: one wheel event per animation frame for `ms`, direction
+ * flipping every 20 frames (so the camera stays at its zoom level), timed by the frames' own
+ * requestAnimationFrame timestamps.
+ */
+const WHEEL_RUN = `async ({ selector, zoom, ms, currentZoom }) => {
+  const readZoom = eval(currentZoom);
+  let low = Infinity;
+  let high = -Infinity;
+  const target = document.querySelector(selector);
+  if (!target) throw new Error('no ' + selector);
+  const rect = target.getBoundingClientRect();
+  const clientX = rect.left + rect.width / 2;
+  const clientY = rect.top + rect.height / 3;
+  const stamps = [];
+  let k = 0;
+  await new Promise((done) => {
+    let start = -1;
+    const step = (now) => {
+      if (start < 0) start = now;
+      stamps.push(now);
+      const z = readZoom();
+      if (z < low) low = z;
+      if (z > high) high = z;
+      const dir = Math.floor(k / 20) % 2 === 0 ? -1 : 1;
+      target.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, clientX, clientY, deltaY: zoom ? 0.5 * dir : 30 * dir, ctrlKey: zoom }));
+      k++;
+      if (now - start < ms) requestAnimationFrame(step); else done();
+    };
+    requestAnimationFrame(step);
+  });
+  const gaps = [];
+  for (let i = 1; i < stamps.length; i++) gaps.push(stamps[i] - stamps[i - 1]);
+  gaps.sort((a, b) => a - b);
+  return { fps: (stamps.length - 1) / ((stamps[stamps.length - 1] - stamps[0]) / 1000), p95: gaps[Math.floor(gaps.length * 0.95)] ?? 0, low, high };
+}`;
+
+/** The zoom now shown: the overview's when it is up, else React Flow's. */
+const CURRENT_ZOOM_FN = `() => {
+  const overview = document.querySelector('[data-testid="graph-overview"]');
+  if (overview) return Number(overview.getAttribute('data-zoom'));
+  const transform = document.querySelector('.react-flow__viewport')?.style.transform ?? '';
+  return Number(/scale\\(([\\d.]+)\\)/.exec(transform)?.[1] ?? NaN);
+}`;
+
+async function frameRun(page: Page, zoom: boolean): Promise<FrameRun> {
+  const overview = (await page.getByTestId('graph-overview').count()) > 0;
+  const selector = overview ? '[data-testid="graph-overview"] canvas' : '.react-flow__pane';
+  // React Flow zooms on a wheel only while it saw Control go down (zoomActivationKeyCode).
+  if (zoom) await page.keyboard.down('Control');
+  try {
+    const run = (await page.evaluate(`(${WHEEL_RUN})(${JSON.stringify({ selector, zoom, ms: 2500, currentZoom: CURRENT_ZOOM_FN })})`)) as { fps: number; p95: number; low: number; high: number };
+    return { fps: run.fps, p95: run.p95, zoomFrom: run.low, zoomTo: run.high };
+  } finally {
+    if (zoom) await page.keyboard.up('Control');
+  }
+}
+
+/** The anchor for frames: the same page drawing `count` plain rects on a canvas each frame. */
+const RAW_CANVAS_RUN = `async ({ count, ms }) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 900; canvas.height = 700;
+  canvas.style.cssText = 'position:fixed;left:0;top:0;z-index:99999';
+  document.body.appendChild(canvas);
+  const ctx = canvas.getContext('2d');
+  const stamps = [];
+  await new Promise((done) => {
+    let start = -1;
+    const step = (now) => {
+      if (start < 0) start = now;
+      stamps.push(now);
+      ctx.clearRect(0, 0, 900, 700);
+      ctx.fillStyle = '#2f6fde';
+      ctx.beginPath();
+      const shift = stamps.length % 40;
+      for (let i = 0; i < count; i++) ctx.rect((i % 300) * 3 + shift, Math.floor(i / 300) * 4 % 700, 2, 2);
+      ctx.fill();
+      if (now - start < ms) requestAnimationFrame(step); else done();
+    };
+    requestAnimationFrame(step);
+  });
+  canvas.remove();
+  return (stamps.length - 1) / ((stamps[stamps.length - 1] - stamps[0]) / 1000);
+}`;
+
+/** Click on a graph node → the inspector shows it and a frame is painted; the anchor is a bare text update to a frame. */
+const CLICK_RUN = `async ({ index, transcriptCheck }) => {
+  const transcriptShows = eval(transcriptCheck);
+  const nodes = document.querySelectorAll('[data-testid="graph-node"][data-node-id]');
+  const node = nodes[index % nodes.length];
+  const id = node.getAttribute('data-node-id');
+  const inspector = document.querySelector('[data-testid="inspector"]');
+  const shows = () => inspector && inspector.textContent.includes(id);
+  const start = performance.now();
+  node.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));
+  await new Promise((done) => {
+    const check = () => (shows() && transcriptShows(id) !== false ? done() : requestAnimationFrame(check));
+    check();
+  });
+  await new Promise((done) => requestAnimationFrame(() => done()));
+  const ms = performance.now() - start;
+  const bare = document.createElement('div');
+  document.body.appendChild(bare);
+  const anchorStart = performance.now();
+  bare.textContent = id;
+  await new Promise((done) => requestAnimationFrame(() => done()));
+  const anchor = performance.now() - anchorStart;
+  bare.remove();
+  return { ms, anchor, transcript: transcriptShows(id) };
+}`;
+
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return (metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? NaN) / 2 ** 20;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+function writeSession(projectsDir: string, size: Size, lines: typeof SyntheticLines): void {
+  const project = join(projectsDir, `-home-dev-bench-${size}`);
+  mkdirSync(project, { recursive: true });
+  const sessionId = SESSIONS[size];
+  const out = openSync(join(project, `${sessionId}.jsonl`), 'w');
+  try {
+    for (const line of lines(size, { seed: size / 1000, sessionId })) writeSync(out, line + '\n');
+  } finally {
+    closeSync(out);
+  }
+}
+
+async function benchBrowser(d3ByNodes: ReadonlyMap<number, number>): Promise<string[]> {
   const work = mkdtempSync(join(tmpdir(), 'arbor-bench-graph-'));
   try {
     const { syntheticSessionLines } = await import('../../electron/demo/synthetic');
-    const project = join(work, 'projects', '-home-dev-bench');
-    mkdirSync(project, { recursive: true });
-    const sessionId = '0b7c1d2e-0000-4000-8000-000000010000';
-    writeFileSync(join(project, `${sessionId}.jsonl`), [...syntheticSessionLines(10_000, { seed: 10, sessionId })].join('\n') + '\n');
+    const projects = join(work, 'projects');
+    for (const size of [10_000, 50_000, 100_000] as const) writeSession(projects, size, syntheticSessionLines);
     const dataDir = join(work, 'data');
     const cli = join(repoRoot, 'bin/arbor.cjs');
-    execFileSync(process.execPath, [cli, 'import', join(work, 'projects'), '--data-dir', dataDir], { stdio: 'pipe' });
+    execFileSync(process.execPath, [cli, 'import', projects, '--data-dir', dataDir], { stdio: 'pipe' });
     const server = spawn(process.execPath, [cli, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((done, fail) => {
@@ -186,39 +372,70 @@ async function benchBrowser(): Promise<string> {
         headless: true,
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
       });
+      const out: string[] = [];
       try {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
         // Marks when the graph's container and its first node enter the DOM, next to the app's own
         // arbor:graph:* marks (renderer/src/client/graph-timing.ts), for the per-stage breakdown below.
         await page.addInitScript(DOM_MARKS_SCRIPT);
-        await page.goto(url);
-        const row = page.getByTestId('session-row').first();
-        await row.waitFor({ timeout: 30_000 });
-        const results: number[] = [];
-        const breakdown: string[] = [];
-        for (let attempt = 0; attempt < 3; attempt++) {
-          if (attempt > 0) {
-            await page.goto(url);
-            await row.waitFor({ timeout: 30_000 });
-          }
-          const start = performance.now();
-          await row.click();
-          await page.getByTestId('graph').waitFor({ timeout: 30_000 });
-          const container = performance.now() - start;
-          const node = page.locator('[data-testid="graph-node"][data-node-id]').nth(1);
-          await node.waitFor({ state: 'visible', timeout: 30_000 });
-          const visible = performance.now() - start;
-          await node.click();
-          await page.locator('[data-testid="graph-node"][data-selected="true"]').waitFor({ state: 'visible', timeout: 30_000 });
-          results.push(performance.now() - start);
-          const stages = stageBreakdown((await page.evaluate(READ_MARKS_SCRIPT)) as Record<string, number>);
-          breakdown.push(`graph loaded ${container.toFixed(0)} ms, nodes visible ${visible.toFixed(0)} ms | in page: ${stages}`);
+
+        // 1. Session opened → first interactive view, at 10k and 100k, beside d3's layout of the same size.
+        const lines: string[] = [];
+        for (const [size, attempts] of [[10_000, 3], [100_000, 2]] as const) {
+          const opened = await openToInteractive(page, url, size, attempts);
+          lines.push(...opened.lines);
+          const d3 = d3ByNodes.get(size) ?? NaN;
+          const target = size === 10_000 ? 300 : 1000;
+          out.push(
+            `open → first interactive view, ${size / 1000}k nodes: ${opened.ms.map((ms) => ms.toFixed(0)).join(' / ')} ms (median ${median(opened.ms).toFixed(0)} ms, target ≤ ${target})` +
+              ` | anchor d3-hierarchy tree() of ${size / 1000}k: ${d3.toFixed(1)} ms, ratio ${(median(opened.ms) / d3).toFixed(1)}`,
+          );
         }
-        console.log(`  ${breakdown.join('\n  ')}`);
-        const mounted = await page.locator('.react-flow__node').count();
+        console.log(`  ${lines.join('\n  ')}`);
+
+        // 2. JS heap with the 100k session open (it is, from the last open), after a forced GC, beside the app with none open.
+        const heapOpen = await heapMb(page);
+        await page.goto(url);
+        await page.getByTestId('session-row').first().waitFor({ timeout: 30_000 });
+        const heapEmpty = await heapMb(page);
+        out.push(`renderer JS heap, 100k-node session open: ${heapOpen.toFixed(1)} MB (target ≤ 150) | anchor: the app with no session open ${heapEmpty.toFixed(1)} MB, ratio ${(heapOpen / heapEmpty).toFixed(1)}`);
+
+        // 3. Click → inspector at 50k.
+        await openToInteractive(page, url, 50_000, 1);
+        const clicks: { ms: number; anchor: number; transcript: boolean | null }[] = [];
+        for (let k = 0; k < 7; k++) clicks.push((await page.evaluate(`(${CLICK_RUN})(${JSON.stringify({ index: k + 2, transcriptCheck: TRANSCRIPT_SHOWS_NODE })})`)) as (typeof clicks)[number]);
+        const clickMs = median(clicks.map((c) => c.ms));
+        const anchorMs = median(clicks.map((c) => c.anchor));
+        const transcript = clicks[0]?.transcript === null ? 'inspector only: no conversation view in this build' : 'inspector and transcript';
+        out.push(`click → ${transcript} updated and painted, 50k nodes: median ${clickMs.toFixed(1)} ms of ${clicks.length} (target ≤ 50) | anchor: a bare text update to the next frame ${anchorMs.toFixed(1)} ms, ratio ${(clickMs / anchorMs).toFixed(1)}`);
+
+        // 4. Frames while panning and zooming at 50k, at several zoom levels, beside a raw canvas drawing 50k rects a frame.
+        const rawFps = (await page.evaluate(`(${RAW_CANVAS_RUN})(${JSON.stringify({ count: 50_000, ms: 2500 })})`)) as number;
+        const levels: string[] = [];
+        const measure = async (name: string): Promise<void> => {
+          const pan = await frameRun(page, false);
+          const zoom = await frameRun(page, true);
+          levels.push(`${name} (zoom ${pan.zoomFrom.toFixed(2)}): pan ${pan.fps.toFixed(0)} fps (p95 frame ${pan.p95.toFixed(0)} ms), zoom ${zoom.fps.toFixed(0)} fps (p95 ${zoom.p95.toFixed(0)} ms, zoom ranged ${zoom.zoomFrom.toFixed(2)}–${zoom.zoomTo.toFixed(2)})`);
+        };
+        await measure('steps as opened');
+        // Two steps out (0.8 → 0.56): the lowest zoom the step graph keeps on a session this big; below
+        // DETAIL_ZOOM the overview takes over.
+        for (let k = 0; k < 2; k++) await page.locator('.react-flow__controls-zoomout').click();
+        await measure('steps zoomed out');
+        await page.getByRole('button', { name: 'Fit whole session' }).click();
+        await page.getByTestId('graph-overview').waitFor({ timeout: 10_000 });
+        await measure('Fit (turn overview)');
+        const canvasBox = await page.getByTestId('graph-overview').boundingBox();
+        if (canvasBox) await page.mouse.move(canvasBox.x + canvasBox.width / 2, canvasBox.y + canvasBox.height / 2);
+        await page.keyboard.down('Control');
+        for (let k = 0; k < 12; k++) await page.mouse.wheel(0, 120);
+        await page.keyboard.up('Control');
+        await measure('overview zoomed out whole');
+        out.push(`frames while panning / zooming, 50k nodes (headless Chromium, --disable-gpu: software raster; target ≥ 55 fps) | anchor: raw canvas, 50k rects a frame, ${rawFps.toFixed(0)} fps\n    ${levels.join('\n    ')}`);
+
         const shot = process.env.ARBOR_BENCH_SCREENSHOT;
         if (shot) await page.screenshot({ path: shot });
-        return `first interactive graph, 10k-node session: ${results.map((ms) => ms.toFixed(0)).join(' / ')} ms (median ${median(results).toFixed(0)} ms, target ≤ 1000); mounted nodes ${mounted}`;
+        return out;
       } finally {
         await browser.close();
       }
@@ -232,8 +449,10 @@ async function benchBrowser(): Promise<string> {
 
 async function main(): Promise<void> {
   console.log('layout: ours (lane layout) vs d3-hierarchy tree() on the same fully expanded tree (median ms)');
-  for (const size of [1_000, 10_000, 50_000]) {
+  const d3ByNodes = new Map<number, number>();
+  for (const size of [1_000, 10_000, 50_000, 100_000]) {
     const r = benchLayout(size);
+    d3ByNodes.set(size, r.d3);
     console.log(
       `  ${String(size).padStart(6)} nodes: ours ${r.ours.toFixed(2)} ms, d3 ${r.d3.toFixed(2)} ms, ratio ${(r.ours / r.d3).toFixed(2)} (target ≤ 1.5)` +
         ` | structure ${r.structure.toFixed(1)} ms | visible folded ${r.folded} of ${r.visible}`,
@@ -241,11 +460,11 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--no-browser')) return;
   try {
-    console.log(await benchBrowser());
+    for (const line of await benchBrowser(d3ByNodes)) console.log(line);
   } catch (error) {
     console.log(`browser part not run: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
 }
 
-void main();
+if (require.main === module) void main();

@@ -7,11 +7,10 @@ import {
   Background,
   ControlButton,
   Controls,
-  MiniMap,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
-  type Node,
+  type Edge,
   type NodeMouseHandler,
   type Viewport,
 } from '@xyflow/react';
@@ -24,9 +23,13 @@ import { createGraphStore, hideMaskFor, type GraphStore } from './graph-store';
 import { GraphToolbar } from './GraphToolbar';
 import { nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
-import type { GraphFlowNode } from './mount-items';
+import { DETAIL_ZOOM, type GraphFlowNode } from './mount-items';
+import { OverviewLayer } from './overview/OverviewLayer';
+import { OverviewMinimap } from './overview/OverviewMinimap';
+import { useSessionOverview } from './overview/use-session-overview';
 import { CLICK_SLOP_PX, fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport } from './view-actions';
 import './graph.css';
+import './overview/overview.css';
 
 export interface SessionGraphViewProps {
   graph: SessionGraph;
@@ -48,10 +51,9 @@ export function SessionGraphView(props: SessionGraphViewProps) {
   );
 }
 
-const MINIMAP_COLOR = (node: Node) => {
-  const data = (node as GraphFlowNode).data;
-  return data.itemKind === 'node' ? `var(--arbor-kind-${data.kind}, #8a94a0)` : 'var(--arbor-text-faint, #7d8691)';
-};
+/** What React Flow mounts while the turn overview shows: nothing. */
+const NO_NODES: GraphFlowNode[] = [];
+const NO_EDGES: Edge[] = [];
 
 function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, compareNodeId = null, onCompareNode }: SessionGraphViewProps) {
   const [store] = useState<GraphStore>(createGraphStore);
@@ -87,6 +89,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     },
     [flow, store, trackZoom],
   );
+  const overview = useSessionOverview(store, applyViewport);
 
   /** Re-lays out with new expansions, keeping the cursor on the same node. */
   const relayout = useCallback(
@@ -171,9 +174,10 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       if (!after.layout || !after.byNode) return;
       const item = itemShowingNode(structure, after.layout.visible, after.byNode, index);
       after.setCursor(item);
+      overview.leave(); // a jump from search shows the node itself
       applyViewport(revealViewport(after.layout.layout, item, after.width, after.height, after.viewport));
     })();
-  }, [selectedNodeId, structure, store, relayout, applyViewport]);
+  }, [selectedNodeId, structure, store, relayout, applyViewport, overview]);
 
   // Markers ride along with the mounted items only (a lookup per mounted node, never a pass over all nodes).
   const workspaceKinds = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info.kind])), [graph]);
@@ -237,9 +241,10 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   );
 
   const fit = useCallback(() => {
+    if (overview.fit()) return;
     const { layout, width, height } = store.getState();
     if (layout) applyViewport(fitViewport(layout.layout, width, height, 0.02));
-  }, [store, applyViewport]);
+  }, [store, applyViewport, overview]);
 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
@@ -266,24 +271,28 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       const visible = state.layout.visible;
       if (visible.kind[target] === 0) select(state.structure.nodes[visible.node[target]!]!.id);
       const after = store.getState();
-      applyViewport(itemViewport(state.layout.layout, target, after.width, after.height, after.viewport.zoom, after.viewport));
+      // From the overview or a zoom too far out to read, a move brings the camera to a readable level.
+      const closer = overview.leave() || after.viewport.zoom < DETAIL_ZOOM;
+      const zoom = closer ? OPEN_ZOOM : after.viewport.zoom;
+      applyViewport(itemViewport(state.layout.layout, target, after.width, after.height, zoom, closer ? undefined : after.viewport));
     },
-    [store, fit, toggle, select, applyViewport],
+    [store, fit, toggle, select, applyViewport, overview],
   );
 
   const onMove = useCallback(
     (_event: unknown, viewport: Viewport) => {
       store.getState().setViewport(viewport);
       trackZoom(viewport.zoom);
+      overview.onStepsMoved(viewport);
     },
-    [store, trackZoom],
+    [store, trackZoom, overview],
   );
 
   return (
     <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={0} onKeyDown={onKeyDown} aria-label="Session graph">
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={overview.active ? NO_NODES : nodes}
+        edges={overview.active ? NO_EDGES : edges}
         onNodesChange={onNodesChange}
         nodeTypes={nodeTypes}
         onNodeClick={onNodeClick}
@@ -307,7 +316,8 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} size={1} />
-        <MiniMap pannable zoomable nodeColor={MINIMAP_COLOR} className="session-graph__minimap" style={{ width: 150, height: 110 }} />
+        <OverviewLayer store={store} overviewStore={overview.overviewStore} workspaceKinds={workspaceKinds} onSelectNode={select} onOpenSteps={overview.openSteps} />
+        <OverviewMinimap store={store} overviewStore={overview.overviewStore} onJump={overview.jumpToTurn} />
         <Controls showFitView={false} showInteractive={false}>
           <ControlButton onClick={fit} title="Fit whole session (F)" aria-label="Fit whole session">
             <FitIcon />
@@ -317,7 +327,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       <GraphToolbar store={store} onChange={() => void relayout(store.getState().expanded, store.getState().selectedNode)} />
       {status === 'loading' ? <div className="session-graph__status">Laying out {graph.nodes.length.toLocaleString()} nodes…</div> : null}
       {status === 'error' ? <div className="session-graph__status is-error">The graph could not be laid out: {error}</div> : null}
-      {status === 'ready' && !complete ? (
+      {status === 'ready' && !complete && !overview.active ? (
         <div className="session-graph__hint" data-testid="graph-lod-hint">
           Zoomed out: showing key steps only. Zoom in for every node.
         </div>

@@ -1,0 +1,203 @@
+/**
+ * The minimap: the turn overview's structure (lanes across, turns down, branch points and heads marked)
+ * on a small canvas, with where the camera is. It can be hidden (remembered), and it moves to the other
+ * corner whenever the selection would sit under it. A click jumps there.
+ */
+import { memo, useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { TURN_BRANCH_POINT, TURN_HEAD } from '../../../../shared/graph/turn-overview';
+import type { GraphStore } from '../graph-store';
+import { LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT } from '../mount-items';
+import { readOverviewColors } from './draw-overview';
+import { CARD_HEIGHT, CARD_WIDTH, nearestTurn, overviewSize, turnAtStepPoint, TURN_LANE_WIDTH, TURN_ROW_HEIGHT } from './overview-camera';
+import type { OverviewStore } from './overview-store';
+
+export const MINIMAP_WIDTH = 120;
+export const MINIMAP_HEIGHT = 170;
+const MARGIN = 12;
+
+export interface OverviewMinimapProps {
+  readonly store: GraphStore;
+  readonly overviewStore: OverviewStore;
+  /** A click on the minimap: go to this turn. */
+  onJump(turn: number): void;
+}
+
+export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewStore, onJump }: OverviewMinimapProps) {
+  const hidden = useStore(overviewStore, (s) => s.minimapHidden);
+  const structure = useStore(store, (s) => s.structure);
+  const [corner, setCorner] = useState<'right' | 'left'>('right');
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const jump = useRef(onJump);
+  jump.current = onJump;
+
+  useEffect(() => {
+    const element = canvas.current;
+    const ctx = element?.getContext('2d');
+    if (hidden || !structure || !element || !ctx) return;
+    let cancelled = false;
+    let scheduled = 0;
+    let built: ReturnType<OverviewStore['getState']>['overview'] = null;
+    let picture: HTMLCanvasElement | null = null;
+    let colors = readOverviewColors(element);
+    const dpr = globalThis.devicePixelRatio || 1;
+    element.width = MINIMAP_WIDTH * dpr;
+    element.height = MINIMAP_HEIGHT * dpr;
+
+    /** The structure drawn once per session (and theme); each frame only copies it and adds the camera. */
+    const paintStructure = (): void => {
+      const { overview } = overviewStore.getState().overviewOf(structure);
+      built = overview;
+      const size = overviewSize(overview);
+      const sx = MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3);
+      const sy = MINIMAP_HEIGHT / size.height;
+      picture = document.createElement('canvas');
+      picture.width = element.width;
+      picture.height = element.height;
+      const p = picture.getContext('2d');
+      if (!p) return;
+      colors = readOverviewColors(element);
+      p.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const w = Math.max(2, (TURN_LANE_WIDTH - 30) * sx);
+      const h = Math.max(0.6, TURN_ROW_HEIGHT * sy * 0.8);
+      const layer = (pick: (t: number) => boolean, color: string, minHeight: number): void => {
+        p.beginPath();
+        for (let t = 0; t < overview.count; t++) {
+          if (pick(t)) p.rect(overview.layout.lane[t]! * TURN_LANE_WIDTH * sx, overview.layout.row[t]! * TURN_ROW_HEIGHT * sy, w, Math.max(h, minHeight));
+        }
+        p.fillStyle = color;
+        p.fill();
+      };
+      layer(() => true, colors.cardBorder, 1);
+      // Branch points and heads as thin ticks across their lane: at 100k nodes a row is a tenth of a pixel,
+      // and anything taller than a pixel would paint the whole lane.
+      layer((t) => overview.mark[t] === TURN_BRANCH_POINT, colors.branch, 1);
+      layer((t) => overview.mark[t] === TURN_HEAD, colors.head, 1);
+    };
+
+    const draw = (): void => {
+      scheduled = 0;
+      if (!picture || !built) return;
+      const overview = built;
+      const size = overviewSize(overview);
+      const sx = MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3);
+      const sy = MINIMAP_HEIGHT / size.height;
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, element.width, element.height);
+      ctx.drawImage(picture, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const graph = store.getState();
+      const view = overviewStore.getState();
+      ctx.strokeStyle = colors.accent;
+      ctx.lineWidth = 1.5;
+      if (view.active) {
+        const { camera } = view;
+        const x = (-camera.x / camera.zoom) * sx;
+        const y = (-camera.y / camera.zoom) * sy;
+        ctx.strokeRect(x, y, Math.max(4, (graph.width / camera.zoom) * sx), Math.max(3, (graph.height / camera.zoom) * sy));
+      } else if (graph.layout && graph.rows) {
+        const turn = turnAtStepPoint(structure, graph.layout, graph.rows, overview, graph.viewport, graph.width / 2, graph.height / 2);
+        ctx.strokeRect(0.5, overview.layout.row[turn]! * TURN_ROW_HEIGHT * sy - 3, MINIMAP_WIDTH - 1, Math.max(6, TURN_ROW_HEIGHT * sy));
+      }
+      const selected = graph.selectedNode >= 0 ? overview.turnOf[graph.selectedNode]! : -1;
+      if (selected >= 0) {
+        ctx.fillStyle = colors.accent;
+        ctx.fillRect(overview.layout.lane[selected]! * TURN_LANE_WIDTH * sx - 2, overview.layout.row[selected]! * TURN_ROW_HEIGHT * sy - 2, 8, 5);
+      }
+      setCorner(selectionUnderMinimap(graph, view, overview) ? 'left' : 'right');
+    };
+    const requestDraw = (): void => {
+      if (scheduled === 0 && !cancelled) scheduled = requestAnimationFrame(draw);
+    };
+    // Built after the graph's first paint: at 100k nodes the turn overview takes ~80 ms.
+    const start = setTimeout(() => {
+      paintStructure();
+      requestDraw();
+    }, 0);
+    const unsubscribeGraph = store.subscribe((state, previous) => {
+      if (state.viewport !== previous.viewport || state.selectedNode !== previous.selectedNode || state.layout !== previous.layout) requestDraw();
+    });
+    const unsubscribeOverview = overviewStore.subscribe((state, previous) => {
+      if (state.camera !== previous.camera || state.active !== previous.active) requestDraw();
+    });
+    const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+    const onScheme = (): void => {
+      paintStructure();
+      requestDraw();
+    };
+    scheme?.addEventListener?.('change', onScheme);
+
+    const onClick = (event: MouseEvent): void => {
+      if (!built) return;
+      const rect = element.getBoundingClientRect();
+      const size = overviewSize(built);
+      const sx = MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3);
+      const sy = MINIMAP_HEIGHT / size.height;
+      const grid = overviewStore.getState().grid;
+      if (!grid) return;
+      const turn = nearestTurn(built, grid, (event.clientX - rect.left) / sx, (event.clientY - rect.top) / sy);
+      if (turn >= 0) jump.current(turn);
+    };
+    element.addEventListener('click', onClick);
+    return () => {
+      cancelled = true;
+      clearTimeout(start);
+      if (scheduled !== 0) cancelAnimationFrame(scheduled);
+      unsubscribeGraph();
+      unsubscribeOverview();
+      scheme?.removeEventListener?.('change', onScheme);
+      element.removeEventListener('click', onClick);
+    };
+  }, [hidden, structure, store, overviewStore]);
+
+  const toggle = (
+    <button
+      type="button"
+      className="graph-minimap__toggle"
+      data-testid="minimap-toggle"
+      aria-pressed={!hidden}
+      title={hidden ? 'Show the minimap' : 'Hide the minimap'}
+      onClick={() => overviewStore.getState().setMinimapHidden(!hidden)}
+    >
+      {hidden ? 'Map' : '×'}
+    </button>
+  );
+  return (
+    <div className={`graph-minimap is-${corner}${hidden ? ' is-hidden' : ''}`} data-testid="graph-minimap" data-corner={corner} data-hidden={hidden}>
+      {hidden ? null : <canvas ref={canvas} className="graph-minimap__canvas" style={{ width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT }} aria-label="Minimap of the session's turns" role="img" />}
+      {toggle}
+    </div>
+  );
+});
+
+/** True when the selected node, as drawn now, falls under the minimap's bottom-right corner. */
+function selectionUnderMinimap(
+  graph: ReturnType<GraphStore['getState']>,
+  view: ReturnType<OverviewStore['getState']>,
+  overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
+): boolean {
+  if (graph.selectedNode < 0) return false;
+  let left: number;
+  let top: number;
+  let right: number;
+  let bottom: number;
+  if (view.active) {
+    const turn = overview.turnOf[graph.selectedNode]!;
+    const { camera } = view;
+    left = overview.layout.lane[turn]! * TURN_LANE_WIDTH * camera.zoom + camera.x;
+    top = overview.layout.row[turn]! * TURN_ROW_HEIGHT * camera.zoom + camera.y;
+    right = left + CARD_WIDTH * camera.zoom;
+    bottom = top + CARD_HEIGHT * camera.zoom;
+  } else {
+    const item = graph.byNode?.[graph.selectedNode] ?? -1;
+    if (item < 0 || !graph.layout) return false;
+    const { viewport } = graph;
+    left = graph.layout.layout.lane[item]! * LANE_WIDTH * viewport.zoom + viewport.x;
+    top = graph.layout.layout.row[item]! * ROW_HEIGHT * viewport.zoom + viewport.y;
+    right = left + NODE_WIDTH * viewport.zoom;
+    bottom = top + NODE_HEIGHT * viewport.zoom;
+  }
+  const boxLeft = graph.width - MARGIN - MINIMAP_WIDTH - 8;
+  const boxTop = graph.height - MARGIN - MINIMAP_HEIGHT - 8;
+  return right > boxLeft && bottom > boxTop && left < graph.width && top < graph.height;
+}

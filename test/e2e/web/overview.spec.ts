@@ -1,0 +1,86 @@
+/**
+ * A huge session seen whole: a generated 100k-node session (Arbor's own transcript generator, in a temp
+ * dir), "Fit" lands on the turn overview with its branch points and branch ends labelled, the minimap
+ * shows the structure and hides on request, and zooming in opens a turn into its steps. Light and dark.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syntheticSessionLines } from '../../../electron/demo/synthetic';
+import { startArborServer, type ArborServer } from '../fixtures/arbor-server';
+import { expect, test } from '@playwright/test';
+import { ArborApp } from '../pages/arbor-app';
+import { OverviewPane } from '../pages/overview';
+
+/**
+ * 100k uuid lines: generated in ~7 s and imported in ~14 s on the 2-core build box, opened in a few
+ * seconds more; the whole spec stays near a minute.
+ */
+const NODES = 100_000;
+const SESSION = '0b7c1d2e-0000-4000-8000-000000100000';
+
+test.describe('the overview of a huge session', () => {
+  test.describe.configure({ timeout: 150_000 });
+  let work: string;
+  let arbor: ArborServer;
+
+  test.beforeAll(async () => {
+    test.setTimeout(150_000);
+    work = mkdtempSync(join(tmpdir(), 'arbor-e2e-overview-'));
+    const project = join(work, 'projects', '-home-dev-huge');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, `${SESSION}.jsonl`), [...syntheticSessionLines(NODES, { seed: 100, sessionId: SESSION })].join('\n') + '\n');
+    arbor = await startArborServer({ imports: [join(work, 'projects')] });
+  });
+
+  test.afterAll(async () => {
+    await arbor?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`Fit on a 100k-node session shows its turns, branch points and branch ends (${scheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      const app = new ArborApp(page);
+      const overview = new OverviewPane(page);
+      await app.open(arbor.url);
+      await app.sessions.open(SESSION);
+      await app.graph.waitForNodes();
+
+      await app.graph.fitView();
+      await expect(overview.root).toBeVisible();
+      // The step graph mounts nothing under the overview.
+      await expect(app.graph.nodes).toHaveCount(0);
+      expect(await overview.zoom()).toBeGreaterThanOrEqual(0.3);
+      await expect(overview.labels.first()).toBeAttached();
+      await expect(overview.labelsOfKind('branch-point').first()).toBeAttached();
+      await expect(overview.labelsOfKind('branch-end').first()).toBeAttached();
+      await expect(overview.labelsOfKind('branch-point').first()).toHaveText(/^#\d+ branches into \d+, \d+ steps · \d+ tools/);
+      await expect(overview.labelsOfKind('turn').first()).toHaveText(/^#\d+ .+, \d+ steps · \d+ tools/);
+      await expect(overview.minimap.locator('canvas')).toBeVisible();
+      await app.screenshot(`overview-01-fit-${scheme}`);
+
+      // Zoomed closer, each card carries its own text; then into the steps of the turn under the pointer.
+      await overview.zoomIn(1);
+      await expect.poll(() => overview.zoom()).toBeGreaterThanOrEqual(0.7);
+      await app.screenshot(`overview-02-cards-${scheme}`);
+      await overview.zoomIn(3);
+      await expect(overview.root).toHaveCount(0);
+      await expect(app.graph.nodesOfKind('user').first()).toBeVisible();
+      await app.screenshot(`overview-03-steps-${scheme}`);
+
+      await app.expectNoError();
+      if (scheme === 'dark') return;
+      // The minimap can be hidden, and stays hidden after a reload.
+      await overview.minimapToggle.click();
+      await expect(overview.minimap).toHaveAttribute('data-hidden', 'true');
+      await page.reload();
+      await app.sessions.open(SESSION);
+      await app.graph.waitForNodes();
+      await expect(overview.minimap).toHaveAttribute('data-hidden', 'true');
+      await overview.minimapToggle.click();
+      await expect(overview.minimap.locator('canvas')).toBeVisible();
+      await app.expectNoError();
+    });
+  }
+});
