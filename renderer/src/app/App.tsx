@@ -4,6 +4,7 @@ import { Inspector } from '../inspector/Inspector';
 import { ImportStatus } from '../import/ImportStatus';
 import { SearchBox } from '../search/SearchBox';
 import { GraphPane } from '../session/GraphPane';
+import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
 import { ForksButton } from '../time-travel/ForksDialog';
 import { HistoryButton } from '../time-travel/HistoryDialog';
@@ -64,6 +65,7 @@ export function App() {
       <PaneSplitter label="Resize inspector" direction={-1} width={layout.right} onResize={(w) => setLayout((l) => ({ ...l, right: clamp(w, 280, 900) }))} />
       <Inspector />
       <TimeTravelLayer />
+      <PaletteLayer />
     </div>
   );
 }

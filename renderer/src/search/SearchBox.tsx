@@ -2,11 +2,16 @@ import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchHit } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
 import { absoluteTime, KIND_LABELS, relativeTime } from '../app/format';
+import { typingInto } from '../app/shortcuts';
 import { Snippet } from './Snippet';
 
 export const SEARCH_DEBOUNCE_MS = 180;
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+/** `/` (outside a field) or Ctrl/Cmd+Shift+F focuses the search; Ctrl/Cmd+K belongs to the command palette. */
+export function isSearchShortcut(event: globalThis.KeyboardEvent): boolean {
+  if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toLowerCase() === 'f') return true;
+  return event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !typingInto(event.target);
+}
 
 /** The header search: full-text over every session; choosing a hit opens the session at that node. */
 export function SearchBox() {
@@ -23,10 +28,9 @@ export function SearchBox() {
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
-  // Ctrl/Cmd+K from anywhere focuses the search.
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+      if (!event.defaultPrevented && isSearchShortcut(event)) {
         event.preventDefault();
         inputRef.current?.focus();
         inputRef.current?.select();
@@ -90,6 +94,7 @@ export function SearchBox() {
     <div className="search" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setOpen(false)}>
       <input
         ref={inputRef}
+        id="arbor-search"
         className="text-input search__input"
         data-testid="search-input"
         type="search"
@@ -107,7 +112,7 @@ export function SearchBox() {
         onKeyDown={onKeyDown}
       />
       <kbd className="search__shortcut" aria-hidden>
-        {isMac ? '⌘K' : 'Ctrl K'}
+        /
       </kbd>
       {showPanel ? (
         <div className="search__panel" id="search-results" role="listbox" ref={listRef}>
