@@ -196,6 +196,9 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-compared={data.compared ? 'true' : undefined}
       data-workspace-kind={data.workspaceKind ?? undefined}
       title={nodeTitle(data)}
+      role="treeitem"
+      aria-label={`${title}: ${plainText(data.label)}`}
+      aria-selected={data.selected === true}
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">
@@ -229,6 +232,9 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       data-fold-id={data.foldId ?? undefined}
       data-kind={agent ? 'agent' : 'steps'}
       title={`${title} — click or press Enter to expand`}
+      role="treeitem"
+      aria-label={`${title}: ${detail}`}
+      aria-expanded={false}
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">

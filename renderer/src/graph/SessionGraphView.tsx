@@ -271,7 +271,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   );
 
   return (
-    <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={0} onKeyDown={onKeyDown} aria-label="Session graph">
+    <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={0} onKeyDown={onKeyDown} role="tree" aria-label="Session graph">
       <ReactFlow
         nodes={nodes}
         edges={edges}

@@ -68,7 +68,7 @@ export function GraphPane() {
   }
 
   return (
-    <main className="graph-pane" aria-label="Session graph">
+    <main className="graph-pane" aria-label="Session">
       {graph && graph.session.id === selectedSessionId ? (
         <div className="graph-pane__head">
           <h1 className="graph-pane__title" title={graph.session.title}>
