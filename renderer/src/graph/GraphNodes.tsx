@@ -197,7 +197,7 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-workspace-kind={data.workspaceKind ?? undefined}
       title={nodeTitle(data)}
       role="treeitem"
-      aria-label={`${title}: ${plainText(data.label)}`}
+      aria-label={data.lod ? `${title}: ${plainText(data.label)}` : undefined}
       aria-selected={data.selected === true}
     >
       <Handles />
@@ -233,7 +233,7 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       data-kind={agent ? 'agent' : 'steps'}
       title={`${title} — click or press Enter to expand`}
       role="treeitem"
-      aria-label={`${title}: ${detail}`}
+      aria-label={data.lod ? `${title}: ${detail}` : undefined}
       aria-expanded={false}
     >
       <Handles />
