@@ -18,6 +18,8 @@ function mount() {
     'search.query': ({ query }) => ({
       hits: [{ sessionId: 's2', sessionTitle: 'Second session', nodeId: 'hit-node', kind: 'user', timestamp: null, snippet: `about ${query}` }],
       indexing: false,
+      total: 1,
+      totalCapped: false,
     }),
   });
   const rendered = renderWithStore(
