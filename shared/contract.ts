@@ -101,9 +101,13 @@ export interface ArborMethods {
     request: { token: string; resolutions: MergeResolution[]; conflictSide?: 'ours' | 'theirs' };
     result: MergeOutcome;
   };
+  /**
+   * Best matches first, `limit` of them from `offset` ("load more" asks again with offset = hits so far).
+   * `total` counts every match up to SEARCH_TOTAL_CAP; `totalCapped` says there are more than that.
+   */
   'search.query': {
-    request: { query: string; limit?: number };
-    result: { hits: SearchHit[]; indexing: boolean };
+    request: { query: string; limit?: number; offset?: number };
+    result: { hits: SearchHit[]; indexing: boolean; total: number; totalCapped: boolean };
   };
   'import.locations': { request: Record<string, never>; result: { locations: SourceLocation[] } };
   /** Imports the given files/folders, or the default locations when `paths` is absent. Reports progress. */
@@ -175,7 +179,11 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     ),
     conflictSide: v.optional(v.literal('ours', 'theirs')),
   }),
-  'search.query': v.object({ query: v.string({ min: 1, max: 1000 }), limit: v.optional(v.int({ min: 1, max: 1000 })) }),
+  'search.query': v.object({
+    query: v.string({ min: 1, max: 1000 }),
+    limit: v.optional(v.int({ min: 1, max: 1000 })),
+    offset: v.optional(v.int({ min: 0, max: 100_000 })),
+  }),
   'import.locations': empty,
   'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),
   'demo.create': v.object({ dir: v.optional(path) }),

@@ -5,11 +5,15 @@ import { toFtsQuery } from './search-query';
 
 export function prepareSearchQueries(db: ReadableDB) {
   return {
-    search: db.prepare<[{ query: string; open: string; close: string; limit: number }], SearchRow>(
+    search: db.prepare<[{ query: string; open: string; close: string; limit: number; offset: number }], SearchRow>(
       `SELECT n.session_id, s.title, n.id, n.kind, n.timestamp,
               snippet(node_text, 0, @open, @close, '…', 24) AS snippet
        FROM node_text JOIN nodes n ON n.seq = node_text.rowid JOIN sessions s ON s.id = n.session_id
-       WHERE node_text MATCH @query ORDER BY rank LIMIT @limit`,
+       WHERE node_text MATCH @query ORDER BY rank LIMIT @limit OFFSET @offset`,
+    ),
+    // Counting stops past the cap: a one-letter query over a million nodes must still answer at once.
+    count: db.prepare<[{ query: string; cap: number }], { total: number }>(
+      `SELECT count(*) AS total FROM (SELECT 1 FROM node_text WHERE node_text MATCH @query LIMIT @cap)`,
     ),
   };
 }
@@ -25,10 +29,10 @@ interface SearchRow {
 }
 
 /** Best matches first (bm25). Never throws on what the user typed: hostile input just finds less. */
-export function searchNodes(q: SearchQueries, input: string, limit: number): SearchHit[] {
+export function searchNodes(q: SearchQueries, input: string, limit: number, offset = 0): SearchHit[] {
   const query = toFtsQuery(input);
   if (query === null) return [];
-  return q.search.all({ query, open: SNIPPET_OPEN, close: SNIPPET_CLOSE, limit }).map((row) => ({
+  return q.search.all({ query, open: SNIPPET_OPEN, close: SNIPPET_CLOSE, limit, offset }).map((row) => ({
     sessionId: row.session_id,
     sessionTitle: row.title,
     nodeId: row.id,
@@ -36,6 +40,14 @@ export function searchNodes(q: SearchQueries, input: string, limit: number): Sea
     timestamp: row.timestamp,
     snippet: row.snippet,
   }));
+}
+
+/** How many nodes match, counted up to `cap` (more than that reads as `capped`). */
+export function countSearchHits(q: SearchQueries, input: string, cap: number): { total: number; capped: boolean } {
+  const query = toFtsQuery(input);
+  if (query === null) return { total: 0, capped: false };
+  const total = q.count.get({ query, cap: cap + 1 })?.total ?? 0;
+  return total > cap ? { total: cap, capped: true } : { total, capped: false };
 }
 
 export function prepareIndexStatements(db: WritableDB) {

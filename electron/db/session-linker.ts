@@ -5,6 +5,10 @@
  */
 import type { ImportProblem, SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
+import { isTitleWorthy } from './session-title';
+
+/** First lines looked at for a title: enough to pass a run of caveats and command echoes, bounded. */
+const TITLE_CANDIDATES = 40;
 
 interface LinkRow {
   readonly seq: number;
@@ -45,13 +49,15 @@ export function prepareLinkStatements(db: WritableDB) {
       `SELECT ref_source_id, summary FROM records
        WHERE type = 'summary' AND ref_by_key = 1 AND summary IS NOT NULL AND summary != '' ORDER BY id`,
     ),
-    firstPrompt: db.prepare<[string], { label: string }>(
-      `SELECT label FROM nodes WHERE session_id = ? AND kind = 'user' AND label != '' ORDER BY file_id, line LIMIT 1`,
+    // The first few, since the first "user" lines are often caveats or command echoes (isTitleWorthy).
+    firstPrompts: db.prepare<[string], { label: string }>(
+      `SELECT label FROM nodes WHERE session_id = ? AND kind = 'user' AND label != '' ORDER BY file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
-    // Sessions without a typed prompt (an away summary, a resumed tail) are titled by their first readable step.
+    // Sessions without a typed prompt (an away summary, a resumed tail) are titled by their first readable
+    // step: an answer or a recap, never a compaction summary (and isTitleWorthy drops notices).
     firstReadable: db.prepare<[string], { label: string }>(
-      `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system', 'compaction') AND label != ''
-       ORDER BY file_id, line LIMIT 1`,
+      `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system') AND label != ''
+       ORDER BY file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
     updateSession: db.prepare(
       `UPDATE sessions SET title = ?, project = ?, started_at = ?, updated_at = ?, node_count = ?, file_count = ?,
@@ -113,7 +119,11 @@ export function linkSession(
     if (startedAt === null || row.timestamp < startedAt) startedAt = row.timestamp;
     if (updatedAt === null || row.timestamp > updatedAt) updatedAt = row.timestamp;
   }
-  const title = summaryTitle(rows, summaries) ?? s.firstPrompt.get(sessionId)?.label ?? s.firstReadable.get(sessionId)?.label ?? sessionId;
+  const title =
+    summaryTitle(rows, summaries) ??
+    s.firstPrompts.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??
+    s.firstReadable.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??
+    sessionId;
   const project = files.find((file) => file.first_cwd !== null)?.first_cwd ?? null;
   s.updateSession.run(
     title, project, startedAt, updatedAt, rows.length, files.length, countBranchPoints(rows, parent), sessionId,

@@ -27,6 +27,7 @@ import {
   toSnapshotRecord,
 } from './snapshot-records';
 import {
+  countSearchHits,
   type DeriveSearchText,
   indexNextChunk,
   pendingIndexRows,
@@ -84,7 +85,9 @@ export interface SessionStore {
   sessionOfProject(dir: string): SessionId | null;
 
   // --- full-text
-  search(query: string, limit: number): SearchHit[];
+  search(query: string, limit: number, offset?: number): SearchHit[];
+  /** How many nodes match `query`, counted up to `cap`. */
+  countSearch(query: string, cap: number): { total: number; capped: boolean };
   /**
    * Indexes up to `rows` more nodes; returns how many it consumed (0 when the index is up to date). Nodes
    * stored without text (the parser deferred it) get theirs from `derive` (none without it).
@@ -144,7 +147,8 @@ export function openSessionStore(path: string): SessionStore {
     snapshotVersions: () => new Map(snapshotQueries.versions.all().map((row) => [row.session_id, `${row.count}:${row.last}`])),
     getSnapshotsByToolUse: (toolUseId) => snapshotQueries.byToolUse.all(toolUseId).map(toSnapshotRecord),
     sessionOfProject: (dir) => snapshotQueries.sessionOfProject.get(dir)?.id ?? null,
-    search: (query, limit) => searchNodes(searchQueries, query, limit),
+    search: (query, limit, offset) => searchNodes(searchQueries, query, limit, offset),
+    countSearch: (query, cap) => countSearchHits(searchQueries, query, cap),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     close: () => db.close(),

@@ -37,6 +37,8 @@ export interface ServiceParts {
 
 export const STORE_FILE = 'arbor.sqlite';
 const DEFAULT_SEARCH_LIMIT = 50;
+/** Matches counted for "N hits" at most; past it the UI says "more than N". */
+const SEARCH_TOTAL_CAP = 10_000;
 
 export async function createServiceWith(options: ArborServiceOptions, parts: ServiceParts): Promise<ArborService> {
   const now = options.now ?? (() => new Date());
@@ -119,10 +121,15 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),
     ...createMergeMethods(workspace),
-    'search.query': async ({ query, limit }) => ({
-      hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT),
-      indexing: imports.busy || store.pendingIndexRows() > 0,
-    }),
+    'search.query': async ({ query, limit, offset }) => {
+      const { total, capped } = store.countSearch(query, SEARCH_TOTAL_CAP);
+      return {
+        hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT, offset ?? 0),
+        indexing: imports.busy || store.pendingIndexRows() > 0,
+        total,
+        totalCapped: capped,
+      };
+    },
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

@@ -102,7 +102,7 @@ export function createFakeService(): FakeService {
     ]),
     'operations.list': async (request) => (record('operations.list', request), { operations: [] }),
     'forks.list': async (request) => (record('forks.list', request), { forks: [] }),
-    'search.query': async (request) => (record('search.query', request), { hits: [], indexing: false }),
+    'search.query': async (request) => (record('search.query', request), { hits: [], indexing: false, total: 0, totalCapped: false }),
     'import.locations': async (request) => (record('import.locations', request), { locations: [] }),
     'import.run': (request, context?: CallContext) => {
       record('import.run', request);

@@ -1,37 +1,44 @@
 import { useEffect, useState } from 'react';
 import { startApp } from '../state/app-start';
+import { clearNoticesOnMove } from '../state/notice-slice';
 import { Inspector } from '../inspector/Inspector';
 import { ImportStatus } from '../import/ImportStatus';
 import { SearchBox } from '../search/SearchBox';
 import { GraphPane } from '../session/GraphPane';
+import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
 import { ForksButton } from '../time-travel/ForksDialog';
 import { HistoryButton } from '../time-travel/HistoryDialog';
 import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
 import { useAppStoreApi, useArborClient } from './app-context';
-import { ConnectionBanner, ErrorBanner } from './Banners';
+import { ConnectionBanner, ConnectionStatus, ErrorBanner } from './Banners';
 import { PaneSplitter } from './PaneSplitter';
+import { DEFAULT_PANES, fitPanes, resizePane, type PaneWidths } from './pane-layout';
+import { useWindowWidth } from './use-window-width';
 import { ArborLogo } from './icons';
 
 const LAYOUT_KEY = 'arbor.layout.v1';
-const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, n));
 
-function loadLayout(): { left: number; right: number } {
+function loadLayout(): PaneWidths {
   try {
     const saved = JSON.parse(localStorage.getItem(LAYOUT_KEY) ?? 'null') as { left?: unknown; right?: unknown } | null;
     if (saved && typeof saved.left === 'number' && typeof saved.right === 'number') return { left: saved.left, right: saved.right };
   } catch {
     // A corrupt saved layout just falls back to the default.
   }
-  return { left: 300, right: 440 };
+  return DEFAULT_PANES;
 }
 
 export function App() {
   const store = useAppStoreApi();
   const client = useArborClient();
   const [layout, setLayout] = useState(loadLayout);
+  const windowWidth = useWindowWidth();
+  // What is shown always fits the window; what is saved stays the user's choice for a wider one.
+  const shown = fitPanes(layout, windowWidth);
 
   useEffect(() => startApp(store, client, window), [store, client]);
+  useEffect(() => clearNoticesOnMove(store), [store]);
   useEffect(() => {
     const timer = setTimeout(() => localStorage.setItem(LAYOUT_KEY, JSON.stringify(layout)), 300);
     return () => clearTimeout(timer);
@@ -40,7 +47,7 @@ export function App() {
   return (
     <div
       className="app"
-      style={{ gridTemplateColumns: `${layout.left}px 5px minmax(240px, 1fr) 5px ${layout.right}px` }}
+      style={{ gridTemplateColumns: `${shown.left}px 5px minmax(0, 1fr) 5px ${shown.right}px` }}
     >
       <header className="app-header">
         <div className="app-header__brand">
@@ -49,7 +56,7 @@ export function App() {
         </div>
         <SearchBox />
         <div className="app-header__status">
-          <ImportStatus />
+          <ConnectionStatus connected={<ImportStatus />} />
         </div>
         <ForksButton />
         <HistoryButton />
@@ -59,11 +66,12 @@ export function App() {
         <ErrorBanner />
       </div>
       <SessionList />
-      <PaneSplitter label="Resize sessions list" direction={1} width={layout.left} onResize={(w) => setLayout((l) => ({ ...l, left: clamp(w, 200, 600) }))} />
+      <PaneSplitter label="Resize sessions list" direction={1} width={shown.left} onResize={(w) => setLayout((l) => resizePane(l, 'left', w, windowWidth))} />
       <GraphPane />
-      <PaneSplitter label="Resize inspector" direction={-1} width={layout.right} onResize={(w) => setLayout((l) => ({ ...l, right: clamp(w, 280, 900) }))} />
+      <PaneSplitter label="Resize inspector" direction={-1} width={shown.right} onResize={(w) => setLayout((l) => resizePane(l, 'right', w, windowWidth))} />
       <Inspector />
       <TimeTravelLayer />
+      <PaletteLayer />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ConnectionState } from '../client/arbor-client';
 import { useAppState, useArborClient } from './app-context';
 
@@ -21,14 +21,29 @@ export function ErrorBanner() {
   );
 }
 
-/** The web host can drop; say so while the client reconnects. */
-export function ConnectionBanner() {
+function useConnection(): ConnectionState {
   const client = useArborClient();
   const [state, setState] = useState<ConnectionState>(() => client.connection());
   useEffect(() => {
     setState(client.connection());
     return client.onConnection(setState);
   }, [client]);
+  return state;
+}
+
+/** The header's status line: what `connected` says, unless the app has lost its connection. */
+export function ConnectionStatus({ connected }: { readonly connected: ReactNode }) {
+  if (useConnection() !== 'disconnected') return <>{connected}</>;
+  return (
+    <span className="connection-status" data-testid="connection-status" role="status">
+      Disconnected
+    </span>
+  );
+}
+
+/** The web host can drop; say so while the client reconnects. */
+export function ConnectionBanner() {
+  const state = useConnection();
   if (state !== 'disconnected') return null;
   return (
     <div className="banner banner--warning" data-testid="connection-lost" role="status">

@@ -192,6 +192,9 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-workspace-kind={data.workspaceKind ?? undefined}
       data-failed={data.failed ? 'true' : undefined}
       title={nodeTitle(data)}
+      role="treeitem"
+      aria-label={data.lod ? `${title}: ${plainText(data.label)}` : undefined}
+      aria-selected={data.selected === true}
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">
@@ -232,6 +235,9 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
       data-kind={agent ? 'agent' : 'steps'}
       data-failed={data.failed ? 'true' : undefined}
       title={`${title} — click or press Enter to expand`}
+      role="treeitem"
+      aria-label={data.lod ? `${title}: ${detail}` : undefined}
+      aria-expanded={false}
     >
       <Handles />
       <span className="graph-node__icon" aria-hidden="true">

@@ -66,6 +66,9 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   const onNodesChange = useStore(store, (s) => s.onNodesChange);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
+  // The ARIA tree is React Flow's renderer (nodes and edges, not the zoom buttons or minimap); React Flow
+  // offers no props for that, and never rewrites attributes it did not set.
+  useLayoutEffect(() => markGraphTree(wrapper.current), []);
   const engine = useRef<LayoutEngine | null>(null);
   const generation = useRef(0);
   /** The last node this view selected itself: selections from elsewhere (search) reveal and centre. */
@@ -289,7 +292,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   );
 
   return (
-    <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={0} onKeyDown={onKeyDown} aria-label="Session graph">
+    <div className="session-graph" data-testid="graph" ref={wrapper} tabIndex={-1} onKeyDown={onKeyDown}>
       <ReactFlow
         nodes={overview.active ? NO_NODES : nodes}
         edges={overview.active ? NO_EDGES : edges}
@@ -313,6 +316,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         panOnScroll
         zoomActivationKeyCode={['Control', 'Meta']}
         onlyRenderVisibleElements
+        disableKeyboardA11y
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} size={1} />
@@ -334,6 +338,16 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       ) : null}
     </div>
   );
+}
+
+/** The keyboard's stop and the screen reader's tree: the renderer holds the treeitems; edges are drawing. */
+function markGraphTree(root: HTMLElement | null): void {
+  root?.querySelector('.react-flow')?.setAttribute('role', 'none');
+  const tree = root?.querySelector('.react-flow__renderer');
+  tree?.setAttribute('role', 'tree');
+  tree?.setAttribute('aria-label', 'Session graph');
+  tree?.setAttribute('tabindex', '0');
+  root?.querySelector('.react-flow__edges')?.setAttribute('aria-hidden', 'true');
 }
 
 /** Four corners: fit everything in view (inline, so no font has to carry an arrow glyph). */

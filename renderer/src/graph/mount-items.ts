@@ -105,6 +105,9 @@ export interface Mounted {
   readonly selectedItem: number;
 }
 
+/** The treeitem is the node view inside; React Flow's wrapper must not claim a role description of its own (ARIA tree). */
+const NODE_WRAPPER_ARIA = { 'aria-roledescription': undefined };
+
 export function flowIdOfItem(structure: SessionStructure, visible: VisibleGraph, item: number): string {
   return foldIdOfItem(structure, visible, item) ?? structure.nodes[visible.node[item]!]!.id;
 }
@@ -167,6 +170,7 @@ export function mountItems(input: MountInput): Mounted {
       selectable: false,
       connectable: false,
       measured: old?.measured,
+      domAttributes: NODE_WRAPPER_ARIA,
     } as GraphFlowNode);
   }
 

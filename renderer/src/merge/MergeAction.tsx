@@ -1,7 +1,8 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { NodeId } from '../../../shared/model';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
+import { usePaletteActions } from '../palette/palette-registry';
 import type { MergeSession } from './merge-session';
 import './merge.css';
 
@@ -92,6 +93,17 @@ export function MergeAction() {
     setOpen(true);
     void session.store.getState().load();
   }, [client, store, selected, compared]);
+
+  const startRef = useRef(start);
+  startRef.current = start;
+  const paletteActions = useMemo(
+    () =>
+      ready
+        ? [{ id: 'merge', title: 'Merge the compared node into the selected one…', group: 'Time travel', keys: 'm', keywords: 'combine three-way', run: () => void startRef.current() }]
+        : [],
+    [ready],
+  );
+  usePaletteActions(paletteActions);
 
   const close = useCallback(() => {
     setOpen(false);

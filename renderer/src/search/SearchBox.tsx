@@ -1,12 +1,18 @@
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchHit } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
-import { absoluteTime, KIND_LABELS, relativeTime } from '../app/format';
+import { absoluteTime, formatCount, KIND_LABELS, relativeTime } from '../app/format';
+import { typingInto } from '../app/shortcuts';
+import { SEARCH_LIMIT } from '../state/search-slice';
 import { Snippet } from './Snippet';
 
 export const SEARCH_DEBOUNCE_MS = 180;
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+/** `/` (outside a field) or Ctrl/Cmd+Shift+F focuses the search; Ctrl/Cmd+K belongs to the command palette. */
+export function isSearchShortcut(event: globalThis.KeyboardEvent): boolean {
+  if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toLowerCase() === 'f') return true;
+  return event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !typingInto(event.target);
+}
 
 /** The header search: full-text over every session; choosing a hit opens the session at that node. */
 export function SearchBox() {
@@ -16,6 +22,10 @@ export function SearchBox() {
   const status = useAppState((s) => s.searchStatus);
   const indexing = useAppState((s) => s.searchIndexing);
   const searchedFor = useAppState((s) => s.searchQuery);
+  const total = useAppState((s) => s.searchTotal);
+  const totalCapped = useAppState((s) => s.searchTotalCapped);
+  const loadingMore = useAppState((s) => s.searchLoadingMore);
+  const loadMore = useAppState((s) => s.loadMoreSearch);
   const openSession = useAppState((s) => s.openSession);
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
@@ -23,10 +33,9 @@ export function SearchBox() {
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
-  // Ctrl/Cmd+K from anywhere focuses the search.
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+      if (!event.defaultPrevented && isSearchShortcut(event)) {
         event.preventDefault();
         inputRef.current?.focus();
         inputRef.current?.select();
@@ -42,7 +51,11 @@ export function SearchBox() {
     return () => clearTimeout(timer);
   }, [text, runSearch]);
 
-  useEffect(() => setCursor(0), [hits]);
+  // A new query starts at the top; more hits of the same query keep the cursor where it was.
+  useEffect(() => setCursor(0), [searchedFor]);
+  const hasMore = hits.length < total;
+  /** The cursor may rest on "Load more" (index hits.length) as well as on a hit. */
+  const lastIndex = hasMore ? hits.length : hits.length - 1;
 
   useEffect(() => {
     listRef.current?.querySelector<HTMLElement>(`[data-index="${cursor}"]`)?.scrollIntoView({ block: 'nearest' });
@@ -59,7 +72,7 @@ export function SearchBox() {
       case 'ArrowDown':
         event.preventDefault();
         setOpen(true);
-        setCursor((c) => Math.min(hits.length - 1, c + 1));
+        setCursor((c) => Math.min(lastIndex, c + 1));
         break;
       case 'ArrowUp':
         event.preventDefault();
@@ -68,6 +81,7 @@ export function SearchBox() {
       case 'Enter': {
         const hit = hits[cursor];
         if (hit) choose(hit);
+        else if (hasMore && cursor === hits.length) void loadMore();
         break;
       }
       case 'Escape':
@@ -90,6 +104,7 @@ export function SearchBox() {
     <div className="search" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setOpen(false)}>
       <input
         ref={inputRef}
+        id="arbor-search"
         className="text-input search__input"
         data-testid="search-input"
         type="search"
@@ -107,22 +122,46 @@ export function SearchBox() {
         onKeyDown={onKeyDown}
       />
       <kbd className="search__shortcut" aria-hidden>
-        {isMac ? '⌘K' : 'Ctrl K'}
+        /
       </kbd>
       {showPanel ? (
         <div className="search__panel" id="search-results" role="listbox" ref={listRef}>
           <div className="search__status">
-            {status === 'loading' || stale ? 'Searching…' : `${hits.length} ${hits.length === 1 ? 'hit' : 'hits'}`}
+            {status === 'loading' || stale ? 'Searching…' : hitCount(hits.length, total, totalCapped)}
             {indexing ? <span className="search__indexing">indexing…</span> : null}
           </div>
           {status === 'ready' && !stale && hits.length === 0 ? <div className="search__empty">Nothing found for “{text.trim()}”.</div> : null}
           {hits.map((hit, i) => (
             <SearchHitRow key={`${hit.nodeId}-${i}`} hit={hit} index={i} active={i === cursor} onChoose={choose} onHover={setCursor} />
           ))}
+          {hasMore && !stale ? (
+            <div
+              className={`search__more ${cursor === hits.length ? 'is-active' : ''}`}
+              data-testid="search-more"
+              data-index={hits.length}
+              role="option"
+              aria-selected={cursor === hits.length}
+              tabIndex={-1}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                void loadMore();
+              }}
+              onMouseMove={() => setCursor(hits.length)}
+            >
+              {loadingMore ? 'Loading…' : `Load more (${formatCount(Math.min(total - hits.length, SEARCH_LIMIT))} of ${formatCount(total - hits.length)}${totalCapped ? '+' : ''} more)`}
+            </div>
+          ) : null}
         </div>
       ) : null}
     </div>
   );
+}
+
+/** "1 hit", "50 of 1,234 hits", "50 of more than 10,000 hits". */
+export function hitCount(shown: number, total: number, capped: boolean): string {
+  const all = capped ? `more than ${formatCount(total)}` : formatCount(total);
+  const noun = total === 1 && !capped ? 'hit' : 'hits';
+  return shown >= total && !capped ? `${all} ${noun}` : `${formatCount(shown)} of ${all} ${noun}`;
 }
 
 interface SearchHitRowProps {

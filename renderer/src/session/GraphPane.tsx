@@ -69,7 +69,7 @@ export function GraphPane() {
   }
 
   return (
-    <main className="graph-pane" aria-label="Session graph">
+    <main className="graph-pane" aria-label="Session">
       {graph && graph.session.id === selectedSessionId ? (
         <div className="graph-pane__head">
           <ConversationModeSwitch />

@@ -5,6 +5,7 @@ import { useAppState } from '../app/app-context';
 import { absoluteTime, formatCount, plural, relativeTime, shortenPath } from '../app/format';
 import { filterSessions } from '../state/sessions-slice';
 import { BranchIcon } from '../app/icons';
+import { ImportFolderButton } from './ImportFolder';
 
 const ROW_HEIGHT = 74;
 
@@ -111,6 +112,7 @@ export function SessionList() {
         />
         <div className="session-pane__count">
           {filter ? `${formatCount(visible.length)} of ${formatCount(sessions.length)}` : plural(sessions.length, 'session')}
+          <ImportFolderButton />
         </div>
       </div>
       <div

@@ -10,8 +10,11 @@ export interface ImportSlice {
   readonly importProgress: ImportProgress | null;
   readonly importReport: ImportReport | null;
   readonly demoStatus: 'idle' | 'creating' | 'error';
-  /** Imports the default locations in the background; resolves when the import ends (any way). */
-  runImport(): Promise<void>;
+  /**
+   * Imports the default locations (or `paths`: "Import folder…") in the background; resolves when the
+   * import ends (any way).
+   */
+  runImport(paths?: readonly string[]): Promise<void>;
   cancelImport(): void;
   applyImportProgress(progress: ImportProgress): void;
   /** Writes and imports the demo session, then opens it. */
@@ -26,14 +29,16 @@ export const createImportSlice: SliceCreator<ImportSlice> = (client) => (set, ge
     importProgress: null,
     importReport: null,
     demoStatus: 'idle',
-    async runImport() {
+    async runImport(paths) {
       if (running) return;
       const request = (running = new AbortController());
       set({ importPhase: 'running', importProgress: null, importReport: null });
       try {
-        const { locations } = await client.call('import.locations', {}, { signal: request.signal });
-        set({ importLocations: locations });
-        const report = await client.call('import.run', {}, { signal: request.signal });
+        if (paths === undefined) {
+          const { locations } = await client.call('import.locations', {}, { signal: request.signal });
+          set({ importLocations: locations });
+        }
+        const report = await client.call('import.run', paths === undefined ? {} : { paths: [...paths] }, { signal: request.signal });
         set({ importPhase: 'done', importReport: report });
       } catch (error) {
         if (isCancellation(error) || request.signal.aborted) {

@@ -12,6 +12,8 @@ export interface NoticeSlice {
   readonly notices: readonly Notice[];
   reportError(error: unknown, context?: string): void;
   dismissNotice(id: number): void;
+  /** Clears every notice: they were about what the user has now moved away from. */
+  clearNotices(): void;
 }
 
 let nextNoticeId = 1;
@@ -35,4 +37,22 @@ export const createNoticeSlice: SliceCreator<NoticeSlice> = () => (set) => ({
   dismissNotice(id) {
     set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
   },
+  clearNotices() {
+    set((s) => (s.notices.length === 0 ? s : { notices: [] }));
+  },
 });
+
+/**
+ * Stale banners go when the user moves on: selecting another node or opening another session clears the
+ * errors shown so far (an error the new selection causes arrives after, and stays). Returns the disposer.
+ */
+export function clearNoticesOnMove(store: { getState(): NoticeSlice & Moves; subscribe(listener: (state: Moves, previous: Moves) => void): () => void }): () => void {
+  return store.subscribe((state, previous) => {
+    if (state.selectedNodeId !== previous.selectedNodeId || state.selectedSessionId !== previous.selectedSessionId) store.getState().clearNotices();
+  });
+}
+
+interface Moves {
+  readonly selectedNodeId: string | null;
+  readonly selectedSessionId: string | null;
+}

@@ -38,6 +38,8 @@ describe('SearchBox', () => {
       'search.query': ({ query }) => ({
         hits: [{ sessionId: 's2', sessionTitle: 'Parser work', nodeId: 'n5', kind: 'assistant', timestamp: null, snippet: `${O}${query}${C} here` }],
         indexing: true,
+        total: 1,
+        totalCapped: false,
       }),
       'sessions.graph': ({ sessionId }) => graphFor(sessionId),
       'nodes.get': ({ nodeId }) => nodeDetail(nodeId),

@@ -99,7 +99,7 @@ describe('selection slice', () => {
 describe('search slice', () => {
   it('stores hits and the indexing flag; an empty query clears without calling', async () => {
     const hit = { sessionId: 's1', sessionTitle: 'T', nodeId: 'n1', kind: 'user' as const, timestamp: null, snippet: 'x' };
-    const client = createFakeClient({ 'search.query': () => ({ hits: [hit], indexing: true }) });
+    const client = createFakeClient({ 'search.query': () => ({ hits: [hit], indexing: true, total: 1, totalCapped: false }) });
     const store = createAppStore(client);
     await store.getState().runSearch('  parser ');
     expect(client.calls).toEqual([{ method: 'search.query', request: { query: 'parser', limit: 50 } }]);

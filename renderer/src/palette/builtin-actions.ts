@@ -1,0 +1,53 @@
+import type { AppState } from '../state/app-state';
+import type { PaletteAction } from './palette-registry';
+
+export interface PaletteControls {
+  showShortcuts(): void;
+  focusSearch(): void;
+}
+
+/**
+ * The actions the app always has, offered only when they can run now: fork and rewind need a selected
+ * node, compare a second one (Shift+click). They open the same dialogs as the keys r and Shift F.
+ */
+export function builtinActions(state: AppState, controls: PaletteControls): PaletteAction[] {
+  const actions: PaletteAction[] = [];
+  const node = state.selectedNodeId;
+  if (node !== null) {
+    actions.push(
+      {
+        id: 'fork',
+        title: 'Fork from the selected node…',
+        group: 'Time travel',
+        keys: 'Shift F',
+        keywords: 'branch new folder copy',
+        run: () => state.openTimeTravel({ kind: 'fork', nodeId: node }),
+      },
+      {
+        id: 'rewind',
+        title: 'Rewind the workspace to the selected node…',
+        group: 'Time travel',
+        keys: 'r',
+        keywords: 'restore undo go back',
+        run: () => state.openTimeTravel({ kind: 'rewind', nodeId: node }),
+      },
+    );
+    const other = state.compareNodeId;
+    if (other !== null && other !== node) {
+      actions.push({
+        id: 'compare',
+        title: 'Compare the files of the two chosen nodes…',
+        group: 'Time travel',
+        keywords: 'diff',
+        run: () => state.openTimeTravel({ kind: 'compare', nodeIdA: node, nodeIdB: other }),
+      });
+    }
+  }
+  actions.push(
+    { id: 'forks', title: 'Show forks…', group: 'Time travel', keywords: 'folders', run: () => state.openTimeTravel({ kind: 'forks' }) },
+    { id: 'history', title: 'Show operation history…', group: 'Time travel', keywords: 'undo rewinds merges', run: () => state.openTimeTravel({ kind: 'history' }) },
+    { id: 'search', title: 'Search all sessions', group: 'App', keys: '/', keywords: 'find text', run: controls.focusSearch },
+    { id: 'shortcuts', title: 'Show keyboard shortcuts', group: 'App', keys: '?', keywords: 'keys help', run: controls.showShortcuts },
+  );
+  return actions;
+}
