@@ -193,7 +193,7 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
       data-failed={data.failed ? 'true' : undefined}
       title={nodeTitle(data)}
       role="treeitem"
-      aria-label={data.lod ? `${title}: ${plainText(data.label)}` : undefined}
+      aria-label={data.lod ? `${data.title}: ${data.text.length > 0 ? data.text : plainText(data.label)}` : undefined}
       aria-selected={data.selected === true}
     >
       <Handles />
