@@ -175,7 +175,7 @@ type Size = keyof typeof SESSIONS;
  */
 const TRANSCRIPT_SHOWS_NODE = `(id) => {
   const view = document.querySelector('[data-testid="conversation"]');
-  return view === null ? null : view.querySelector('[data-node-id="' + id + '"][aria-current="true"]') !== null;
+  return view === null ? null : view.querySelector('[data-node-id="' + id + '"][aria-current]') !== null;
 }`;
 
 /** Session row clicked → a graph node visible and a click on it selected (the existing figure). */

@@ -3,11 +3,12 @@
  * header and `c` switches full width on and off. The graph stays mounted when hidden, so coming back to
  * it costs no new layout.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { PaneSplitter } from '../app/PaneSplitter';
 import { useAppStoreApi } from '../app/app-context';
+import { usePaletteActions, type PaletteAction } from '../palette/palette-registry';
 import { conversationMode, SPLIT_MIN_WIDTH, type ConversationMode } from './conversation-mode';
 import { ConversationView } from './ConversationView';
 import './conversation.css';
@@ -57,6 +58,21 @@ export function ConversationLayout({ graph, children }: { graph: SessionGraph | 
 export function ConversationModeSwitch() {
   const mode = useStore(conversationMode, (s) => s.mode);
   const setMode = useStore(conversationMode, (s) => s.setMode);
+  // The palette offers the same three views, and the full-width toggle under its key.
+  const actions = useMemo<PaletteAction[]>(
+    () => [
+      { id: 'conversation.toggle', title: 'Toggle the conversation full width', group: 'View', keys: 'c', keywords: 'transcript read', run: () => conversationMode.getState().toggleFullWidth() },
+      ...(['graph', 'split', 'conversation'] as const).map((m) => ({
+        id: `conversation.mode.${m}`,
+        title: MODE_TITLES[m].replace(' (C)', ''),
+        group: 'View',
+        keywords: 'conversation transcript graph',
+        run: () => conversationMode.getState().setMode(m),
+      })),
+    ],
+    [],
+  );
+  usePaletteActions(actions);
   return (
     <div className="conv-mode" role="group" aria-label="Session view" data-testid="conversation-mode">
       {(['graph', 'split', 'conversation'] as const).map((m) => (

@@ -3,9 +3,10 @@
  * system) and "show all lines" for the recording noise hidden by default. A change re-lays the graph out
  * (`onChange`); the selection stays in view, on its nearest shown step when a filter hid it.
  */
-import { memo } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { FILTER_WORDS, LINE_FILTERS, type LineFilter } from '../../../shared/graph/line-filters';
+import { usePaletteActions, type PaletteAction } from '../palette/palette-registry';
 import type { GraphStore } from './graph-store';
 
 export interface GraphToolbarProps {
@@ -28,6 +29,24 @@ function GraphToolbarView({ store, onChange }: GraphToolbarProps) {
     store.getState().setFilters({ ...filters, showNoise: !filters.showNoise, revealed: new Set() });
     onChange();
   };
+
+  // The palette runs the same toggles; a ref keeps its actions registered once while reading current filters.
+  const toggles = useRef({ toggleKind, toggleNoise });
+  toggles.current = { toggleKind, toggleNoise };
+  const actions = useMemo<PaletteAction[]>(
+    () => [
+      ...LINE_FILTERS.map((filter) => ({
+        id: `filter.kind.${filter}`,
+        title: `Show or hide ${FILTER_WORDS[filter].toLowerCase()} in the graph`,
+        group: 'Filter',
+        keywords: 'kind filter graph',
+        run: () => toggles.current.toggleKind(filter),
+      })),
+      { id: 'filter.all-lines', title: 'Show or hide all lines (hooks, progress, caveats)', group: 'Filter', keywords: 'noise hook progress', run: () => toggles.current.toggleNoise() },
+    ],
+    [],
+  );
+  usePaletteActions(actions);
 
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph filters" data-testid="graph-toolbar" onKeyDown={(event) => event.stopPropagation()}>
