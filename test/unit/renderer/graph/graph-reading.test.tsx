@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NodeSummary, SessionGraph } from '../../../../shared/model';
 import { SessionGraphView } from '../../../../renderer/src/graph/SessionGraphView';
 import { SessionBuilder } from '../../shared/graph/session-builder';
+import { paletteRegistry } from '../../../../renderer/src/palette/palette-registry';
 
 function graphOf(nodes: NodeSummary[]): SessionGraph {
   return {
@@ -77,5 +78,24 @@ describe('graph reading', () => {
     expect(nodeOf(view.container, 'result')).not.toBeNull();
     expect(nodeOf(view.container, 'prompt')?.className).toContain('holds-selection');
     expect(view.getByTestId('selection-hidden-note').textContent).toContain('hidden');
+  });
+
+  it('the palette runs the same kind filters while the graph is shown, and offers none once it is gone', async () => {
+    const view = render(<SessionGraphView graph={readingGraph()} selectedNodeId={null} onSelectNode={vi.fn()} />);
+    await waitFor(() => expect(nodeOf(view.container, 'call')).not.toBeNull());
+    const action = paletteRegistry.actions().find((a) => a.id === 'filter.kind.tools');
+    expect(action?.group).toBe('Filter');
+    await act(async () => {
+      action!.run();
+    });
+    await waitFor(() => expect(nodeOf(view.container, 'call')).toBeNull());
+    expect(view.getByTestId('graph-filter-tools').getAttribute('aria-pressed')).toBe('false');
+    // Run again, it reads the filters as they are now (not as they were when registered): tool calls return.
+    await act(async () => {
+      paletteRegistry.actions().find((a) => a.id === 'filter.kind.tools')!.run();
+    });
+    await waitFor(() => expect(nodeOf(view.container, 'call')).not.toBeNull());
+    view.unmount();
+    expect(paletteRegistry.actions().some((a) => a.id.startsWith('filter.'))).toBe(false);
   });
 });
