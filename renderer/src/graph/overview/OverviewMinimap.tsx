@@ -14,6 +14,16 @@ import type { OverviewStore } from './overview-store';
 
 export const MINIMAP_WIDTH = 120;
 export const MINIMAP_HEIGHT = 170;
+/** A turn's row is at most this tall in the minimap: a short session draws thin bars, not big blocks over the cards. */
+const MAX_ROW_PX = 6;
+
+/** Overview units → minimap pixels: the whole overview fits, and a short one is not blown up. */
+export function minimapScale(size: { readonly width: number; readonly height: number }): { sx: number; sy: number } {
+  return {
+    sx: MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3),
+    sy: Math.min(MINIMAP_HEIGHT / size.height, MAX_ROW_PX / TURN_ROW_HEIGHT),
+  };
+}
 const MARGIN = 12;
 
 export interface OverviewMinimapProps {
@@ -49,8 +59,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
       const { overview } = overviewStore.getState().overviewOf(structure);
       built = overview;
       const size = overviewSize(overview);
-      const sx = MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3);
-      const sy = MINIMAP_HEIGHT / size.height;
+      const { sx, sy } = minimapScale(size);
       picture = document.createElement('canvas');
       picture.width = element.width;
       picture.height = element.height;
@@ -80,8 +89,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
       if (!picture || !built) return;
       const overview = built;
       const size = overviewSize(overview);
-      const sx = MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3);
-      const sy = MINIMAP_HEIGHT / size.height;
+      const { sx, sy } = minimapScale(size);
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, element.width, element.height);
       ctx.drawImage(picture, 0, 0);
@@ -131,8 +139,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
       if (!built) return;
       const rect = element.getBoundingClientRect();
       const size = overviewSize(built);
-      const sx = MINIMAP_WIDTH / Math.max(size.width, TURN_LANE_WIDTH * 3);
-      const sy = MINIMAP_HEIGHT / size.height;
+      const { sx, sy } = minimapScale(size);
       const grid = overviewStore.getState().grid;
       if (!grid) return;
       const turn = nearestTurn(built, grid, (event.clientX - rect.left) / sx, (event.clientY - rect.top) / sy);
