@@ -4,7 +4,7 @@
  * page's #session=…&node=… link) and measures the time to the selected row on screen and to its content,
  * then scrolls the transcript programmatically and counts frames.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { Random } from '../../shared/random';
 import { DemoSession } from '../../electron/demo/demo-session';
 import { TranscriptBuilder } from '../../electron/demo/transcript-builder';
+import { launchChromium, startServe } from './serve-chromium';
 
 const repoRoot = resolve(__dirname, '../..');
 const NODES = Number(process.env.ARBOR_BENCH_NODES ?? 50_000);
@@ -76,24 +77,9 @@ async function main(): Promise<void> {
     const importStart = performance.now();
     execFileSync(process.execPath, [cli, 'import', join(work, 'projects'), '--data-dir', dataDir], { stdio: 'pipe' });
     console.log(`imported ${lines.length} lines in ${(performance.now() - importStart).toFixed(0)} ms`);
-    const server = spawn(process.execPath, [cli, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { url, server } = await startServe(cli, dataDir);
     try {
-      const url = await new Promise<string>((done, fail) => {
-        let out = '';
-        server.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /https?:\/\/\S+/.exec(out);
-          if (match) done(match[0]);
-        });
-        server.on('exit', (code) => fail(new Error(`arbor serve exited with ${code}`)));
-        setTimeout(() => fail(new Error('arbor serve printed no address in 30 s')), 30_000);
-      });
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-      });
+      const browser = await launchChromium();
       try {
         for (const mode of ['conversation', 'split'] as const) {
           const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

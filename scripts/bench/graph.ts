@@ -8,7 +8,7 @@
  * panning and zooming at 50k at several zoom levels including Fit (≥ 55; anchor a raw canvas drawing 50k
  * rects a frame). A benchmark prints figures; it is not a timed test.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,7 @@ import { layoutLanes } from '../../shared/graph/lane-layout';
 import { buildSessionStructure } from '../../shared/graph/session-structure';
 import type { NodeKind, NodeSummary } from '../../shared/model';
 import { mulberry32 } from '../../shared/random';
+import { launchChromium, startServe } from './serve-chromium';
 
 const repoRoot = resolve(__dirname, '../..');
 
@@ -354,24 +355,9 @@ async function benchBrowser(d3ByNodes: ReadonlyMap<number, number>): Promise<str
     const dataDir = join(work, 'data');
     const cli = join(repoRoot, 'bin/arbor.cjs');
     execFileSync(process.execPath, [cli, 'import', projects, '--data-dir', dataDir], { stdio: 'pipe' });
-    const server = spawn(process.execPath, [cli, 'serve', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { url, server } = await startServe(cli, dataDir);
     try {
-      const url = await new Promise<string>((done, fail) => {
-        let out = '';
-        server.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /https?:\/\/\S+/.exec(out);
-          if (match) done(match[0]);
-        });
-        server.on('exit', (code) => fail(new Error(`arbor serve exited with ${code}`)));
-        setTimeout(() => fail(new Error('arbor serve printed no address in 30 s')), 30_000);
-      });
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-      });
+      const browser = await launchChromium();
       const out: string[] = [];
       try {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
