@@ -16,6 +16,9 @@ import { conversationKeyAction } from './conversation-keys';
 import { createConversationStore, type ConversationStore } from './conversation-store';
 import './conversation.css';
 
+/** How long a jump to the selected row keeps correcting itself while rows above it are measured. */
+const SETTLE_MS = 3_000;
+
 /** Rows fetched beyond the mounted ones, so a slow scroll finds them ready. */
 const PREFETCH_ROWS = 30;
 
@@ -93,9 +96,17 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
     const align = scrolledView.current === view ? 'auto' : 'center';
     scrolledView.current = view;
     virtualizer.scrollToIndex(selectedRow, { align });
-    // Rows measured on the way in change the offsets the jump was computed from; until the selected row
-    // is really in view, jump again (a few frames at most).
-    let frames = 0;
+    // Rows measured on the way in, and details arriving in batches, change the offsets the jump was computed
+    // from; until the selected row is really in view, jump again. Time-bounded, not frame-bounded: on a busy
+    // machine the batches land after a dozen frames (seen as a flaky e2e). A hand on the wheel ends it.
+    const started = performance.now();
+    let stopped = false;
+    const stop = (): void => {
+      stopped = true;
+    };
+    const scrollerAtStart = scrollRef.current;
+    scrollerAtStart?.addEventListener('wheel', stop, { passive: true });
+    scrollerAtStart?.addEventListener('pointerdown', stop);
     let frame = requestAnimationFrame(function settle() {
       const scroller = scrollRef.current;
       const element = scroller?.querySelector(`[data-index="${selectedRow}"]`);
@@ -104,11 +115,15 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
         const port = scroller.getBoundingClientRect();
         if (box.top >= port.top - 1 && box.top < port.bottom - Math.min(24, box.height)) return;
       }
-      if (++frames > 12) return;
+      if (stopped || performance.now() - started > SETTLE_MS) return;
       virtualizer.scrollToIndex(selectedRow, { align });
       frame = requestAnimationFrame(settle);
     });
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      scrollerAtStart?.removeEventListener('wheel', stop);
+      scrollerAtStart?.removeEventListener('pointerdown', stop);
+    };
   }, [selectedRow, view, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
