@@ -5,6 +5,7 @@ import type { NodeId, SessionGraph } from '../../../../shared/model';
 import { SessionGraphView } from '../../../../renderer/src/graph/SessionGraphView';
 import { OPEN_ZOOM } from '../../../../renderer/src/graph/view-actions';
 import { SessionBuilder } from '../../shared/graph/session-builder';
+import { sessionGraphOf, zoomOf } from './graph-test-helpers';
 
 /** A long conversation (prompt/answer turns, nothing folds) with one unanswered tool call at the end. */
 function longGraph(turns: number): SessionGraph {
@@ -16,16 +17,7 @@ function longGraph(turns: number): SessionGraph {
   }
   s.add('tool_call', at, { id: 'call' });
   s.nodes[s.nodes.length - 1] = { ...s.nodes[s.nodes.length - 1]!, toolCalls: [{ id: 't1', name: 'Bash', outcome: 'missing' }] };
-  return {
-    session: { id: 's1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: s.nodes.length, fileCount: 1, branchCount: 0 },
-    nodes: s.nodes,
-  };
-}
-
-/** React Flow's camera, read back from the DOM. */
-function zoomOf(container: HTMLElement): number {
-  const transform = container.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? '';
-  return Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? NaN);
+  return sessionGraphOf(s.nodes);
 }
 
 const frame = () => act(() => new Promise((done) => setTimeout(done, 20)));

@@ -5,6 +5,7 @@ import type { NodeId, SessionGraph } from '../../../../../shared/model';
 import { SessionGraphView } from '../../../../../renderer/src/graph/SessionGraphView';
 import { OPEN_ZOOM } from '../../../../../renderer/src/graph/view-actions';
 import { SessionBuilder } from '../../../shared/graph/session-builder';
+import { sessionGraphOf, zoomOf } from '../graph-test-helpers';
 
 function graphOf(turns: number): SessionGraph {
   const s = new SessionBuilder();
@@ -13,15 +14,7 @@ function graphOf(turns: number): SessionGraph {
     at = s.add('user', at, { id: `u${k}` });
     at = s.add('assistant', at, { id: `a${k}` });
   }
-  return {
-    session: { id: 's1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: s.nodes.length, fileCount: 1, branchCount: 0 },
-    nodes: s.nodes,
-  };
-}
-
-function zoomOf(container: HTMLElement): number {
-  const transform = container.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? '';
-  return Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? NaN);
+  return sessionGraphOf(s.nodes);
 }
 
 afterEach(() => {
