@@ -16,8 +16,11 @@ import { conversationKeyAction } from './conversation-keys';
 import { createConversationStore, type ConversationStore } from './conversation-store';
 import './conversation.css';
 
-/** How long a jump to the selected row keeps correcting itself while rows above it are measured. */
-const SETTLE_MS = 3_000;
+/**
+ * How long a jump keeps the selected row in view while the rows around it are measured and their details
+ * arrive (each can grow a row by hundreds of pixels). Ended sooner by the user's own scrolling.
+ */
+const SETTLE_MS = 10_000;
 
 /** Rows fetched beyond the mounted ones, so a slow scroll finds them ready. */
 const PREFETCH_ROWS = 30;
@@ -43,6 +46,15 @@ function estimateRow(structure: ConversationStructure, row: ConversationRow | un
     default:
       return 72;
   }
+}
+
+/** Whether the row's top is inside the scroller, with at least a line of it showing. */
+function selectedRowInView(scroller: HTMLElement | null, index: number): boolean {
+  const element = scroller?.querySelector(`[data-index="${index}"]`);
+  if (!scroller || !element) return false;
+  const box = element.getBoundingClientRect();
+  const port = scroller.getBoundingClientRect();
+  return box.top >= port.top - 1 && box.top < port.bottom - Math.min(24, box.height);
 }
 
 export function ConversationView({ graph }: { graph: SessionGraph }) {
@@ -97,32 +109,26 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
     scrolledView.current = view;
     virtualizer.scrollToIndex(selectedRow, { align });
     // Rows measured on the way in, and details arriving in batches, change the offsets the jump was computed
-    // from; until the selected row is really in view, jump again. Time-bounded, not frame-bounded: on a busy
-    // machine the batches land after a dozen frames (seen as a flaky e2e). A hand on the wheel ends it.
+    // from, and rows above the selected one that grow after it came into view push it out again. So the
+    // selected row stays anchored: whenever it is out of view, jump again, until the user scrolls or
+    // SETTLE_MS passes. Stopping at the first frame it was in view left it pushed off screen on a busy
+    // machine, where the details land seconds later (a flaky e2e in CI, 4 runs in 8 under load).
     const started = performance.now();
     let stopped = false;
     const stop = (): void => {
       stopped = true;
     };
     const scrollerAtStart = scrollRef.current;
-    scrollerAtStart?.addEventListener('wheel', stop, { passive: true });
-    scrollerAtStart?.addEventListener('pointerdown', stop);
+    const userScrolls = ['wheel', 'pointerdown', 'touchstart', 'keydown'] as const;
+    for (const type of userScrolls) scrollerAtStart?.addEventListener(type, stop, { passive: true });
     let frame = requestAnimationFrame(function settle() {
-      const scroller = scrollRef.current;
-      const element = scroller?.querySelector(`[data-index="${selectedRow}"]`);
-      if (scroller && element) {
-        const box = element.getBoundingClientRect();
-        const port = scroller.getBoundingClientRect();
-        if (box.top >= port.top - 1 && box.top < port.bottom - Math.min(24, box.height)) return;
-      }
       if (stopped || performance.now() - started > SETTLE_MS) return;
-      virtualizer.scrollToIndex(selectedRow, { align });
+      if (!selectedRowInView(scrollRef.current, selectedRow)) virtualizer.scrollToIndex(selectedRow, { align });
       frame = requestAnimationFrame(settle);
     });
     return () => {
       cancelAnimationFrame(frame);
-      scrollerAtStart?.removeEventListener('wheel', stop);
-      scrollerAtStart?.removeEventListener('pointerdown', stop);
+      for (const type of userScrolls) scrollerAtStart?.removeEventListener(type, stop);
     };
   }, [selectedRow, view, virtualizer]);
 
