@@ -60,9 +60,13 @@ export class GraphPane {
     return this.page.locator('[data-testid="graph-node"][data-selected="true"]');
   }
 
-  async waitForNodes(): Promise<void> {
-    await expect(this.root).toBeVisible();
-    await expect(this.nodes.first()).toBeVisible();
+  /**
+   * Waits for the graph's first nodes. A huge session takes longer on a loaded build box; its speed is
+   * measured by bench:graph, not here, so such specs pass a longer timeout.
+   */
+  async waitForNodes(timeout?: number): Promise<void> {
+    await expect(this.root).toBeVisible({ timeout });
+    await expect(this.nodes.first()).toBeVisible({ timeout });
   }
 
   /** The zoom control that fits the whole session in the pane. */
