@@ -8,6 +8,7 @@ import type { SessionStructure } from '../../../shared/graph/session-structure';
 import { toGraphNode } from '../../../shared/graph/session-tree';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
+import { markGraphStage } from '../client/graph-timing';
 import { computeLayout, openStructure } from './layout-compute';
 import { packedTransfer, packGraphNodes, type LayoutRequest, type LayoutResponse, type StructureArrays } from './layout-protocol';
 
@@ -93,9 +94,10 @@ export function createLayoutEngine(): LayoutEngine {
       const indexById = indexNodes(nodes);
       const packed = packGraphNodes(nodes, indexById);
       const request = { id: nextId++, type: 'open', expanded: [...expanded], workspaceNodes, hide } as const;
-      const response = await (packed === null
-        ? send({ ...request, nodes: nodes.map(toGraphNode) })
-        : send({ ...request, nodes: packed }, packedTransfer(packed)));
+      const answer = packed === null ? send({ ...request, nodes: nodes.map(toGraphNode) }) : send({ ...request, nodes: packed }, packedTransfer(packed));
+      markGraphStage('posted');
+      const response = await answer;
+      markGraphStage('laid-out');
       return { structure: withNodes(response.structure!, nodes, indexById), layout: response.layout };
     },
     async layout(expanded, hide = null) {
