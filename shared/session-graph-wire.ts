@@ -82,6 +82,35 @@ function timeParser(): (timestamp: string) => number | null {
   };
 }
 
+const DAY_MS = 86_400_000;
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+/**
+ * `new Date(ms).toISOString()`, with the date part kept from the previous call on the same UTC day: the
+ * times of a session's nodes are mostly minutes apart, and a Date plus its formatting per node was most of
+ * decoding a 100k-node graph. The date part always comes from toISOString itself, so any year formats alike.
+ */
+export function isoTimeFormatter(): (ms: number) => string {
+  let dayStart = Number.NaN;
+  let prefix = '';
+  return (ms) => {
+    const offset = ms - dayStart;
+    if (!(offset >= 0 && offset < DAY_MS) || !Number.isInteger(ms)) {
+      const iso = new Date(ms).toISOString();
+      dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
+      prefix = iso.slice(0, iso.indexOf('T') + 1);
+      return iso;
+    }
+    const hours = Math.floor(offset / 3_600_000);
+    const minutes = Math.floor(offset / 60_000) % 60;
+    const seconds = Math.floor(offset / 1000) % 60;
+    return `${prefix}${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(offset % 1000, 3)}Z`;
+  };
+}
+
 /** Null when a node does not fit the form (a foreign session id, a sourceId other than its id): send it plain. */
 export function encodeSessionGraph(graph: SessionGraph): EncodedSessionGraph | null {
   const { nodes } = graph;
@@ -202,13 +231,14 @@ export function decodeSessionGraph(encoded: EncodedSessionGraph): SessionGraph {
     else calls.set(index, [call]);
   }
   const nodes = new Array<NodeSummary>(count);
+  const isoTime = isoTimeFormatter();
   let ms = 0;
   for (let i = 0; i < count; i++) {
     const time = times[i];
     let timestamp: string | null;
     if (typeof time === 'number') {
       ms += time;
-      timestamp = new Date(ms).toISOString();
+      timestamp = isoTime(ms);
     } else timestamp = time ?? null;
     nodes[i] = {
       id: ids[i]!,

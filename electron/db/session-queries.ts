@@ -54,6 +54,23 @@ export function prepareSessionQueries(db: ReadableDB) {
          FROM nodes n WHERE n.session_id = ? ORDER BY n.session_id, n.file_id, n.line`,
       )
       .raw(true),
+    // One page of a session's nodes after a (file_id, line) position (keyset paging on the same covering
+    // index), so a huge session is read in slices the service can interleave with other calls and cancel.
+    nodesPage: db
+      .prepare<[string, number, number, number], PageTuple>(
+        `SELECT n.seq, n.id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model, n.file_id, n.line
+         FROM nodes n WHERE n.session_id = ? AND (n.file_id, n.line) > (?, ?) ORDER BY n.session_id, n.file_id, n.line LIMIT ?`,
+      )
+      .raw(true),
+    pageEdges: db.prepare<[string, number, number, number, number], { node_seq: number; kind: string; other_id: string }>(
+      `SELECT e.node_seq, e.kind, e.other_id FROM nodes n JOIN edges e ON e.node_seq = n.seq
+       WHERE n.session_id = ? AND (n.file_id, n.line) > (?, ?) AND (n.file_id, n.line) <= (?, ?)`,
+    ),
+    pageCalls: db.prepare<[string, number, number, number, number], CallRow>(
+      `SELECT c.node_seq, c.tool_use_id, c.name, r.is_error FROM nodes n
+       JOIN tool_calls c ON c.node_seq = n.seq LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
+       WHERE n.session_id = ? AND (n.file_id, n.line) > (?, ?) AND (n.file_id, n.line) <= (?, ?) ORDER BY c.node_seq, c.ordinal`,
+    ),
     edges: db.prepare<[string], { node_seq: number; kind: string; other_id: string }>(
       `SELECT e.node_seq, e.kind, e.other_id FROM nodes n JOIN edges e ON e.node_seq = n.seq WHERE n.session_id = ?`,
     ),
@@ -86,6 +103,8 @@ type NodeTuple = readonly [
   agentId: string | null,
   model: string | null,
 ];
+
+type PageTuple = readonly [...NodeTuple, fileId: number, line: number];
 
 interface CallRow {
   readonly node_seq: number;
@@ -182,6 +201,54 @@ export function getSessionNodes(q: SessionQueries, sessionId: string): NodeSumma
     };
   }
   return nodes;
+}
+
+/** Where a page of a session's nodes ended: the next page starts after this (file, line). */
+export interface NodePagePosition {
+  readonly fileId: number;
+  readonly line: number;
+}
+
+/** Before every node (file ids and lines start at 1 and 0). */
+export const FIRST_PAGE: NodePagePosition = { fileId: -1, line: -1 };
+
+/**
+ * Up to `limit` of a session's nodes after `after`, in transcript order, as getSessionNodes builds them;
+ * `next` is null after the last page. Concatenating the pages gives exactly getSessionNodes' answer.
+ */
+export function getSessionNodesPage(
+  q: SessionQueries,
+  sessionId: string,
+  after: NodePagePosition,
+  limit: number,
+): { nodes: NodeSummary[]; next: NodePagePosition | null } {
+  const rows = q.nodesPage.all(sessionId, after.fileId, after.line, limit);
+  if (rows.length === 0) return { nodes: [], next: null };
+  const last = rows[rows.length - 1]!;
+  const end: NodePagePosition = { fileId: last[10], line: last[11] };
+  const range = [sessionId, after.fileId, after.line, end.fileId, end.line] as const;
+  const edges = groupBySeq(q.pageEdges.all(...range), toEdge);
+  const calls = groupBySeq(q.pageCalls.all(...range), toCallRef);
+  const nodes = new Array<NodeSummary>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [seq, id, parentSourceId, parentId, kind, timestamp, label, sidechain, agentId, model] = rows[i]!;
+    nodes[i] = {
+      id,
+      sessionId,
+      sourceId: id,
+      parentSourceId,
+      parentId,
+      extraEdges: edges.get(seq) ?? NO_EDGES,
+      kind: kind as NodeKind,
+      timestamp,
+      label,
+      toolCalls: calls.get(seq) ?? NO_CALLS,
+      sidechain: sidechain !== 0,
+      agentId,
+      model,
+    };
+  }
+  return { nodes, next: rows.length < limit ? null : end };
 }
 
 export function groupBySeq<R extends { node_seq: number }, T>(rows: readonly R[], map: (row: R) => T): Map<number, T[]> {

@@ -16,7 +16,7 @@ import {
   type StoredRecord,
   type StoredToolCall,
 } from './node-queries';
-import { getSession, getSessionNodes, listSessions, prepareSessionQueries } from './session-queries';
+import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
 import {
   findToolCallNodes,
   insertSnapshot,
@@ -59,6 +59,8 @@ export interface SessionStore {
   };
   getSession(sessionId: SessionId): SessionSummary | null;
   getSessionNodes(sessionId: SessionId): NodeSummary[];
+  /** One slice of getSessionNodes' answer, from `after` (FIRST_PAGE) on; `next` is null after the last. */
+  getSessionNodesPage(sessionId: SessionId, after: NodePagePosition, limit: number): { nodes: NodeSummary[]; next: NodePagePosition | null };
   getNode(nodeId: string): StoredNode | null;
   /** The nodes first stored from this transcript file (lines it shares with earlier files belong to those). */
   getNodeIdsOfFile(path: string): string[];
@@ -131,6 +133,7 @@ export function openSessionStore(path: string): SessionStore {
     listSessions: (request) => listSessions(sessionQueries, request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
+    getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),

@@ -34,10 +34,18 @@ function callMethod(api: ArborApi, method: MethodName, request: unknown, signal:
  * and Electron IPC); the renderer's client decodes it, so callers still see a SessionGraph.
  */
 export function forTransport(method: unknown, result: unknown): unknown {
-  if (method !== 'sessions.graph') return result;
+  if (method !== 'sessions.graph' || typeof result !== 'object' || result === null) return result;
+  // The service hands out the same graph object until the session changes: encode each version once.
+  const known = encodedGraphs.get(result);
+  if (known !== undefined) return known;
+  let encoded: unknown;
   try {
-    return encodeSessionGraph(result as SessionGraph) ?? result;
+    encoded = encodeSessionGraph(result as SessionGraph) ?? result;
   } catch {
-    return result; // Not the shape the codec knows: the plain form still answers the call.
+    encoded = result; // Not the shape the codec knows: the plain form still answers the call.
   }
+  encodedGraphs.set(result, encoded);
+  return encoded;
 }
+
+const encodedGraphs = new WeakMap<object, unknown>();

@@ -8,24 +8,85 @@ import type { ArborApi } from '../../shared/contract';
 import { ArborError } from '../../shared/errors';
 import { BRANCH_WORKSPACE, branchHeads, classifyBranchPoints } from '../../shared/graph/branch-points';
 import { buildSessionTree } from '../../shared/graph/session-tree';
-import type { NodeDetail, NodeSummary, SessionGraph, WorkspaceStateKnown } from '../../shared/model';
+import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
 import { placeHookSnapshot } from './hook-snapshots';
+import { readSessionNodes } from './session-nodes-reader';
 import type { WorkspaceContext } from './workspace-context';
 import { snapshotNode } from './workspace-state';
 
-export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.states'> {
+/** How many sessions' graphs stay cached: the open one and the one before it (a 100k-node graph is ~30 MB). */
+const CACHED_GRAPHS = 2;
+
+interface CachedGraph {
+  /** Changes whenever anything the graph is built from does (see graphKey). */
+  readonly key: string;
+  readonly graph: SessionGraph;
+  readonly workspaceBranches: number;
+}
+
+export interface SessionGraphsOptions {
+  /** Nodes read per page (session-nodes-reader.ts); tests make it small. */
+  readonly pageRows?: number;
+}
+
+export function createSessionGraphs(
+  workspace: WorkspaceContext,
+  options: SessionGraphsOptions = {},
+): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.states'> {
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
   /** The workspace branch points of sessions Arbor added nodes to, while the session and its nodes stay as they were. */
   const extraBranches = new Map<string, { readonly key: string; readonly count: number }>();
+  /**
+   * Built graphs, newest last. Opening a session again (back to it, a refresh after an event that did not
+   * touch it, the transport encoding it once per version) reuses the same object; an import, fork or merge
+   * that changes the session drops it (sessions.changed) and the key catches anything else that moved.
+   */
+  const cache = new Map<string, CachedGraph>();
+  const generation = new Map<string, number>();
+  workspace.events.on('sessions.changed', ({ sessionIds }) => {
+    for (const id of sessionIds) {
+      cache.delete(id);
+      generation.set(id, (generation.get(id) ?? 0) + 1);
+    }
+  });
 
-  function graphOf(sessionId: string): { graph: SessionGraph; workspaceBranches: number } {
+  function graphKey(sessionId: string, session: SessionSummary | null, snapshots: readonly SnapshotRecord[]): string {
+    const last = snapshots.at(-1);
+    const forkCount = snapshots.length === 0 ? 0 : forks.list().length;
+    return `${generation.get(sessionId) ?? 0}|${session?.updatedAt}|${session?.nodeCount}|${snapshots.length}:${last?.nodeId}|${forkCount}`;
+  }
+
+  async function graphOf(sessionId: string, signal?: AbortSignal): Promise<CachedGraph> {
     const session = store.getSession(sessionId);
     const snapshots = store.getSessionSnapshots(sessionId);
     // A folder that only has Arbor's own snapshots still has a graph (its session is Arbor's).
     if (session === null && snapshots.length === 0) throw new ArborError('NOT_FOUND', `No session ${sessionId}`, { sessionId });
-    const nodes = store.getSessionNodes(sessionId);
+    const key = graphKey(sessionId, session, snapshots);
+    const known = cache.get(sessionId);
+    if (known?.key === key) {
+      cache.delete(sessionId); // re-inserted below: newest last
+      cache.set(sessionId, known);
+      return known;
+    }
+    const nodes = await readSessionNodes(store, sessionId, signal, options.pageRows);
+    // An import that landed while the pages were read changed the session under them: read it again.
+    if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
+    const built = buildGraph(sessionId, session, snapshots, nodes);
+    const entry: CachedGraph = { key, ...built };
+    cache.delete(sessionId);
+    cache.set(sessionId, entry);
+    while (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
+    return entry;
+  }
+
+  function buildGraph(
+    sessionId: string,
+    session: SessionSummary | null,
+    snapshots: readonly SnapshotRecord[],
+    nodes: NodeSummary[],
+  ): { graph: SessionGraph; workspaceBranches: number } {
     if (snapshots.length === 0) return { graph: { session: session!, nodes }, workspaceBranches: 0 };
     const inGraph = new Set(nodes.map((node) => node.id));
     const added = snapshots.map((record) => snapshotNode(placeHookSnapshot(store, record, (id) => inGraph.has(id))));
@@ -44,18 +105,22 @@ export function createSessionGraphs(workspace: WorkspaceContext): Pick<ArborApi,
       // One query for all sessions: most have no snapshots, and those that do may have thousands (hooks).
       const versions = store.snapshotVersions();
       let forkCount: number | undefined;
-      const sessions = page.sessions.map((session) => {
+      const sessions: SessionSummary[] = [];
+      for (const session of page.sessions) {
         const version = versions.get(session.id);
-        if (version === undefined) return session;
+        if (version === undefined) {
+          sessions.push(session);
+          continue;
+        }
         forkCount ??= forks.list().length;
         const key = `${session.updatedAt}|${session.nodeCount}|${version}|${forkCount}`;
         let known = extraBranches.get(session.id);
-        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: graphOf(session.id).workspaceBranches }));
-        return known.count === 0 ? session : { ...session, branchCount: session.branchCount + known.count };
-      });
+        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: (await graphOf(session.id)).workspaceBranches }));
+        sessions.push(known.count === 0 ? session : { ...session, branchCount: session.branchCount + known.count });
+      }
       return { ...page, sessions };
     },
-    'sessions.graph': async ({ sessionId }) => graphOf(sessionId).graph,
+    'sessions.graph': async ({ sessionId }, context) => (await graphOf(sessionId, context?.signal)).graph,
     'sessions.states': async ({ sessionId }, context) => {
       const known: Record<string, WorkspaceStateKnown> = {};
       for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';

@@ -1,9 +1,9 @@
 /**
  * Performance marks along a session graph's way to the screen: request sent, response received (before
- * JSON.parse), decoded, stored. `npm run bench:graph` reads them to print where the time to a first graph
+ * JSON.parse), decoded, stored, posted to the layout worker (nodes packed), laid out (the worker answered). `npm run bench:graph` reads them to print where the time to a first graph
  * goes; DevTools shows them too. Each mark replaces its previous one, so they never pile up.
  */
-export type GraphStage = 'sent' | 'received' | 'decoded' | 'stored';
+export type GraphStage = 'sent' | 'received' | 'decoded' | 'stored' | 'posted' | 'laid-out';
 
 export const GRAPH_MARK_PREFIX = 'arbor:graph:';
 

@@ -5,11 +5,12 @@
 import type { FoldId } from '../../../shared/graph/folds';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
-import { toGraphNode, type GraphNode } from '../../../shared/graph/session-tree';
+import { toGraphNode } from '../../../shared/graph/session-tree';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
+import { markGraphStage } from '../client/graph-timing';
 import { computeLayout, openStructure } from './layout-compute';
-import type { LayoutRequest, LayoutResponse, StructureArrays } from './layout-protocol';
+import { packedTransfer, packGraphNodes, type LayoutRequest, type LayoutResponse, type StructureArrays } from './layout-protocol';
 
 export interface OpenedGraph {
   readonly structure: SessionStructure;
@@ -29,9 +30,13 @@ export interface LayoutEngine {
   dispose(): void;
 }
 
-function withNodes(arrays: StructureArrays, nodes: readonly NodeSummary[]): SessionStructure {
+function indexNodes(nodes: readonly NodeSummary[]): Map<NodeId, number> {
   const indexById = new Map<NodeId, number>();
   for (let i = 0; i < nodes.length; i++) if (!indexById.has(nodes[i]!.id)) indexById.set(nodes[i]!.id, i);
+  return indexById;
+}
+
+function withNodes(arrays: StructureArrays, nodes: readonly NodeSummary[], indexById = indexNodes(nodes)): SessionStructure {
   return { ...arrays, nodes, indexById };
 }
 
@@ -78,17 +83,22 @@ export function createLayoutEngine(): LayoutEngine {
     for (const waiter of pending.values()) waiter.reject(new Error(event.message || 'layout worker failed'));
     pending.clear();
   };
-  const send = (request: LayoutRequest) =>
+  const send = (request: LayoutRequest, transfer: Transferable[] = []) =>
     new Promise<LayoutResponse & { ok: true }>((resolve, reject) => {
       pending.set(request.id, { resolve, reject });
-      worker.postMessage(request);
+      worker.postMessage(request, transfer);
     });
   return {
     async open(nodes, expanded, workspaceNodes = [], hide = null) {
-      // Only the fields the shape depends on cross to the worker: labels and tool calls stay here.
-      const slim: GraphNode[] = nodes.map(toGraphNode);
-      const response = await send({ id: nextId++, type: 'open', nodes: slim, expanded: [...expanded], workspaceNodes, hide });
-      return { structure: withNodes(response.structure!, nodes), layout: response.layout };
+      // Only the fields the shape depends on cross to the worker (labels and tool calls stay here), packed.
+      const indexById = indexNodes(nodes);
+      const packed = packGraphNodes(nodes, indexById);
+      const request = { id: nextId++, type: 'open', expanded: [...expanded], workspaceNodes, hide } as const;
+      const answer = packed === null ? send({ ...request, nodes: nodes.map(toGraphNode) }) : send({ ...request, nodes: packed }, packedTransfer(packed));
+      markGraphStage('posted');
+      const response = await answer;
+      markGraphStage('laid-out');
+      return { structure: withNodes(response.structure!, nodes, indexById), layout: response.layout };
     },
     async layout(expanded, hide = null) {
       return (await send({ id: nextId++, type: 'layout', expanded: [...expanded], hide })).layout;

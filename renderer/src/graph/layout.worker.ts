@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
 import { computeLayout, openStructure } from './layout-compute';
-import type { LayoutRequest, LayoutResponse } from './layout-protocol';
+import { requestNodes, type LayoutRequest, type LayoutResponse } from './layout-protocol';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 
 let structure: SessionStructure | null = null;
@@ -11,7 +11,7 @@ self.onmessage = (event: MessageEvent<LayoutRequest>) => {
   let response: LayoutResponse;
   try {
     if (request.type === 'open') {
-      const opened = openStructure(request.nodes, request.expanded, request.workspaceNodes, request.hide);
+      const opened = openStructure(requestNodes(request.nodes), request.expanded, request.workspaceNodes, request.hide);
       structure = opened.structure;
       response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
     } else {

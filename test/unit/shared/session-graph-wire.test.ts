@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArborError } from '../../../shared/errors';
 import type { NodeSummary, SessionGraph, SessionSummary } from '../../../shared/model';
-import { decodeSessionGraph, encodeSessionGraph, isEncodedSessionGraph, type EncodedSessionGraph } from '../../../shared/session-graph-wire';
+import { decodeSessionGraph, encodeSessionGraph, isEncodedSessionGraph, isoTimeFormatter, type EncodedSessionGraph } from '../../../shared/session-graph-wire';
 
 const SESSION: SessionSummary = {
   id: 'S1',
@@ -128,5 +128,21 @@ describe('session graph wire form', () => {
       }
     }
     expect(isEncodedSessionGraph({ session: SESSION, nodes: [] })).toBe(false);
+  });
+});
+
+describe('isoTimeFormatter', () => {
+  it('writes what toISOString writes, across days, years and the epoch, in any order', () => {
+    const format = isoTimeFormatter();
+    const samples: number[] = [0, -1, 1, Date.UTC(2026, 0, 5, 23, 59, 59, 999), Date.UTC(2026, 0, 6), Date.UTC(2026, 1, 28, 23, 59, 59, 999)];
+    samples.push(Date.UTC(2024, 1, 29, 12), -62135596800000, -62198755200000, 253402300799999, 8.64e15, -8.64e15);
+    let ms = Date.UTC(2026, 0, 5, 9);
+    let seed = 7;
+    for (let k = 0; k < 5000; k++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      ms += (seed % 4_000_000) - 200_000; // mostly forward, sometimes back, crossing days
+      samples.push(ms);
+    }
+    for (const sample of samples) expect(format(sample)).toBe(new Date(sample).toISOString());
   });
 });

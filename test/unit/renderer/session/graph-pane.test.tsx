@@ -2,7 +2,7 @@ import { act, cleanup, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NodeSummary, SessionGraph } from '../../../../shared/model';
 import { computeLayout, openStructure } from '../../../../renderer/src/graph/layout-compute';
-import type { LayoutRequest, LayoutResponse } from '../../../../renderer/src/graph/layout-protocol';
+import { requestNodes, type LayoutRequest, type LayoutResponse } from '../../../../renderer/src/graph/layout-protocol';
 import { GraphPane } from '../../../../renderer/src/session/GraphPane';
 import { createFakeClient, deferred, nodeDetail, nodeSummary, session } from '../fake-client';
 import { renderWithStore } from '../render';
@@ -21,7 +21,7 @@ class FakeLayoutWorker {
     setTimeout(() => {
       let response: LayoutResponse;
       if (request.type === 'open') {
-        const opened = openStructure(request.nodes, request.expanded);
+        const opened = openStructure(requestNodes(request.nodes), request.expanded);
         this.structure = opened.structure;
         response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
       } else {

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionStructure } from '../../../../shared/graph/session-structure';
+import { toGraphNode, type GraphNode } from '../../../../shared/graph/session-tree';
+import type { NodeSummary } from '../../../../shared/model';
+import { packGraphNodes, requestNodes, unpackGraphNodes } from '../../../../renderer/src/graph/layout-protocol';
+
+function node(id: string, over: Partial<GraphNode> = {}): GraphNode {
+  return { id, parentId: null, extraEdges: [], kind: 'assistant', timestamp: '2026-01-05T09:00:00.000Z', sidechain: false, ...over };
+}
+
+/** Every shape the packed form treats specially: roots, a parent outside the graph, edges, null times, sidechains, Arbor's nodes. */
+function awkwardNodes(): GraphNode[] {
+  return [
+    node('u1', { kind: 'user' }),
+    node('a1', { parentId: 'u1', timestamp: null }),
+    node('c1', { kind: 'tool_call', parentId: 'a1', timestamp: '2026-01-05T09:00:02Z' }),
+    node('g1', { kind: 'user', sidechain: true, extraEdges: [{ kind: 'subagent', nodeId: 'c1' }] }),
+    node('r1', { kind: 'tool_result', parentId: 'gone-from-graph' }),
+    node('k1', { kind: 'compaction', extraEdges: [{ kind: 'logical', nodeId: 'a1' }, { kind: 'merge', nodeId: 'outside' }] }),
+    node('snapshot:fork-1', { kind: 'system', parentId: 'a1', extraEdges: [{ kind: 'fork-of', nodeId: 'a1' }] }),
+    node('snapshot:merge-1', { kind: 'system', parentId: 'snapshot:fork-1', extraEdges: [{ kind: 'merge', nodeId: 'c1' }] }),
+  ];
+}
+
+const indexOf = (nodes: readonly GraphNode[]) => new Map(nodes.map((n, i) => [n.id, i]));
+
+describe('the layout worker’s packed nodes', () => {
+  it('unpack to exactly the graph nodes that were packed, and to the same structure', () => {
+    const nodes = awkwardNodes();
+    const packed = packGraphNodes(nodes, indexOf(nodes));
+    expect(packed).not.toBeNull();
+    // Through a structured clone, as postMessage sends it.
+    const unpacked = unpackGraphNodes(structuredClone(packed!));
+    expect(unpacked).toEqual(nodes.map(toGraphNode));
+    expect(requestNodes(packed!)).toEqual(unpacked);
+    const { nodes: _a, indexById: _b, ...fromPacked } = buildSessionStructure(unpacked);
+    const { nodes: _c, indexById: _d, ...fromObjects } = buildSessionStructure(nodes);
+    expect(fromPacked).toEqual(fromObjects);
+  });
+
+  it('takes NodeSummaries as they come (only the shape’s fields cross)', () => {
+    const summary: NodeSummary = {
+      ...node('u1'), sessionId: 'S', sourceId: 'u1', parentSourceId: null, label: 'a label', toolCalls: [{ id: 't', name: 'Read', outcome: 'ok' }], agentId: null, model: null,
+    };
+    expect(unpackGraphNodes(packGraphNodes([summary], indexOf([summary]))!)).toEqual([toGraphNode(summary)]);
+  });
+
+  it('declines nodes it could not give back (a newline in an id, an empty timestamp)', () => {
+    for (const odd of [node('a\nb'), node('x', { timestamp: '' })]) expect(packGraphNodes([odd], indexOf([odd]))).toBeNull();
+    expect(requestNodes([node('a')])).toEqual([node('a')]);
+  });
+
+  it('packs an empty session', () => {
+    expect(unpackGraphNodes(packGraphNodes([], new Map())!)).toEqual([]);
+  });
+});
