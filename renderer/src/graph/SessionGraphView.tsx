@@ -23,7 +23,7 @@ import { createGraphStore, hideMaskFor, type GraphStore } from './graph-store';
 import { GraphToolbar } from './GraphToolbar';
 import { nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
-import { DETAIL_ZOOM, type GraphFlowNode } from './mount-items';
+import { DETAIL_ZOOM, flowIdOfItem, treeItemDomId, type GraphFlowNode } from './mount-items';
 import { OverviewLayer } from './overview/OverviewLayer';
 import { OverviewMinimap } from './overview/OverviewMinimap';
 import { useSessionOverview } from './overview/use-session-overview';
@@ -54,6 +54,8 @@ export function SessionGraphView(props: SessionGraphViewProps) {
 /** What React Flow mounts while the turn overview shows: nothing. */
 const NO_NODES: GraphFlowNode[] = [];
 const NO_EDGES: Edge[] = [];
+/** One press of + or −, as React Flow's own buttons step. */
+const ZOOM_STEP = 1.2;
 
 function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, compareNodeId = null, onCompareNode }: SessionGraphViewProps) {
   const [store] = useState<GraphStore>(createGraphStore);
@@ -64,6 +66,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   const complete = useStore(store, (s) => s.complete);
   const structure = useStore(store, (s) => s.structure);
   const onNodesChange = useStore(store, (s) => s.onNodesChange);
+  const cursor = useStore(store, (s) => s.cursor);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   // The ARIA tree is React Flow's renderer (nodes and edges, not the zoom buttons or minimap); React Flow
@@ -182,6 +185,17 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     })();
   }, [selectedNodeId, structure, store, relayout, applyViewport, overview]);
 
+  // A screen reader follows arrow-key moves through the tree's active descendant: the cursor's treeitem
+  // (always mounted: mountItems counts the cursor as important), none while the overview shows.
+  useEffect(() => {
+    const tree = wrapper.current?.querySelector('.react-flow__renderer');
+    if (!tree) return;
+    const state = store.getState();
+    const id = !overview.active && state.structure && state.layout && cursor >= 0 && cursor < state.layout.visible.count ? flowIdOfItem(state.structure, state.layout.visible, cursor) : null;
+    if (id !== null && nodes.some((node) => node.id === id)) tree.setAttribute('aria-activedescendant', treeItemDomId(id));
+    else tree.removeAttribute('aria-activedescendant');
+  }, [store, cursor, nodes, overview.active]);
+
   // Markers ride along with the mounted items only (a lookup per mounted node, never a pass over all nodes).
   const workspaceKinds = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info.kind])), [graph]);
   const workspaceNodes = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info])), [graph]);
@@ -248,6 +262,14 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     const { layout, width, height } = store.getState();
     if (layout) applyViewport(fitViewport(layout.layout, width, height, 0.02));
   }, [store, applyViewport, overview]);
+
+  /** The zoom buttons: the overview's camera while it shows (zooming in far enough opens steps, as the wheel does), else React Flow's. */
+  const zoomIn = useCallback(() => {
+    if (!overview.zoomBy(ZOOM_STEP)) void flow.zoomIn({ duration: 0 });
+  }, [flow, overview]);
+  const zoomOut = useCallback(() => {
+    if (!overview.zoomBy(1 / ZOOM_STEP)) void flow.zoomOut({ duration: 0 });
+  }, [flow, overview]);
 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
@@ -322,7 +344,14 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         <Background gap={24} size={1} />
         <OverviewLayer store={store} overviewStore={overview.overviewStore} workspaceKinds={workspaceKinds} onSelectNode={select} onOpenSteps={overview.openSteps} />
         <OverviewMinimap store={store} overviewStore={overview.overviewStore} onJump={overview.jumpToTurn} />
-        <Controls showFitView={false} showInteractive={false}>
+        <Controls showZoom={false} showFitView={false} showInteractive={false}>
+          {/* Our own +/−: React Flow's move the step graph's camera, hidden while the overview shows. */}
+          <ControlButton className="react-flow__controls-zoomin" onClick={zoomIn} title="Zoom in" aria-label="Zoom in">
+            <PlusIcon />
+          </ControlButton>
+          <ControlButton className="react-flow__controls-zoomout" onClick={zoomOut} title="Zoom out" aria-label="Zoom out">
+            <MinusIcon />
+          </ControlButton>
           <ControlButton onClick={fit} title="Fit whole session (F)" aria-label="Fit whole session">
             <FitIcon />
           </ControlButton>
@@ -348,6 +377,22 @@ function markGraphTree(root: HTMLElement | null): void {
   tree?.setAttribute('aria-label', 'Session graph');
   tree?.setAttribute('tabindex', '0');
   root?.querySelector('.react-flow__edges')?.setAttribute('aria-hidden', 'true');
+}
+
+function PlusIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path d="M8 2.5v11M2.5 8h11" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function MinusIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path d="M2.5 8h11" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+    </svg>
+  );
 }
 
 /** Four corners: fit everything in view (inline, so no font has to carry an arrow glyph). */

@@ -108,6 +108,11 @@ export interface Mounted {
 /** The treeitem is the node view inside; React Flow's wrapper must not claim a role description of its own (ARIA tree). */
 const NODE_WRAPPER_ARIA = { 'aria-roledescription': undefined };
 
+/** The DOM id of an item's treeitem: the tree's aria-activedescendant names the keyboard cursor by it. */
+export function treeItemDomId(flowId: string): string {
+  return `graph-item-${flowId.replace(/[^\w-]/g, '_')}`;
+}
+
 export function flowIdOfItem(structure: SessionStructure, visible: VisibleGraph, item: number): string {
   return foldIdOfItem(structure, visible, item) ?? structure.nodes[visible.node[item]!]!.id;
 }
