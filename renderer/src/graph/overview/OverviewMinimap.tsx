@@ -36,7 +36,7 @@ export interface OverviewMinimapProps {
 export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewStore, onJump }: OverviewMinimapProps) {
   const hidden = useStore(overviewStore, (s) => s.minimapHidden);
   const structure = useStore(store, (s) => s.structure);
-  const [corner, setCorner] = useState<'right' | 'left'>('right');
+  const [corner, setCorner] = useState<MinimapCorner>('right');
   const canvas = useRef<HTMLCanvasElement>(null);
   const jump = useRef(onJump);
   jump.current = onJump;
@@ -112,7 +112,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
         ctx.fillStyle = colors.accent;
         ctx.fillRect(overview.layout.lane[selected]! * TURN_LANE_WIDTH * sx - 2, overview.layout.row[selected]! * TURN_ROW_HEIGHT * sy - 2, 8, 5);
       }
-      setCorner(selectionUnderMinimap(graph, view, overview) ? 'left' : 'right');
+      setCorner(minimapCorner(graph, view, overview));
     };
     const requestDraw = (): void => {
       if (scheduled === 0 && !cancelled) scheduled = requestAnimationFrame(draw);
@@ -123,7 +123,14 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
       requestDraw();
     }, 0);
     const unsubscribeGraph = store.subscribe((state, previous) => {
-      if (state.viewport !== previous.viewport || state.selectedNode !== previous.selectedNode || state.layout !== previous.layout) requestDraw();
+      if (
+        state.viewport !== previous.viewport ||
+        state.selectedNode !== previous.selectedNode ||
+        state.layout !== previous.layout ||
+        state.width !== previous.width ||
+        state.height !== previous.height
+      )
+        requestDraw();
     });
     const unsubscribeOverview = overviewStore.subscribe((state, previous) => {
       if (state.camera !== previous.camera || state.active !== previous.active) requestDraw();
@@ -170,20 +177,53 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
     </button>
   );
   return (
-    <div className={`graph-minimap is-${corner}${hidden ? ' is-hidden' : ''}`} data-testid="graph-minimap" data-corner={corner} data-hidden={hidden}>
+    // Crowded out (a narrow pane, or the selection under both corners): kept drawn but out of sight, so it comes back on its own.
+    <div
+      className={`graph-minimap is-${corner}${hidden ? ' is-hidden' : ''}`}
+      data-testid="graph-minimap"
+      data-corner={corner}
+      data-hidden={hidden ? 'true' : corner === 'none' ? 'crowded' : 'false'}
+    >
       {hidden ? null : <canvas ref={canvas} className="graph-minimap__canvas" style={{ width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT }} aria-label="Minimap of the session's turns" role="img" />}
       {toggle}
     </div>
   );
 });
 
-/** True when the selected node, as drawn now, falls under the minimap's bottom-right corner. */
-function selectionUnderMinimap(
-  graph: ReturnType<GraphStore['getState']>,
-  view: ReturnType<OverviewStore['getState']>,
+export type MinimapCorner = 'right' | 'left' | 'none';
+
+/** Below this pane width the minimap would take too much of it: it stays out of sight. */
+export const MINIMAP_MIN_PANE_WIDTH = 520;
+/** The zoom controls' column on the left: the minimap's left corner starts beside it. */
+const CONTROLS_WIDTH = 56;
+
+/**
+ * Where the minimap goes: bottom right, else bottom left when the selection, as drawn now, would be
+ * under it there, else nowhere (the selection under both, or a pane too narrow to spare the room).
+ */
+export function minimapCorner(
+  graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport' | 'width' | 'height'>,
+  view: Pick<ReturnType<OverviewStore['getState']>, 'active' | 'camera'>,
   overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
-): boolean {
-  if (graph.selectedNode < 0) return false;
+): MinimapCorner {
+  if (graph.width < MINIMAP_MIN_PANE_WIDTH) return 'none';
+  const box = selectionBox(graph, view, overview);
+  if (box === null) return 'right';
+  const boxTop = graph.height - MARGIN - MINIMAP_HEIGHT - 8;
+  const boxWidth = MINIMAP_WIDTH + 8 + 26; // the canvas, its padding and the toggle beside it
+  const under = (left: number, right: number): boolean => box.right > left && box.left < right && box.bottom > boxTop && box.top < graph.height;
+  if (!under(graph.width - MARGIN - boxWidth, graph.width)) return 'right';
+  if (!under(CONTROLS_WIDTH, CONTROLS_WIDTH + boxWidth)) return 'left';
+  return 'none';
+}
+
+/** The selected node's box on screen, as drawn now (its turn's card while the overview shows), or null. */
+function selectionBox(
+  graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport'>,
+  view: Pick<ReturnType<OverviewStore['getState']>, 'active' | 'camera'>,
+  overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
+): { left: number; top: number; right: number; bottom: number } | null {
+  if (graph.selectedNode < 0) return null;
   let left: number;
   let top: number;
   let right: number;
@@ -197,14 +237,12 @@ function selectionUnderMinimap(
     bottom = top + CARD_HEIGHT * camera.zoom;
   } else {
     const item = graph.byNode?.[graph.selectedNode] ?? -1;
-    if (item < 0 || !graph.layout) return false;
+    if (item < 0 || !graph.layout) return null;
     const { viewport } = graph;
     left = graph.layout.layout.lane[item]! * LANE_WIDTH * viewport.zoom + viewport.x;
     top = graph.layout.layout.row[item]! * ROW_HEIGHT * viewport.zoom + viewport.y;
     right = left + NODE_WIDTH * viewport.zoom;
     bottom = top + NODE_HEIGHT * viewport.zoom;
   }
-  const boxLeft = graph.width - MARGIN - MINIMAP_WIDTH - 8;
-  const boxTop = graph.height - MARGIN - MINIMAP_HEIGHT - 8;
-  return right > boxLeft && bottom > boxTop && left < graph.width && top < graph.height;
+  return { left, top, right, bottom };
 }
