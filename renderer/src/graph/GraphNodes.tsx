@@ -1,5 +1,5 @@
 /** The graph's node components, memoized; `nodeTypes` lives at module scope so React Flow never remounts them. */
-import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react';
+import { BaseEdge, Handle, Position, type Edge, type EdgeProps, type EdgeTypes, type NodeProps, type NodeTypes } from '@xyflow/react';
 import { memo } from 'react';
 import { assertNever } from '../../../shared/errors';
 import type { NodeKind, WorkspaceStateKnown } from '../../../shared/model';
@@ -265,4 +265,13 @@ function FoldGroupView({ id, data }: NodeProps<GraphFlowNode>) {
 export const nodeTypes: NodeTypes = {
   sessionNode: memo(SessionNodeView),
   foldGroup: memo(FoldGroupView),
+};
+
+/** A merge's second parent: the orthogonal route mountItems worked out through the gaps between cards. */
+function MergeEdgeView({ data, style, markerEnd }: EdgeProps<Edge<{ path: string }>>) {
+  return <BaseEdge path={data?.path ?? ''} style={style} markerEnd={markerEnd} />;
+}
+
+export const edgeTypes: EdgeTypes = {
+  merge: memo(MergeEdgeView),
 };

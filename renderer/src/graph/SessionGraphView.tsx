@@ -20,7 +20,7 @@ import { itemShowingNode, revealNode, type FoldId } from '../../../shared/graph/
 import type { NodeId, SessionGraph, WorkspaceStateKnown } from '../../../shared/model';
 import { createGraphStore, hideMaskFor, type GraphStore } from './graph-store';
 import { GraphToolbar } from './GraphToolbar';
-import { nodeTypes } from './GraphNodes';
+import { edgeTypes, nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
 import { DETAIL_ZOOM, flowIdOfItem, treeItemDomId, type GraphFlowNode } from './mount-items';
 import { OverviewLayer } from './overview/OverviewLayer';
@@ -333,6 +333,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         edges={overview.active ? NO_EDGES : edges}
         onNodesChange={onNodesChange}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodeClick={onNodeClick}
         onMove={onMove}
         onMoveStart={onMoveStart}
