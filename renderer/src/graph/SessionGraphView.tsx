@@ -109,6 +109,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     [flow, store, trackZoom],
   );
   const overview = useSessionOverview(store, applyViewport);
+  const overviewStoreRef = useRef(overview.overviewStore);
 
   /** Re-lays out with new expansions, keeping the cursor on the same node. */
   const relayout = useCallback(
@@ -157,6 +158,13 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         if (mine !== generation.current) return;
         openedSession.current = graph.session.id;
         store.getState().setLayout(opened.structure, opened.layout, expanded, -1);
+        // The turn overview (minimap, Fit) is built in the worker too: ~80 ms at 100k was a dropped frame here.
+        current.overview().then(
+          (built) => {
+            if (engine.current === current) overviewStoreRef.current.getState().setOverview(opened.structure, built);
+          },
+          () => undefined, // built here on first need instead
+        );
         if (refresh) {
           // Keep the keyboard cursor on the selection; indices may have shifted with the new nodes.
           const after = store.getState();

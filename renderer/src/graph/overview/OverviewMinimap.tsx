@@ -25,6 +25,8 @@ export function minimapScale(size: { readonly width: number; readonly height: nu
   };
 }
 const MARGIN = 12;
+/** How long the minimap waits for the layout worker's overview before building it here. */
+const OVERVIEW_FALLBACK_MS = 3000;
 
 export interface OverviewMinimapProps {
   readonly store: GraphStore;
@@ -57,6 +59,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
     /** The structure drawn once per session (and theme); each frame only copies it and adds the camera. */
     const paintStructure = (): void => {
       const { overview } = overviewStore.getState().overviewOf(structure);
+      if (overview === built && picture) return;
       built = overview;
       const size = overviewSize(overview);
       const { sx, sy } = minimapScale(size);
@@ -117,11 +120,22 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
     const requestDraw = (): void => {
       if (scheduled === 0 && !cancelled) scheduled = requestAnimationFrame(draw);
     };
-    // Built after the graph's first paint: at 100k nodes the turn overview takes ~80 ms.
+    // The turn overview comes from the layout worker (~80 ms at 100k nodes, off this thread); built here
+    // only if it has not come after a while (a worker that failed).
+    const known = (): boolean => {
+      const view = overviewStore.getState();
+      return view.structure === structure && view.overview !== null;
+    };
+    const paintWhenKnown = (): void => {
+      if (!known()) return;
+      paintStructure();
+      requestDraw();
+    };
+    paintWhenKnown();
     const start = setTimeout(() => {
       paintStructure();
       requestDraw();
-    }, 0);
+    }, OVERVIEW_FALLBACK_MS);
     const unsubscribeGraph = store.subscribe((state, previous) => {
       if (
         state.viewport !== previous.viewport ||
@@ -133,6 +147,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
         requestDraw();
     });
     const unsubscribeOverview = overviewStore.subscribe((state, previous) => {
+      if (state.overview !== previous.overview) paintWhenKnown();
       if (state.camera !== previous.camera || state.active !== previous.active) requestDraw();
     });
     const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
