@@ -24,6 +24,12 @@ export function minimapScale(size: { readonly width: number; readonly height: nu
     sy: Math.min(MINIMAP_HEIGHT / size.height, MAX_ROW_PX / TURN_ROW_HEIGHT),
   };
 }
+/** The minimap is as tall as its picture (a short session's few bars left a tall empty box over the cards), at least this. */
+const MIN_HEIGHT = 40;
+
+export function minimapHeight(size: { readonly width: number; readonly height: number }): number {
+  return Math.max(MIN_HEIGHT, Math.min(MINIMAP_HEIGHT, Math.ceil(size.height * minimapScale(size).sy) + 8));
+}
 const MARGIN = 12;
 /** How long the minimap waits for the layout worker's overview before building it here. */
 const OVERVIEW_FALLBACK_MS = 3000;
@@ -53,8 +59,14 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
     let picture: HTMLCanvasElement | null = null;
     let colors = readOverviewColors(element);
     const dpr = globalThis.devicePixelRatio || 1;
-    element.width = MINIMAP_WIDTH * dpr;
-    element.height = MINIMAP_HEIGHT * dpr;
+    let height = MINIMAP_HEIGHT;
+    const setHeight = (next: number): void => {
+      height = next;
+      element.width = MINIMAP_WIDTH * dpr;
+      element.height = next * dpr;
+      element.style.height = `${next}px`;
+    };
+    setHeight(MINIMAP_HEIGHT);
 
     /** The structure drawn once per session (and theme); each frame only copies it and adds the camera. */
     const paintStructure = (): void => {
@@ -63,6 +75,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
       built = overview;
       const size = overviewSize(overview);
       const { sx, sy } = minimapScale(size);
+      setHeight(minimapHeight(size));
       picture = document.createElement('canvas');
       picture.width = element.width;
       picture.height = element.height;
@@ -115,7 +128,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
         ctx.fillStyle = colors.accent;
         ctx.fillRect(overview.layout.lane[selected]! * TURN_LANE_WIDTH * sx - 2, overview.layout.row[selected]! * TURN_ROW_HEIGHT * sy - 2, 8, 5);
       }
-      setCorner(minimapCorner(graph, view, overview));
+      setCorner(minimapCorner(graph, view, overview, height));
     };
     const requestDraw = (): void => {
       if (scheduled === 0 && !cancelled) scheduled = requestAnimationFrame(draw);
@@ -199,7 +212,7 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
       data-corner={corner}
       data-hidden={hidden ? 'true' : corner === 'none' ? 'crowded' : 'false'}
     >
-      {hidden ? null : <canvas ref={canvas} className="graph-minimap__canvas" style={{ width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT }} aria-label="Minimap of the session's turns" role="img" />}
+      {hidden ? null : <canvas ref={canvas} className="graph-minimap__canvas" style={{ width: MINIMAP_WIDTH }} aria-label="Minimap of the session's turns" role="img" />}
       {toggle}
     </div>
   );
@@ -220,11 +233,12 @@ export function minimapCorner(
   graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport' | 'width' | 'height'>,
   view: Pick<ReturnType<OverviewStore['getState']>, 'active' | 'camera'>,
   overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
+  height: number = MINIMAP_HEIGHT,
 ): MinimapCorner {
   if (graph.width < MINIMAP_MIN_PANE_WIDTH) return 'none';
   const box = selectionBox(graph, view, overview);
   if (box === null) return 'right';
-  const boxTop = graph.height - MARGIN - MINIMAP_HEIGHT - 8;
+  const boxTop = graph.height - MARGIN - height - 8;
   const boxWidth = MINIMAP_WIDTH + 8 + 26; // the canvas, its padding and the toggle beside it
   const under = (left: number, right: number): boolean => box.right > left && box.left < right && box.bottom > boxTop && box.top < graph.height;
   if (!under(graph.width - MARGIN - boxWidth, graph.width)) return 'right';
