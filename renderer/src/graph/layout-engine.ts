@@ -10,7 +10,7 @@ import { buildTurnOverview, type TurnOverview } from '../../../shared/graph/turn
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { computeLayout, openStructure } from './layout-compute';
-import type { LayoutRequest, LayoutResponse, OverviewResponse, StructureArrays } from './layout-protocol';
+import type { LayoutRequest, LayoutResponse, OverviewRequest, OverviewResponse, StructureArrays } from './layout-protocol';
 
 export interface OpenedGraph {
   readonly structure: SessionStructure;
@@ -111,7 +111,7 @@ export function createLayoutEngine(): LayoutEngine {
       const id = nextId++;
       return new Promise<TurnOverview>((resolve, reject) => {
         overviews.set(id, { resolve, reject });
-        worker.postMessage({ id, type: 'overview' } satisfies LayoutRequest);
+        worker.postMessage({ id, type: 'overview' } satisfies OverviewRequest);
       });
     },
     dispose() {

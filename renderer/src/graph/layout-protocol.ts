@@ -20,10 +20,9 @@ export type LayoutRequest =
       /** 1 per node the toolbar's filters hide (folds.ts buildVisibleGraph), or null. */
       readonly hide: Uint8Array | null;
     }
-  | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[]; readonly hide: Uint8Array | null }
-  | OverviewRequest;
+  | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[]; readonly hide: Uint8Array | null };
 
-/** The turn overview of the opened session, built off the UI thread (~80 ms at 100k nodes). */
+/** The turn overview of the opened session, built off the UI thread (~80 ms at 100k nodes); a message of its own beside LayoutRequest. */
 export interface OverviewRequest {
   readonly id: number;
   readonly type: 'overview';

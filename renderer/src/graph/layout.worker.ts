@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
 /** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
 import { computeLayout, openStructure } from './layout-compute';
-import type { LayoutRequest, LayoutResponse, OverviewResponse } from './layout-protocol';
+import type { LayoutRequest, LayoutResponse, OverviewRequest, OverviewResponse } from './layout-protocol';
 import { buildTurnOverview } from '../../../shared/graph/turn-overview';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 
 let structure: SessionStructure | null = null;
 
-self.onmessage = (event: MessageEvent<LayoutRequest>) => {
+self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest>) => {
   const request = event.data;
   if (request.type === 'overview') {
     (self as unknown as { postMessage(message: OverviewResponse | LayoutResponse): void }).postMessage(overviewAnswer(request.id));
