@@ -307,10 +307,12 @@ const CLICK_RUN = `async ({ index, transcriptCheck }) => {
   // text landing (after the nodes.get round trip), each seen by a MutationObserver as it happens.
   let graphAt = NaN;
   let inspectorAt = NaN;
+  let recordAt = NaN;
   const watch = new MutationObserver(() => {
     const now = performance.now();
     if (Number.isNaN(graphAt) && node.getAttribute('data-selected') === 'true') graphAt = now;
     if (Number.isNaN(inspectorAt) && shows()) inspectorAt = now;
+    if (Number.isNaN(recordAt) && shows() && !inspector.querySelector('[data-testid="inspector-preview"]')) recordAt = now;
   });
   watch.observe(node, { attributes: true });
   if (inspector) watch.observe(inspector, { subtree: true, childList: true, characterData: true });
@@ -323,6 +325,11 @@ const CLICK_RUN = `async ({ index, transcriptCheck }) => {
   });
   await new Promise((done) => requestAnimationFrame(() => done()));
   const ms = performance.now() - start;
+  // The node's full record (nodes.get) may land after the inspector's first answer (the graph's summary).
+  await new Promise((done) => {
+    const wait = () => (!Number.isNaN(recordAt) || performance.now() - start > 3000 ? done() : requestAnimationFrame(wait));
+    wait();
+  });
   watch.disconnect();
   const bare = document.createElement('div');
   document.body.appendChild(bare);
@@ -331,7 +338,7 @@ const CLICK_RUN = `async ({ index, transcriptCheck }) => {
   await new Promise((done) => requestAnimationFrame(() => done()));
   const anchor = performance.now() - anchorStart;
   bare.remove();
-  return { ms, anchor, transcript: transcriptShows(id), handler, graph: graphAt - start, inspector: inspectorAt - start };
+  return { ms, anchor, transcript: transcriptShows(id), handler, graph: graphAt - start, inspector: inspectorAt - start, record: recordAt - start };
 }`;
 
 interface ClickRun {
@@ -342,6 +349,8 @@ interface ClickRun {
   readonly handler: number;
   readonly graph: number;
   readonly inspector: number;
+  /** The node's full record (nodes.get) in the inspector. */
+  readonly record: number;
 }
 
 /** Click → inspector (and transcript) at 50k, with where the time went, beside a bare text update to a frame. */
@@ -351,7 +360,7 @@ async function clickToInspector(page: Page): Promise<string> {
   const clickMs = median(clicks.map((c) => c.ms));
   const anchorMs = median(clicks.map((c) => c.anchor));
   const transcript = clicks[0]?.transcript === null ? 'inspector only: no conversation view in this build' : 'inspector and transcript';
-  const split = `click handler ${median(clicks.map((c) => c.handler)).toFixed(1)} ms, graph marked selected ${median(clicks.map((c) => c.graph)).toFixed(1)} ms, inspector text in ${median(clicks.map((c) => c.inspector)).toFixed(1)} ms`;
+  const split = `click handler ${median(clicks.map((c) => c.handler)).toFixed(1)} ms, graph marked selected ${median(clicks.map((c) => c.graph)).toFixed(1)} ms, inspector's first answer ${median(clicks.map((c) => c.inspector)).toFixed(1)} ms, the node's full record in ${median(clicks.map((c) => c.record)).toFixed(1)} ms`;
   return (
     `click → ${transcript} updated and painted, 50k nodes: median ${clickMs.toFixed(1)} ms of ${clicks.length} (${clicks.map((c) => c.ms.toFixed(0)).join(' / ')}; target ≤ 50) | anchor: a bare text update to the next frame ${anchorMs.toFixed(1)} ms, ratio ${(clickMs / anchorMs).toFixed(1)}` +
     `\n    medians from the click: ${split}`
