@@ -319,9 +319,16 @@ const CLICK_RUN = `async ({ index, transcriptCheck }) => {
   const start = performance.now();
   node.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));
   const handler = performance.now() - start;
+  // Seen as the DOM changes (polling each frame added up to a frame of its own), then the frame that paints it.
   await new Promise((done) => {
-    const check = () => (shows() && transcriptShows(id) !== false ? done() : requestAnimationFrame(check));
-    check();
+    const ready = () => shows() && transcriptShows(id) !== false;
+    if (ready()) return done();
+    const seen = new MutationObserver(() => {
+      if (!ready()) return;
+      seen.disconnect();
+      done();
+    });
+    seen.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
   });
   await new Promise((done) => requestAnimationFrame(() => done()));
   const ms = performance.now() - start;
