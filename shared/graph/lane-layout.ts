@@ -140,3 +140,38 @@ class FreeLanes {
     for (i >>= 1; i >= 1; i >>= 1) last[i] = Math.min(last[2 * i]!, last[2 * i + 1]!);
   }
 }
+
+/** Where cards sit: each lane `laneWidth` wide with a card of `cardWidth` at its left, each row likewise. */
+export interface CardGrid {
+  readonly laneWidth: number;
+  readonly rowHeight: number;
+  readonly cardWidth: number;
+  readonly cardHeight: number;
+}
+
+export interface RoutePoint {
+  readonly x: number;
+  readonly y: number;
+}
+
+/**
+ * An edge from the bottom of one card to the top of another that crosses no card: out of the source
+ * into the empty strip below its row, across to the gap between lanes beside the target, along that
+ * gap (no card ever stands in it) to the strip above the target's row, across and down into it. A
+ * merge's second parent can be many lanes and rows away; a bezier between them cut through the cards.
+ */
+export function routeBetweenCards(grid: CardGrid, from: { lane: number; row: number }, to: { lane: number; row: number }): RoutePoint[] {
+  const laneGap = grid.laneWidth - grid.cardWidth;
+  const rowGap = grid.rowHeight - grid.cardHeight;
+  const start = { x: from.lane * grid.laneWidth + grid.cardWidth / 2, y: from.row * grid.rowHeight + grid.cardHeight };
+  const end = { x: to.lane * grid.laneWidth + grid.cardWidth / 2, y: to.row * grid.rowHeight };
+  const below = start.y + rowGap / 2;
+  if (to.row === from.row + 1) {
+    if (to.lane === from.lane) return [start, end];
+    return [start, { x: start.x, y: below }, { x: end.x, y: below }, end];
+  }
+  const above = end.y - rowGap / 2;
+  // The gap on the target's side facing the source (its right when they share a lane).
+  const column = to.lane > from.lane ? to.lane * grid.laneWidth - laneGap / 2 : to.lane * grid.laneWidth + grid.cardWidth + laneGap / 2;
+  return [start, { x: start.x, y: below }, { x: column, y: below }, { x: column, y: above }, { x: end.x, y: above }, end];
+}

@@ -1,11 +1,11 @@
 /** The graph's node components, memoized; `nodeTypes` lives at module scope so React Flow never remounts them. */
-import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react';
+import { BaseEdge, Handle, Position, type Edge, type EdgeProps, type EdgeTypes, type NodeProps, type NodeTypes } from '@xyflow/react';
 import { memo } from 'react';
 import { assertNever } from '../../../shared/errors';
 import type { NodeKind, WorkspaceStateKnown } from '../../../shared/model';
 import type { WorkspaceNodeKind } from '../../../shared/operations';
 import { plainText } from './card-text';
-import type { GraphFlowNode, GraphItemData } from './mount-items';
+import { treeItemDomId, type GraphFlowNode, type GraphItemData } from './mount-items';
 
 const KIND_ICON: Record<NodeKind, string> = {
   user: '❯',
@@ -180,9 +180,10 @@ function AgentIcon() {
   );
 }
 
-function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
+function SessionNodeView({ id, data }: NodeProps<GraphFlowNode>) {
   return (
     <div
+      id={treeItemDomId(id)}
       className={classes(data, 'graph-node')}
       data-testid="graph-node"
       data-node-id={data.nodeId}
@@ -223,12 +224,13 @@ function SessionNodeView({ data }: NodeProps<GraphFlowNode>) {
   );
 }
 
-function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
+function FoldGroupView({ id, data }: NodeProps<GraphFlowNode>) {
   const agent = data.itemKind === 'agent';
   const title = agent ? `Agent: ${plainText(data.label)}` : `${data.hidden} steps`;
   const detail = agent ? `${data.hidden} nodes` : data.summary;
   return (
     <div
+      id={treeItemDomId(id)}
       className={classes(data, `graph-node graph-group ${agent ? 'is-agent' : 'is-run'}`)}
       data-testid="graph-node"
       data-fold-id={data.foldId ?? undefined}
@@ -263,4 +265,13 @@ function FoldGroupView({ data }: NodeProps<GraphFlowNode>) {
 export const nodeTypes: NodeTypes = {
   sessionNode: memo(SessionNodeView),
   foldGroup: memo(FoldGroupView),
+};
+
+/** A merge's second parent: the orthogonal route mountItems worked out through the gaps between cards. */
+function MergeEdgeView({ data, style, markerEnd }: EdgeProps<Edge<{ path: string }>>) {
+  return <BaseEdge path={data?.path ?? ''} style={style} markerEnd={markerEnd} />;
+}
+
+export const edgeTypes: EdgeTypes = {
+  merge: memo(MergeEdgeView),
 };

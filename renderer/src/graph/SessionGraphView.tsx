@@ -4,7 +4,6 @@
  * keyboard navigation. Selection is owned by the app and arrives through props.
  */
 import {
-  Background,
   ControlButton,
   Controls,
   ReactFlow,
@@ -21,13 +20,13 @@ import { itemShowingNode, revealNode, type FoldId } from '../../../shared/graph/
 import type { NodeId, SessionGraph, WorkspaceStateKnown } from '../../../shared/model';
 import { createGraphStore, hideMaskFor, type GraphStore } from './graph-store';
 import { GraphToolbar } from './GraphToolbar';
-import { nodeTypes } from './GraphNodes';
+import { edgeTypes, nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
-import { DETAIL_ZOOM, type GraphFlowNode } from './mount-items';
+import { DETAIL_ZOOM, flowIdOfItem, treeItemDomId, type GraphFlowNode } from './mount-items';
 import { OverviewLayer } from './overview/OverviewLayer';
 import { OverviewMinimap } from './overview/OverviewMinimap';
 import { useSessionOverview } from './overview/use-session-overview';
-import { CLICK_SLOP_PX, fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport } from './view-actions';
+import { CLICK_SLOP_PX, fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport, unzoomStep } from './view-actions';
 import './graph.css';
 import './overview/overview.css';
 
@@ -54,6 +53,8 @@ export function SessionGraphView(props: SessionGraphViewProps) {
 /** What React Flow mounts while the turn overview shows: nothing. */
 const NO_NODES: GraphFlowNode[] = [];
 const NO_EDGES: Edge[] = [];
+/** One press of + or −, as React Flow's own buttons step. */
+const ZOOM_STEP = 1.2;
 
 function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, compareNodeId = null, onCompareNode }: SessionGraphViewProps) {
   const [store] = useState<GraphStore>(createGraphStore);
@@ -64,6 +65,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   const complete = useStore(store, (s) => s.complete);
   const structure = useStore(store, (s) => s.structure);
   const onNodesChange = useStore(store, (s) => s.onNodesChange);
+  const cursor = useStore(store, (s) => s.cursor);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   // The ARIA tree is React Flow's renderer (nodes and edges, not the zoom buttons or minimap); React Flow
@@ -76,10 +78,24 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   const selectedRef = useRef(selectedNodeId);
   selectedRef.current = selectedNodeId;
 
-  /** Keeps rings and glows a constant size on screen (graph.css reads --graph-unzoom). */
+  /**
+   * Keeps rings and glows about a constant size on screen (graph.css reads --graph-unzoom). In steps of
+   * ~15%: the property is inherited, so each change restyles every mounted card, and setting it at every
+   * frame of a zoom cost more main-thread time than all the rest of the frame (0.4 s in 2.5 s at 50k).
+   */
+  const unzoom = useRef('');
   const trackZoom = useCallback((zoom: number) => {
-    wrapper.current?.style.setProperty('--graph-unzoom', String(Math.min(25, Math.max(1, 1 / zoom))));
+    const value = unzoomStep(zoom);
+    if (value === unzoom.current) return;
+    unzoom.current = value;
+    wrapper.current?.style.setProperty('--graph-unzoom', value);
   }, []);
+
+  // While the camera moves, the viewport is its own compositor layer: a pan or zoom moves pixels already
+  // drawn instead of repainting every card each frame (software raster was ~12 ms a frame at 50k). Only
+  // while moving, so the cards are drawn sharp again at the zoom the user stops at.
+  const onMoveStart = useCallback(() => wrapper.current?.classList.add('is-moving'), []);
+  const onMoveEnd = useCallback(() => wrapper.current?.classList.remove('is-moving'), []);
 
   /** A fit made before React Flow's viewport was ready, applied again once it is (see the open effect). */
   const pendingFit = useRef<Viewport | null>(null);
@@ -93,6 +109,7 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     [flow, store, trackZoom],
   );
   const overview = useSessionOverview(store, applyViewport);
+  const overviewStoreRef = useRef(overview.overviewStore);
 
   /** Re-lays out with new expansions, keeping the cursor on the same node. */
   const relayout = useCallback(
@@ -141,6 +158,13 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         if (mine !== generation.current) return;
         openedSession.current = graph.session.id;
         store.getState().setLayout(opened.structure, opened.layout, expanded, -1);
+        // The turn overview (minimap, Fit) is built in the worker too: ~80 ms at 100k was a dropped frame here.
+        current.overview().then(
+          (built) => {
+            if (engine.current === current) overviewStoreRef.current.getState().setOverview(opened.structure, built);
+          },
+          () => undefined, // built here on first need instead
+        );
         if (refresh) {
           // Keep the keyboard cursor on the selection; indices may have shifted with the new nodes.
           const after = store.getState();
@@ -181,6 +205,17 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       applyViewport(revealViewport(after.layout.layout, item, after.width, after.height, after.viewport));
     })();
   }, [selectedNodeId, structure, store, relayout, applyViewport, overview]);
+
+  // A screen reader follows arrow-key moves through the tree's active descendant: the cursor's treeitem
+  // (always mounted: mountItems counts the cursor as important), none while the overview shows.
+  useEffect(() => {
+    const tree = wrapper.current?.querySelector('.react-flow__renderer');
+    if (!tree) return;
+    const state = store.getState();
+    const id = !overview.active && state.structure && state.layout && cursor >= 0 && cursor < state.layout.visible.count ? flowIdOfItem(state.structure, state.layout.visible, cursor) : null;
+    if (id !== null && nodes.some((node) => node.id === id)) tree.setAttribute('aria-activedescendant', treeItemDomId(id));
+    else tree.removeAttribute('aria-activedescendant');
+  }, [store, cursor, nodes, overview.active]);
 
   // Markers ride along with the mounted items only (a lookup per mounted node, never a pass over all nodes).
   const workspaceKinds = useMemo(() => new Map((graph.workspaceNodes ?? []).map((info) => [info.nodeId, info.kind])), [graph]);
@@ -249,6 +284,14 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     if (layout) applyViewport(fitViewport(layout.layout, width, height, 0.02));
   }, [store, applyViewport, overview]);
 
+  /** The zoom buttons: the overview's camera while it shows (zooming in far enough opens steps, as the wheel does), else React Flow's. */
+  const zoomIn = useCallback(() => {
+    if (!overview.zoomBy(ZOOM_STEP)) void flow.zoomIn({ duration: 0 });
+  }, [flow, overview]);
+  const zoomOut = useCallback(() => {
+    if (!overview.zoomBy(1 / ZOOM_STEP)) void flow.zoomOut({ duration: 0 });
+  }, [flow, overview]);
+
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const state = store.getState();
@@ -298,8 +341,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         edges={overview.active ? NO_EDGES : edges}
         onNodesChange={onNodesChange}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodeClick={onNodeClick}
         onMove={onMove}
+        onMoveStart={onMoveStart}
+        onMoveEnd={onMoveEnd}
         minZoom={0.02}
         maxZoom={2}
         nodesDraggable={false}
@@ -319,10 +365,17 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         disableKeyboardA11y
         proOptions={{ hideAttribution: true }}
       >
-        <Background gap={24} size={1} />
+        {/* No dot grid: it moved with the camera and so repainted the whole pane at every frame of a pan. */}
         <OverviewLayer store={store} overviewStore={overview.overviewStore} workspaceKinds={workspaceKinds} onSelectNode={select} onOpenSteps={overview.openSteps} />
         <OverviewMinimap store={store} overviewStore={overview.overviewStore} onJump={overview.jumpToTurn} />
-        <Controls showFitView={false} showInteractive={false}>
+        <Controls showZoom={false} showFitView={false} showInteractive={false}>
+          {/* Our own +/−: React Flow's move the step graph's camera, hidden while the overview shows. */}
+          <ControlButton className="react-flow__controls-zoomin" onClick={zoomIn} title="Zoom in" aria-label="Zoom in">
+            <PlusIcon />
+          </ControlButton>
+          <ControlButton className="react-flow__controls-zoomout" onClick={zoomOut} title="Zoom out" aria-label="Zoom out">
+            <MinusIcon />
+          </ControlButton>
           <ControlButton onClick={fit} title="Fit whole session (F)" aria-label="Fit whole session">
             <FitIcon />
           </ControlButton>
@@ -348,6 +401,22 @@ function markGraphTree(root: HTMLElement | null): void {
   tree?.setAttribute('aria-label', 'Session graph');
   tree?.setAttribute('tabindex', '0');
   root?.querySelector('.react-flow__edges')?.setAttribute('aria-hidden', 'true');
+}
+
+function PlusIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path d="M8 2.5v11M2.5 8h11" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function MinusIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path d="M2.5 8h11" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+    </svg>
+  );
 }
 
 /** Four corners: fit everything in view (inline, so no font has to carry an arrow glyph). */

@@ -5,12 +5,13 @@
 import type { FoldId } from '../../../shared/graph/folds';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
-import { toGraphNode } from '../../../shared/graph/session-tree';
+import { toGraphNode, type GraphNode } from '../../../shared/graph/session-tree';
+import { buildTurnOverview, type TurnOverview } from '../../../shared/graph/turn-overview';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { markGraphStage } from '../client/graph-timing';
 import { computeLayout, openStructure } from './layout-compute';
-import { packedTransfer, packGraphNodes, type LayoutRequest, type LayoutResponse, type StructureArrays } from './layout-protocol';
+import { packedTransfer, packGraphNodes, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type StructureArrays } from './layout-protocol';
 
 export interface OpenedGraph {
   readonly structure: SessionStructure;
@@ -27,6 +28,8 @@ export interface LayoutEngine {
     hide?: Uint8Array | null,
   ): Promise<OpenedGraph>;
   layout(expanded: ReadonlySet<FoldId>, hide?: Uint8Array | null): Promise<SessionLayout>;
+  /** The opened session's turn overview, built where the layout runs (off the UI thread). */
+  overview(): Promise<TurnOverview>;
   dispose(): void;
 }
 
@@ -71,8 +74,17 @@ export function createLayoutEngine(): LayoutEngine {
   }
   let nextId = 1;
   const pending = new Map<number, { resolve(response: LayoutResponse & { ok: true }): void; reject(error: Error): void }>();
-  worker.onmessage = (event: MessageEvent<LayoutResponse>) => {
+  const overviews = new Map<number, { resolve(overview: TurnOverview): void; reject(error: Error): void }>();
+  worker.onmessage = (event: MessageEvent<LayoutResponse | OverviewResponse>) => {
     const response = event.data;
+    const overviewWaiter = overviews.get(response.id);
+    if (overviewWaiter) {
+      overviews.delete(response.id);
+      if ('overview' in response) overviewWaiter.resolve(response.overview);
+      else overviewWaiter.reject(new Error(response.ok ? 'no overview in the answer' : response.message));
+      return;
+    }
+    if ('overview' in response) return;
     const waiter = pending.get(response.id);
     if (!waiter) return;
     pending.delete(response.id);
@@ -82,6 +94,8 @@ export function createLayoutEngine(): LayoutEngine {
   worker.onerror = (event) => {
     for (const waiter of pending.values()) waiter.reject(new Error(event.message || 'layout worker failed'));
     pending.clear();
+    for (const waiter of overviews.values()) waiter.reject(new Error(event.message || 'layout worker failed'));
+    overviews.clear();
   };
   const send = (request: LayoutRequest, transfer: Transferable[] = []) =>
     new Promise<LayoutResponse & { ok: true }>((resolve, reject) => {
@@ -103,10 +117,19 @@ export function createLayoutEngine(): LayoutEngine {
     async layout(expanded, hide = null) {
       return (await send({ id: nextId++, type: 'layout', expanded: [...expanded], hide })).layout;
     },
+    overview() {
+      const id = nextId++;
+      return new Promise<TurnOverview>((resolve, reject) => {
+        overviews.set(id, { resolve, reject });
+        worker.postMessage({ id, type: 'overview' } satisfies OverviewRequest);
+      });
+    },
     dispose() {
       worker.terminate();
       for (const waiter of pending.values()) waiter.reject(new Error('layout worker disposed'));
       pending.clear();
+      for (const waiter of overviews.values()) waiter.reject(new Error('layout worker disposed'));
+      overviews.clear();
     },
   };
 }
@@ -122,6 +145,10 @@ function createSyncEngine(): LayoutEngine {
     async layout(expanded, hide = null) {
       if (structure === null) throw new Error('layout requested before the session was opened');
       return computeLayout(structure, [...expanded], hide);
+    },
+    async overview() {
+      if (structure === null) throw new Error('overview requested before the session was opened');
+      return buildTurnOverview(structure);
     },
     dispose() {
       structure = null;

@@ -4,6 +4,7 @@ import type { ExtraEdge, ExtraEdgeKind, NodeKind } from '../../../shared/model';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import type { GraphNode } from '../../../shared/graph/session-tree';
+import type { TurnOverview } from '../../../shared/graph/turn-overview';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 
 /** The structure without the nodes and id map, which the view already has. */
@@ -21,6 +22,18 @@ export type LayoutRequest =
       readonly hide: Uint8Array | null;
     }
   | { readonly id: number; readonly type: 'layout'; readonly expanded: readonly FoldId[]; readonly hide: Uint8Array | null };
+
+/** The turn overview of the opened session, built off the UI thread (~80 ms at 100k nodes); a message of its own beside LayoutRequest. */
+export interface OverviewRequest {
+  readonly id: number;
+  readonly type: 'overview';
+}
+
+export interface OverviewResponse {
+  readonly id: number;
+  readonly ok: true;
+  readonly overview: TurnOverview;
+}
 
 export type LayoutResponse =
   | { readonly id: number; readonly ok: true; readonly structure: StructureArrays | null; readonly layout: SessionLayout }

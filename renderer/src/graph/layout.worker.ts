@@ -1,13 +1,18 @@
 /// <reference lib="webworker" />
 /** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
 import { computeLayout, openStructure } from './layout-compute';
-import { requestNodes, type LayoutRequest, type LayoutResponse } from './layout-protocol';
+import { requestNodes, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse } from './layout-protocol';
+import { buildTurnOverview } from '../../../shared/graph/turn-overview';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 
 let structure: SessionStructure | null = null;
 
-self.onmessage = (event: MessageEvent<LayoutRequest>) => {
+self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest>) => {
   const request = event.data;
+  if (request.type === 'overview') {
+    (self as unknown as { postMessage(message: OverviewResponse | LayoutResponse): void }).postMessage(overviewAnswer(request.id));
+    return;
+  }
   let response: LayoutResponse;
   try {
     if (request.type === 'open') {
@@ -23,3 +28,12 @@ self.onmessage = (event: MessageEvent<LayoutRequest>) => {
   }
   (self as unknown as { postMessage(message: LayoutResponse): void }).postMessage(response);
 };
+
+function overviewAnswer(id: number): OverviewResponse | LayoutResponse {
+  try {
+    if (structure === null) throw new Error('overview requested before the session was opened');
+    return { id, ok: true, overview: buildTurnOverview(structure) };
+  } catch (error) {
+    return { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}

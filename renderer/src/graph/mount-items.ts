@@ -4,6 +4,7 @@
  */
 import type { Edge, Node } from '@xyflow/react';
 import { BRANCH_FORK, BRANCH_NONE, BRANCH_RETRY, BRANCH_WORKSPACE } from '../../../shared/graph/branch-points';
+import { routeBetweenCards, type RoutePoint } from '../../../shared/graph/lane-layout';
 import { foldIdOfItem, ITEM_AGENT, ITEM_NODE, ITEM_RUN, itemShowingNode, type VisibleGraph } from '../../../shared/graph/folds';
 import { drawnChildren, pathThroughItem } from '../../../shared/graph/navigation';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
@@ -108,6 +109,11 @@ export interface Mounted {
 /** The treeitem is the node view inside; React Flow's wrapper must not claim a role description of its own (ARIA tree). */
 const NODE_WRAPPER_ARIA = { 'aria-roledescription': undefined };
 
+/** The DOM id of an item's treeitem: the tree's aria-activedescendant names the keyboard cursor by it. */
+export function treeItemDomId(flowId: string): string {
+  return `graph-item-${flowId.replace(/[^\w-]/g, '_')}`;
+}
+
 export function flowIdOfItem(structure: SessionStructure, visible: VisibleGraph, item: number): string {
   return foldIdOfItem(structure, visible, item) ?? structure.nodes[visible.node[item]!]!.id;
 }
@@ -198,7 +204,7 @@ export function mountItems(input: MountInput): Mounted {
       zIndex: path ? 1 : 0,
     });
   }
-  addMergeEdges(structure, visible, input.byNode, plan.items, flowIds, position, edges);
+  addMergeEdges(structure, visible, input.byNode, layout, plan.items, flowIds, position, edges);
   return { nodes: flowNodes, edges, complete: plan.complete, selectedItem };
 }
 
@@ -206,11 +212,13 @@ function addMergeEdges(
   structure: SessionStructure,
   visible: VisibleGraph,
   byNode: Int32Array,
+  layout: SessionLayout,
   items: Int32Array,
   flowIds: readonly string[],
   position: ReadonlyMap<number, number>,
   edges: Edge[],
 ): void {
+  const { lane, row } = layout.layout;
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     if (visible.kind[item] !== ITEM_NODE) continue;
@@ -218,18 +226,42 @@ function addMergeEdges(
       if (edge.kind !== 'merge') continue;
       const other = structure.indexById.get(edge.nodeId);
       if (other === undefined) continue;
-      const from = position.get(itemShowingNode(structure, visible, byNode, other));
+      const fromItem = itemShowingNode(structure, visible, byNode, other);
+      const from = position.get(fromItem);
       if (from === undefined) continue;
+      const route = routeBetweenCards(CARD_GRID, { lane: lane[fromItem]!, row: row[fromItem]! }, { lane: lane[item]!, row: row[item]! });
       edges.push({
         id: `merge:${flowIds[from]}>${flowIds[k]}`,
         source: flowIds[from]!,
         target: flowIds[k]!,
+        type: 'merge',
+        data: { path: routePath(route) },
         className: 'graph-edge is-merge',
         selectable: false,
         focusable: false,
       });
     }
   }
+}
+
+const CARD_GRID = { laneWidth: LANE_WIDTH, rowHeight: ROW_HEIGHT, cardWidth: NODE_WIDTH, cardHeight: NODE_HEIGHT } as const;
+/** Corners of a routed edge are rounded by up to this much, as React Flow's step edges are. */
+const CORNER = 8;
+
+/** An orthogonal route as an SVG path, its corners rounded. */
+export function routePath(points: readonly RoutePoint[]): string {
+  let path = `M${points[0]!.x},${points[0]!.y}`;
+  for (let k = 1; k < points.length - 1; k++) {
+    const [a, b, c] = [points[k - 1]!, points[k]!, points[k + 1]!];
+    const radius = Math.min(CORNER, Math.hypot(b.x - a.x, b.y - a.y) / 2, Math.hypot(c.x - b.x, c.y - b.y) / 2);
+    const inX = b.x - Math.sign(b.x - a.x) * radius;
+    const inY = b.y - Math.sign(b.y - a.y) * radius;
+    const outX = b.x + Math.sign(c.x - b.x) * radius;
+    const outY = b.y + Math.sign(c.y - b.y) * radius;
+    path += ` L${inX},${inY} Q${b.x},${b.y} ${outX},${outY}`;
+  }
+  const last = points[points.length - 1]!;
+  return `${path} L${last.x},${last.y}`;
 }
 
 const BRANCH_NAMES: Readonly<Record<number, GraphItemData['branch']>> = {

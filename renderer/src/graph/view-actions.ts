@@ -13,6 +13,12 @@ export const CLICK_SLOP_PX = 6;
 /** A jump target nearer the pane's edge than this (px) is re-centred: at the edge it is easy to miss. */
 const REVEAL_MARGIN = 96;
 
+/** 1/zoom (at least 1, at most 25) rounded to a power of 1.15, as a CSS value: rings keep about one size on screen. */
+export function unzoomStep(zoom: number): string {
+  const unzoom = Math.min(25, Math.max(1, 1 / zoom));
+  return (1.15 ** Math.round(Math.log(unzoom) / Math.log(1.15))).toFixed(3);
+}
+
 /**
  * Fits the whole layout, but never below `minZoom`; what does not fit starts at the top left, where the
  * session begins.

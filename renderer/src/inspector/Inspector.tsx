@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { NodeDetail } from '../../../shared/model';
+import type { NodeDetail, NodeId, NodeSummary } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
-import { KIND_LABELS } from '../app/format';
+import { absoluteTime, KIND_LABELS } from '../app/format';
 import { NodeFilesView } from '../files/NodeFilesView';
 import { NodeActions } from '../time-travel/NodeActions';
 import { ContentBlockView } from './ContentBlockView';
@@ -22,12 +22,59 @@ export function Inspector() {
   if (selectedNodeId === null && !sessionOpen) body = <div className="pane-empty">Open a session to inspect its prompts, answers and tool calls here.</div>;
   else if (selectedNodeId === null) body = <div className="pane-empty">Select a node in the graph to inspect it.</div>;
   else if (status === 'error') body = <div className="pane-empty is-error">This node could not be loaded.</div>;
-  else if (!detail || detail.node.id !== selectedNodeId) body = <div className="pane-empty">Loading…</div>;
+  else if (!detail || detail.node.id !== selectedNodeId) body = <NodePreview nodeId={selectedNodeId} />;
   else body = <NodeInspector key={detail.node.id} detail={detail} />;
   return (
     <aside className="inspector" data-testid="inspector" aria-label="Node inspector">
       {body}
     </aside>
+  );
+}
+
+const summaries = new WeakMap<readonly NodeSummary[], Map<NodeId, NodeSummary>>();
+
+/** The graph's own summary of a node (kind, label, time), looked up once per graph. */
+function summaryOf(nodes: readonly NodeSummary[], nodeId: NodeId): NodeSummary | null {
+  let byId = summaries.get(nodes);
+  if (!byId) summaries.set(nodes, (byId = new Map(nodes.map((node) => [node.id, node]))));
+  return byId.get(nodeId) ?? null;
+}
+
+/**
+ * While the node's record is on its way (nodes.get): what the graph already knows about it, at once, so
+ * a click answers in the next frame instead of after a round trip (52–89 ms at 50k nodes under load).
+ */
+function NodePreview({ nodeId }: { nodeId: NodeId }) {
+  const nodes = useAppState((s) => s.graph?.nodes ?? null);
+  const node = nodes ? summaryOf(nodes, nodeId) : null;
+  if (!node) return <div className="pane-empty">Loading…</div>;
+  return (
+    <div className={`node-inspector kind-${node.kind}`} data-testid="inspector-preview" aria-busy="true">
+      <header className="node-inspector__head">
+        <span className={`kind-badge kind-badge--${node.kind}`} data-kind={node.kind}>
+          {KIND_LABELS[node.kind]}
+        </span>
+        <span className="node-inspector__label" title={node.label}>
+          {node.label}
+        </span>
+      </header>
+      {/* The rows NodeMeta starts and ends with, so nothing jumps when the record lands. */}
+      <dl className="node-meta">
+        {node.timestamp ? (
+          <div className="node-meta__row">
+            <dt>Time</dt>
+            <dd>{absoluteTime(node.timestamp)}</dd>
+          </div>
+        ) : null}
+        <div className="node-meta__row">
+          <dt>Node id</dt>
+          <dd>
+            <code className="break">{node.sourceId}</code>
+          </dd>
+        </div>
+      </dl>
+      <div className="pane-empty">Loading the node’s record…</div>
+    </div>
   );
 }
 

@@ -69,6 +69,11 @@ export class GraphPane {
     await expect(this.nodes.first()).toBeVisible({ timeout });
   }
 
+  /** The ARIA tree the keyboard moves through. */
+  tree(): Locator {
+    return this.page.getByRole('tree', { name: 'Session graph' });
+  }
+
   /** The zoom control that fits the whole session in the pane. */
   async fitView(): Promise<void> {
     await this.root.getByRole('button', { name: 'Fit whole session' }).click();

@@ -35,4 +35,9 @@ export class OverviewPane {
     for (let k = 0; k < steps; k++) await this.page.mouse.wheel(0, -120);
     await this.page.keyboard.up('Control');
   }
+
+  /** The zoom controls' + and − (React Flow's panel), which zoom the overview while it shows. */
+  zoomButton(direction: 'in' | 'out'): Locator {
+    return this.page.getByRole('button', { name: direction === 'in' ? 'Zoom in' : 'Zoom out' });
+  }
 }

@@ -31,6 +31,15 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('tree', { name: 'Session graph' })).toBeVisible();
     await expect(page.getByRole('treeitem').first()).toHaveAccessibleName(/\S+: \S+/);
     await expect(page.getByRole('listbox', { name: 'Sessions' })).toBeVisible();
+    // Arrow keys move the cursor; the tree names it as its active descendant, so a screen reader follows.
+    const tree = app.graph.tree();
+    await tree.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const active = page.locator(`[id="${await tree.getAttribute('aria-activedescendant')}"]`);
+    await expect(active).toHaveRole('treeitem');
+    await expect(active).toHaveAttribute('data-selected', 'true');
+    await app.screenshot(`accessibility-01-keyboard-cursor-${scheme}`);
     expect(await seriousViolations(page)).toEqual([]);
 
     const palette = new CommandPalette(page);

@@ -4,6 +4,7 @@
  */
 import { expect, test } from '../fixtures/arbor-server';
 import { ArborApp } from '../pages/arbor-app';
+import { OverviewPane } from '../pages/overview';
 
 test('an empty data dir offers the demo, which opens with a branch and an unanswered tool call', async ({ page, arbor }) => {
   const app = new ArborApp(page);
@@ -40,8 +41,17 @@ test('an empty data dir offers the demo, which opens with a branch and an unansw
   await expect(app.inspector.toolOutcomes.first()).toHaveText('outcome not recorded');
   await app.screenshot('demo-04-outcome-not-recorded');
 
+  // Fit on the demo's ~90 steps lands on readable turn cards, its branch point labelled, not tiny step cards.
   await app.graph.fitView();
-  await expect(app.graph.branchBadges.first()).toBeVisible();
+  const overview = new OverviewPane(page);
+  await expect(overview.root).toBeVisible();
+  expect(await overview.zoom()).toBeGreaterThanOrEqual(0.7);
+  await expect(overview.labelsOfKind('branch-point').first()).toHaveText(/branches into 2/);
   await app.screenshot('demo-05-whole-graph');
+  // The overview's + opens the turn in the middle into its steps, as zooming with the wheel does.
+  for (let k = 0; k < 6 && (await overview.root.count()) > 0; k++) await overview.zoomButton('in').click();
+  await expect(overview.root).toHaveCount(0);
+  await expect(app.graph.nodes.first()).toBeVisible();
+  await app.screenshot('demo-06-zoomed-in-from-fit');
   await app.expectNoError();
 });

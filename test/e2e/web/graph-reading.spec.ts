@@ -70,7 +70,28 @@ test('the demo graph reads without clicking: failed calls, named results, hidden
   await page.emulateMedia({ colorScheme: 'dark' });
   await app.screenshot('graph-reading-06-branch-dark');
   await app.graph.fitView();
+  // The zoom controls follow the theme, hovered too (the just-clicked Fit was a white square in dark mode).
+  const fit = app.graph.root.getByRole('button', { name: 'Fit whole session' });
+  await fit.hover();
+  for (const button of [fit, app.graph.root.getByRole('button', { name: 'Zoom in' })]) {
+    const { background, text } = await button.evaluate((element) => ({ background: getComputedStyle(element).backgroundColor, text: getComputedStyle(element).color }));
+    expect(luminance(background)).toBeLessThan(0.2);
+    expect(luminance(text)).toBeGreaterThan(0.5);
+  }
   await app.screenshot('graph-reading-07-whole-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await fit.hover();
+  expect(luminance(await fit.evaluate((element) => getComputedStyle(element).backgroundColor))).toBeGreaterThan(0.8);
+  await app.screenshot('graph-reading-08-whole-light');
   await page.emulateMedia({ colorScheme: 'light' });
   await app.expectNoError();
 });
+
+/** Relative luminance (0 black … 1 white) of a computed `rgb(…)` colour. */
+function luminance(color: string): number {
+  const [r, g, b] = (color.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((c) => {
+    const v = Number(c) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}

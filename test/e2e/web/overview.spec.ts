@@ -66,6 +66,12 @@ test.describe('the overview of a huge session', () => {
       await overview.zoomIn(1);
       await expect.poll(() => overview.zoom()).toBeGreaterThanOrEqual(0.7);
       await app.screenshot(`overview-02-cards-${scheme}`);
+      // The − and + buttons zoom the overview too (they did nothing while it showed).
+      const before = await overview.zoom();
+      await overview.zoomButton('out').click();
+      await expect.poll(() => overview.zoom()).toBeLessThan(before);
+      await overview.zoomButton('in').click();
+      await expect.poll(() => overview.zoom()).toBeCloseTo(before, 2);
       await overview.zoomIn(3);
       await expect(overview.root).toHaveCount(0);
       await expect(app.graph.nodesOfKind('user').first()).toBeVisible();

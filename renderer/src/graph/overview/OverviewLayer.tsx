@@ -43,6 +43,19 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
   const handlers = useRef({ onSelectNode, onOpenSteps });
   handlers.current = { onSelectNode, onOpenSteps };
 
+  // The camera's zoom on the element (tests and the bench read it), apart from drawing: it holds without a canvas context too.
+  useEffect(() => {
+    const container = host.current;
+    if (!container) return;
+    const mark = (zoom: number): void => {
+      container.dataset.zoom = zoom.toFixed(3);
+    };
+    mark(overviewStore.getState().camera.zoom);
+    return overviewStore.subscribe((state, previous) => {
+      if (state.camera.zoom !== previous.camera.zoom) mark(state.camera.zoom);
+    });
+  }, [overviewStore]);
+
   useEffect(() => {
     const element = canvas.current;
     const container = host.current;
@@ -91,7 +104,6 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
       frame.height = height;
       frame.selectedTurn = selected >= 0 ? overview.turnOf[selected]! : -1;
       drawOverview(ctx, frame, dpr);
-      container.dataset.zoom = frame.camera.zoom.toFixed(3);
       container.dataset.labels = String(frame.labelCount);
       // The accessible list follows the picture once it settles, not at every frame of a pan.
       const key = `${frame.labelCount}:${frame.labels[0]?.turn ?? -1}:${frame.labels[frame.labelCount - 1]?.turn ?? -1}`;

@@ -24,7 +24,15 @@ export function minimapScale(size: { readonly width: number; readonly height: nu
     sy: Math.min(MINIMAP_HEIGHT / size.height, MAX_ROW_PX / TURN_ROW_HEIGHT),
   };
 }
+/** The minimap is as tall as its picture (a short session's few bars left a tall empty box over the cards), at least this. */
+const MIN_HEIGHT = 40;
+
+export function minimapHeight(size: { readonly width: number; readonly height: number }): number {
+  return Math.max(MIN_HEIGHT, Math.min(MINIMAP_HEIGHT, Math.ceil(size.height * minimapScale(size).sy) + 8));
+}
 const MARGIN = 12;
+/** How long the minimap waits for the layout worker's overview before building it here. */
+const OVERVIEW_FALLBACK_MS = 3000;
 
 export interface OverviewMinimapProps {
   readonly store: GraphStore;
@@ -36,7 +44,7 @@ export interface OverviewMinimapProps {
 export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewStore, onJump }: OverviewMinimapProps) {
   const hidden = useStore(overviewStore, (s) => s.minimapHidden);
   const structure = useStore(store, (s) => s.structure);
-  const [corner, setCorner] = useState<'right' | 'left'>('right');
+  const [corner, setCorner] = useState<MinimapCorner>('right');
   const canvas = useRef<HTMLCanvasElement>(null);
   const jump = useRef(onJump);
   jump.current = onJump;
@@ -51,15 +59,23 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
     let picture: HTMLCanvasElement | null = null;
     let colors = readOverviewColors(element);
     const dpr = globalThis.devicePixelRatio || 1;
-    element.width = MINIMAP_WIDTH * dpr;
-    element.height = MINIMAP_HEIGHT * dpr;
+    let height = MINIMAP_HEIGHT;
+    const setHeight = (next: number): void => {
+      height = next;
+      element.width = MINIMAP_WIDTH * dpr;
+      element.height = next * dpr;
+      element.style.height = `${next}px`;
+    };
+    setHeight(MINIMAP_HEIGHT);
 
     /** The structure drawn once per session (and theme); each frame only copies it and adds the camera. */
     const paintStructure = (): void => {
       const { overview } = overviewStore.getState().overviewOf(structure);
+      if (overview === built && picture) return;
       built = overview;
       const size = overviewSize(overview);
       const { sx, sy } = minimapScale(size);
+      setHeight(minimapHeight(size));
       picture = document.createElement('canvas');
       picture.width = element.width;
       picture.height = element.height;
@@ -112,20 +128,39 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
         ctx.fillStyle = colors.accent;
         ctx.fillRect(overview.layout.lane[selected]! * TURN_LANE_WIDTH * sx - 2, overview.layout.row[selected]! * TURN_ROW_HEIGHT * sy - 2, 8, 5);
       }
-      setCorner(selectionUnderMinimap(graph, view, overview) ? 'left' : 'right');
+      setCorner(minimapCorner(graph, view, overview, height));
     };
     const requestDraw = (): void => {
       if (scheduled === 0 && !cancelled) scheduled = requestAnimationFrame(draw);
     };
-    // Built after the graph's first paint: at 100k nodes the turn overview takes ~80 ms.
+    // The turn overview comes from the layout worker (~80 ms at 100k nodes, off this thread); built here
+    // only if it has not come after a while (a worker that failed).
+    const known = (): boolean => {
+      const view = overviewStore.getState();
+      return view.structure === structure && view.overview !== null;
+    };
+    const paintWhenKnown = (): void => {
+      if (!known()) return;
+      paintStructure();
+      requestDraw();
+    };
+    paintWhenKnown();
     const start = setTimeout(() => {
       paintStructure();
       requestDraw();
-    }, 0);
+    }, OVERVIEW_FALLBACK_MS);
     const unsubscribeGraph = store.subscribe((state, previous) => {
-      if (state.viewport !== previous.viewport || state.selectedNode !== previous.selectedNode || state.layout !== previous.layout) requestDraw();
+      if (
+        state.viewport !== previous.viewport ||
+        state.selectedNode !== previous.selectedNode ||
+        state.layout !== previous.layout ||
+        state.width !== previous.width ||
+        state.height !== previous.height
+      )
+        requestDraw();
     });
     const unsubscribeOverview = overviewStore.subscribe((state, previous) => {
+      if (state.overview !== previous.overview) paintWhenKnown();
       if (state.camera !== previous.camera || state.active !== previous.active) requestDraw();
     });
     const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
@@ -170,20 +205,54 @@ export const OverviewMinimap = memo(function OverviewMinimap({ store, overviewSt
     </button>
   );
   return (
-    <div className={`graph-minimap is-${corner}${hidden ? ' is-hidden' : ''}`} data-testid="graph-minimap" data-corner={corner} data-hidden={hidden}>
-      {hidden ? null : <canvas ref={canvas} className="graph-minimap__canvas" style={{ width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT }} aria-label="Minimap of the session's turns" role="img" />}
+    // Crowded out (a narrow pane, or the selection under both corners): kept drawn but out of sight, so it comes back on its own.
+    <div
+      className={`graph-minimap is-${corner}${hidden ? ' is-hidden' : ''}`}
+      data-testid="graph-minimap"
+      data-corner={corner}
+      data-hidden={hidden ? 'true' : corner === 'none' ? 'crowded' : 'false'}
+    >
+      {hidden ? null : <canvas ref={canvas} className="graph-minimap__canvas" style={{ width: MINIMAP_WIDTH }} aria-label="Minimap of the session's turns" role="img" />}
       {toggle}
     </div>
   );
 });
 
-/** True when the selected node, as drawn now, falls under the minimap's bottom-right corner. */
-function selectionUnderMinimap(
-  graph: ReturnType<GraphStore['getState']>,
-  view: ReturnType<OverviewStore['getState']>,
+export type MinimapCorner = 'right' | 'left' | 'none';
+
+/** Below this pane width the minimap would take too much of it: it stays out of sight. */
+export const MINIMAP_MIN_PANE_WIDTH = 520;
+/** The zoom controls' column on the left: the minimap's left corner starts beside it. */
+const CONTROLS_WIDTH = 56;
+
+/**
+ * Where the minimap goes: bottom right, else bottom left when the selection, as drawn now, would be
+ * under it there, else nowhere (the selection under both, or a pane too narrow to spare the room).
+ */
+export function minimapCorner(
+  graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport' | 'width' | 'height'>,
+  view: Pick<ReturnType<OverviewStore['getState']>, 'active' | 'camera'>,
   overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
-): boolean {
-  if (graph.selectedNode < 0) return false;
+  height: number = MINIMAP_HEIGHT,
+): MinimapCorner {
+  if (graph.width < MINIMAP_MIN_PANE_WIDTH) return 'none';
+  const box = selectionBox(graph, view, overview);
+  if (box === null) return 'right';
+  const boxTop = graph.height - MARGIN - height - 8;
+  const boxWidth = MINIMAP_WIDTH + 8 + 26; // the canvas, its padding and the toggle beside it
+  const under = (left: number, right: number): boolean => box.right > left && box.left < right && box.bottom > boxTop && box.top < graph.height;
+  if (!under(graph.width - MARGIN - boxWidth, graph.width)) return 'right';
+  if (!under(CONTROLS_WIDTH, CONTROLS_WIDTH + boxWidth)) return 'left';
+  return 'none';
+}
+
+/** The selected node's box on screen, as drawn now (its turn's card while the overview shows), or null. */
+function selectionBox(
+  graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport'>,
+  view: Pick<ReturnType<OverviewStore['getState']>, 'active' | 'camera'>,
+  overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
+): { left: number; top: number; right: number; bottom: number } | null {
+  if (graph.selectedNode < 0) return null;
   let left: number;
   let top: number;
   let right: number;
@@ -197,14 +266,12 @@ function selectionUnderMinimap(
     bottom = top + CARD_HEIGHT * camera.zoom;
   } else {
     const item = graph.byNode?.[graph.selectedNode] ?? -1;
-    if (item < 0 || !graph.layout) return false;
+    if (item < 0 || !graph.layout) return null;
     const { viewport } = graph;
     left = graph.layout.layout.lane[item]! * LANE_WIDTH * viewport.zoom + viewport.x;
     top = graph.layout.layout.row[item]! * ROW_HEIGHT * viewport.zoom + viewport.y;
     right = left + NODE_WIDTH * viewport.zoom;
     bottom = top + NODE_HEIGHT * viewport.zoom;
   }
-  const boxLeft = graph.width - MARGIN - MINIMAP_WIDTH - 8;
-  const boxTop = graph.height - MARGIN - MINIMAP_HEIGHT - 8;
-  return right > boxLeft && bottom > boxTop && left < graph.width && top < graph.height;
+  return { left, top, right, bottom };
 }

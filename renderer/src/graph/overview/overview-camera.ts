@@ -31,8 +31,12 @@ export const STEPS_ENTRY_ZOOM = 0.6;
 export const OVERVIEW_ENTRY_STEP_ZOOM = DETAIL_ZOOM;
 /** The overview's zoom when the step graph hands over. */
 export const OVERVIEW_ENTRY_ZOOM = 1;
-/** A session whose step graph would fit only below this zoom gets the overview (a hairline otherwise). */
-export const OVERVIEW_FIT_THRESHOLD = 0.05;
+/**
+ * A session whose step graph would fit only below this zoom gets the overview: below it steps draw as
+ * unlabelled pills (the demo's 90 nodes fitted were unreadable tiny cards), and a turn card still says
+ * what each turn did. "Fit" means "show me the whole session, readable".
+ */
+export const OVERVIEW_FIT_THRESHOLD = DETAIL_ZOOM;
 
 export function turnLeft(overview: TurnOverview, turn: number): number {
   return overview.layout.lane[turn]! * TURN_LANE_WIDTH;

@@ -1,6 +1,6 @@
 /**
  * The overview's own state, one store per graph view: whether the overview is showing, its camera, the
- * turn overview of the open session (built on first need), and whether the minimap is hidden. The camera
+ * turn overview of the open session (from the layout worker, or built here on a need that comes first), and whether the minimap is hidden. The camera
  * changes every frame while panning, so the canvas subscribes to it directly instead of re-rendering React.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
@@ -17,6 +17,8 @@ export interface OverviewViewState {
   readonly minimapHidden: boolean;
   /** The turn overview of `structure`, built once per structure. */
   overviewOf(structure: SessionStructure): { overview: TurnOverview; grid: TurnGrid };
+  /** The layout worker's overview of `structure` arrived (ignored when one is already known for it). */
+  setOverview(structure: SessionStructure, overview: TurnOverview): void;
   show(camera: Viewport): void;
   hide(): void;
   setCamera(camera: Viewport): void;
@@ -50,6 +52,11 @@ export function createOverviewStore(): OverviewStore {
       const grid = indexTurns(overview);
       set({ structure, overview, grid });
       return { overview, grid };
+    },
+    setOverview(structure, overview) {
+      const state = get();
+      if (state.structure === structure && state.overview !== null) return;
+      set({ structure, overview, grid: indexTurns(overview) });
     },
     show: (camera) => set({ active: true, camera }),
     hide: () => set({ active: false }),

@@ -11,12 +11,16 @@ import type { GraphStore } from '../graph-store';
 import { fitViewport } from '../view-actions';
 import {
   fitOverview,
+  nearestTurn,
+  OPEN_STEPS_ZOOM,
   OVERVIEW_ENTRY_STEP_ZOOM,
   OVERVIEW_FIT_THRESHOLD,
   overviewViewportAt,
   stepsViewportForTurn,
   STEPS_ENTRY_ZOOM,
+  turnAtPoint,
   turnAtStepPoint,
+  zoomAbout,
 } from './overview-camera';
 import { createOverviewStore, type OverviewStore } from './overview-store';
 
@@ -32,6 +36,11 @@ export interface SessionOverview {
   openSteps(turn: number, screenX: number, screenY: number): void;
   /** The minimap's jump: the turn centred, in whichever view shows. */
   jumpToTurn(turn: number): void;
+  /**
+   * A zoom button while the overview shows: zooms about the pane's centre, and past OPEN_STEPS_ZOOM opens
+   * the turn there into its steps, as the wheel does. False when the overview is not showing.
+   */
+  zoomBy(factor: number): boolean;
 }
 
 export function useSessionOverview(store: GraphStore, applyViewport: (viewport: Viewport) => void): SessionOverview {
@@ -93,11 +102,34 @@ export function useSessionOverview(store: GraphStore, applyViewport: (viewport: 
     [store, overviewStore, applyViewport],
   );
 
+  const zoomBy = useCallback(
+    (factor: number): boolean => {
+      const view = overviewStore.getState();
+      if (!view.active || !view.overview || !view.grid) return false;
+      const { width, height } = store.getState();
+      const x = width / 2;
+      const y = height / 2;
+      const next = zoomAbout(view.camera, factor, x, y);
+      if (next.zoom < OPEN_STEPS_ZOOM) {
+        overviewStore.getState().setCamera(next);
+        return true;
+      }
+      const under = turnAtPoint(view.overview, view.camera, x, y);
+      const turn = under >= 0 ? under : nearestTurn(view.overview, view.grid, (x - view.camera.x) / view.camera.zoom, (y - view.camera.y) / view.camera.zoom);
+      if (turn >= 0) openSteps(turn, x, y);
+      return true;
+    },
+    [store, overviewStore, openSteps],
+  );
+
   const leave = useCallback((): boolean => {
     if (!overviewStore.getState().active) return false;
     overviewStore.getState().hide();
     return true;
   }, [overviewStore]);
 
-  return useMemo(() => ({ overviewStore, active, fit, onStepsMoved, leave, openSteps, jumpToTurn }), [overviewStore, active, fit, onStepsMoved, leave, openSteps, jumpToTurn]);
+  return useMemo(
+    () => ({ overviewStore, active, fit, onStepsMoved, leave, openSteps, jumpToTurn, zoomBy }),
+    [overviewStore, active, fit, onStepsMoved, leave, openSteps, jumpToTurn, zoomBy],
+  );
 }

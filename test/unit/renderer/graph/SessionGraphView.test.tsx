@@ -80,4 +80,31 @@ describe('SessionGraphView', () => {
     });
     expect(onSelectNode).toHaveBeenLastCalledWith('second');
   });
+
+  it('a screen reader follows arrow-key moves: the tree names the cursor treeitem as its active descendant', async () => {
+    const view = render(<SessionGraphView graph={sampleGraph()} selectedNodeId={null} onSelectNode={vi.fn()} />);
+    await waitFor(() => expect(view.container.querySelector('[data-node-id="prompt"]')).not.toBeNull());
+    const tree = view.getByRole('tree', { name: 'Session graph' });
+    expect(tree.getAttribute('aria-activedescendant')).toBeNull();
+    const active = (): HTMLElement | null => {
+      const id = tree.getAttribute('aria-activedescendant');
+      return id === null ? null : view.container.ownerDocument.getElementById(id);
+    };
+    await act(async () => {
+      fireEvent.keyDown(tree, { key: 'ArrowDown' });
+    });
+    await waitFor(() => expect(active()?.getAttribute('data-node-id')).toBe('prompt'));
+    expect(active()?.getAttribute('role')).toBe('treeitem');
+    await act(async () => {
+      fireEvent.keyDown(tree, { key: 'ArrowDown' });
+    });
+    await waitFor(() => expect(active()?.getAttribute('data-node-id')).toBe('answer'));
+    // A fold group is a treeitem the cursor reaches too.
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowDown']) {
+      await act(async () => {
+        fireEvent.keyDown(tree, { key });
+      });
+    }
+    await waitFor(() => expect(active()?.getAttribute('data-fold-id')).toBe('run:n5'));
+  });
 });

@@ -62,6 +62,10 @@ describe('workspace branches in the graph', () => {
       ['fork', true],
       ['next', false],
     ]);
+    // Routed through the gaps between cards, not a bezier that may cut through them.
+    const merge = into.find((edge) => edge.className?.includes('is-merge'));
+    expect(merge?.type).toBe('merge');
+    expect((merge?.data as { path?: string } | undefined)?.path).toMatch(/^M[\d.,-]+( L[\d.,-]+| Q[\d.,-]+ [\d.,-]+)+$/);
   });
 
   it('shows the branch badge on the fork point in the rendered view', async () => {

@@ -99,4 +99,28 @@ describe('Inspector', () => {
     const rule = /\.field-label code,[^{]*\{([^}]*)\}/.exec(css);
     expect(rule?.[1]).toMatch(/text-transform:\s*none/);
   });
+
+  it('answers a click at once with what the graph knows (kind, label, id) while the record is on its way (52–89 ms at 50k waited on nodes.get)', async () => {
+    let answer: (detail: NodeDetail) => void = () => undefined;
+    const detail = nodeDetail('t1', { node: nodeSummary('t1', { kind: 'tool_call', label: 'Bash: ls' }) });
+    const client = createFakeClient({ 'nodes.get': () => new Promise<NodeDetail>((done) => (answer = done)) });
+    const view = renderWithStore(<Inspector />, client);
+    await act(async () => {
+      view.store.setState({ selectedSessionId: 's1', graph: { session: { id: 's1' }, nodes: [nodeSummary('t0'), detail.node] } as never });
+    });
+    let selected: Promise<void> = Promise.resolve();
+    await act(async () => {
+      selected = view.store.getState().selectNode('t1');
+    });
+    const preview = screen.getByTestId('inspector-preview');
+    expect(preview.textContent).toContain('Bash: ls');
+    expect(preview.textContent).toContain(detail.node.sourceId);
+    expect(preview.getAttribute('aria-busy')).toBe('true');
+    await act(async () => {
+      answer(detail);
+      await selected;
+    });
+    expect(screen.queryByTestId('inspector-preview')).toBeNull();
+    expect(screen.getByTestId('inspector-kind').getAttribute('data-kind')).toBe('tool_call');
+  });
 });

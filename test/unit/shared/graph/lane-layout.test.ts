@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forestFromParents } from '../../../../shared/graph/forest';
-import { layoutLanes } from '../../../../shared/graph/lane-layout';
+import { layoutLanes, routeBetweenCards } from '../../../../shared/graph/lane-layout';
 import { mulberry32 } from '../../../../shared/random';
 
 const layoutOf = (parents: number[]) => {
@@ -62,5 +62,45 @@ describe('layoutLanes', () => {
     expect(layout.rows).toBe(50_000);
     expect(layout.lanes).toBe(1);
     expect(layout.row[49_999]).toBe(49_999);
+  });
+});
+
+describe('routeBetweenCards', () => {
+  const grid = { laneWidth: 336, rowHeight: 92, cardWidth: 296, cardHeight: 62 };
+
+  /** True when an axis-aligned segment enters a card's inside (touching its edge is not crossing). */
+  const crosses = (a: { x: number; y: number }, b: { x: number; y: number }, lane: number, row: number): boolean => {
+    const left = lane * grid.laneWidth;
+    const top = row * grid.rowHeight;
+    const right = left + grid.cardWidth;
+    const bottom = top + grid.cardHeight;
+    return Math.max(a.x, b.x) > left && Math.min(a.x, b.x) < right && Math.max(a.y, b.y) > top && Math.min(a.y, b.y) < bottom;
+  };
+
+  it('a merge edge between parents far apart crosses no card of the laid-out session (bezier edges cut through them)', () => {
+    const random = mulberry32(11);
+    for (let trial = 0; trial < 30; trial++) {
+      const parents = [-1];
+      for (let i = 1; i < 150; i++) parents.push(random() < 0.85 ? i - 1 : Math.floor(random() * i));
+      const { layout } = layoutOf(parents);
+      for (let pair = 0; pair < 20; pair++) {
+        const from = Math.floor(random() * parents.length);
+        const to = Math.floor(random() * parents.length);
+        if (from === to) continue;
+        const route = routeBetweenCards(grid, { lane: layout.lane[from]!, row: layout.row[from]! }, { lane: layout.lane[to]!, row: layout.row[to]! });
+        for (let k = 1; k < route.length; k++) {
+          const a = route[k - 1]!;
+          const b = route[k]!;
+          expect(a.x === b.x || a.y === b.y).toBe(true); // orthogonal
+          for (let item = 0; item < parents.length; item++) expect(crosses(a, b, layout.lane[item]!, layout.row[item]!)).toBe(false);
+        }
+        expect(route[0]).toEqual({ x: layout.lane[from]! * grid.laneWidth + grid.cardWidth / 2, y: layout.row[from]! * grid.rowHeight + grid.cardHeight });
+        expect(route.at(-1)).toEqual({ x: layout.lane[to]! * grid.laneWidth + grid.cardWidth / 2, y: layout.row[to]! * grid.rowHeight });
+      }
+    }
+  });
+
+  it('goes straight down between cards of one lane in consecutive rows', () => {
+    expect(routeBetweenCards(grid, { lane: 2, row: 3 }, { lane: 2, row: 4 })).toHaveLength(2);
   });
 });
