@@ -9,8 +9,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
-import { AgentRunBlock } from './AgentRunBlock';
-import { branchPath, buildConversationStructure, conversationRows, siblingBranch, type ConversationRows, type ConversationStructure } from './branch-path';
+import { AgentRuns } from './AgentRunBlock';
+import { branchPath, buildConversationStructure, conversationRows, siblingBranch, type ConversationRow, type ConversationRows, type ConversationStructure } from './branch-path';
 import { ConversationRow as Row } from './ConversationRow';
 import { conversationKeyAction } from './conversation-keys';
 import { createConversationStore, type ConversationStore } from './conversation-store';
@@ -146,6 +146,16 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
 
   useConversationKeys(structure, view, selectedRow, store, onSelect);
 
+  const agentRuns = useMemo(() => {
+    const blocks = new WeakMap<ConversationRow, React.ReactElement>();
+    return (row: ConversationRow): React.ReactElement | null => {
+      if (row.agentRuns.length === 0) return null;
+      let block = blocks.get(row);
+      if (block === undefined) blocks.set(row, (block = <AgentRuns structure={structure} roots={row.agentRuns} store={store} onSelect={onSelect} />));
+      return block;
+    };
+  }, [structure, store, onSelect]);
+
   const failed = useStore(store, (s) => s.failed);
   return (
     <section className="conversation" aria-label="Conversation" data-testid="conversation">
@@ -166,12 +176,8 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
                   onSelect={onSelect}
                   onSwitchBranch={onSwitchBranch}
                 >
-                  {/* null, not [], for a row without subagents, so the memoized row skips re-rendering as the list scrolls. */}
-                  {row.agentRuns.length === 0
-                    ? null
-                    : row.agentRuns.map((root) => (
-                        <AgentRunBlock key={root} structure={structure} root={root} store={store} selectedNodeId={selectedNodeId} onSelect={onSelect} />
-                      ))}
+                  {/* One element per row, reused across renders (null without subagents), so the memoized row skips re-rendering as the list scrolls. */}
+                  {agentRuns(row)}
                 </Row>
               </div>
             );
