@@ -10,29 +10,21 @@ import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
 import { AgentRuns } from './AgentRunBlock';
-import { branchPath, buildConversationStructure, conversationRows, siblingBranch, type ConversationRow, type ConversationRows, type ConversationStructure } from './branch-path';
+import { buildConversationStructure, siblingBranch, type ConversationRow, type ConversationStructure } from './branch-path';
+import { createBranchViews, type BranchView } from './branch-views';
 import { ConversationRow as Row } from './ConversationRow';
 import { conversationKeyAction } from './conversation-keys';
 import { createConversationStore, type ConversationStore } from './conversation-store';
+import { prefetchWindow } from './prefetch-window';
 import { createRowEstimates, estimatedStart } from './row-estimates';
 import { anchorSelectedRow } from './selected-row-anchor';
 import './conversation.css';
 
-/** Rows fetched beyond the mounted ones, so a slow scroll finds them ready. */
+/** Rows fetched beyond the mounted ones (at least; in blocks of this many), so a slow scroll finds them ready. */
 const PREFETCH_ROWS = 30;
 /** Rows around the selected one asked for at the jump, before the virtualizer has mounted any. */
 const JUMP_ROWS_BEFORE = 4;
 const JUMP_ROWS_AFTER = 16;
-
-interface BranchView {
-  readonly structure: ConversationStructure;
-  readonly rows: ConversationRows;
-  /** Each row's node id: the virtualizer's item keys, so measured heights follow a node across branches. */
-  readonly keys: readonly string[];
-  /** Each row's sort for its guessed height (row-estimates.ts). */
-  readonly sorts: Int32Array;
-  readonly openAgent: number;
-}
 
 export function ConversationView({ graph }: { graph: SessionGraph }) {
   const client = useArborClient();
@@ -55,17 +47,10 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
   const selectNode = useAppState((s) => s.selectNode);
   const selected = selectedNodeId === null ? -1 : (structure.session.indexById.get(selectedNodeId) ?? -1);
 
-  // Moving along the branch keeps it (above a branch point too, as in a chat app); anything else reads
-  // the branch through the new selection.
+  // Moving along the branch keeps it; another branch is read through the new selection (branch-views.ts).
+  const branchViews = useMemo(() => createBranchViews(structure, estimates), [structure, estimates]);
   const shown = useRef<BranchView | null>(null);
-  const view = useMemo((): BranchView => {
-    const last = shown.current;
-    if (last && last.structure === structure && (selected < 0 || last.rows.rowOfNode[selected]! >= 0)) return last;
-    const start = selected >= 0 ? selected : (structure.session.tree.roots[0] ?? -1);
-    const { path, openAgent } = branchPath(structure, start);
-    const rows = conversationRows(structure, path);
-    return { structure, rows, keys: rows.rows.map((row) => structure.nodes[row.node]!.id), sorts: estimates.sortsOf(rows.rows, structure.nodes), openAgent };
-  }, [structure, selected, estimates]);
+  const view = useMemo(() => branchViews.viewFor(selected, shown.current), [branchViews, selected]);
   useEffect(() => {
     shown.current = view;
   }, [view]);
@@ -126,8 +111,7 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
   const lastIndex = items.at(-1)?.index ?? -1;
   useEffect(() => {
     if (lastIndex < 0) return;
-    const from = Math.max(0, firstIndex - PREFETCH_ROWS);
-    const to = Math.min(rows.length - 1, lastIndex + PREFETCH_ROWS);
+    const { from, to } = prefetchWindow(firstIndex, lastIndex, rows.length, PREFETCH_ROWS);
     // The mounted rows first, then the window around them: the rows on screen are not held back by the prefetch.
     store.getState().request(keys.slice(firstIndex, lastIndex + 1));
     store.getState().request(keys.slice(from, to + 1));
