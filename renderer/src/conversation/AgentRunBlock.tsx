@@ -3,8 +3,9 @@
  * Runs are short next to a session, so the open block is not virtualized; a very long one shows its
  * first steps and says how many more there are.
  */
-import { useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
+import { useAppState } from '../app/app-context';
 import { plural } from '../app/format';
 import { agentRunPath, conversationRows, type ConversationStructure } from './branch-path';
 import { ConversationRow } from './ConversationRow';
@@ -12,17 +13,33 @@ import type { ConversationStore } from './conversation-store';
 
 const AGENT_ROWS_SHOWN = 300;
 
+/**
+ * The runs under one row's calls. Memoized on props that stay the same while the list scrolls, so the row
+ * holding it (also memoized) is not re-rendered each frame; the selection is read inside, by each run.
+ */
+export const AgentRuns = memo(function AgentRuns({
+  structure,
+  roots,
+  store,
+  onSelect,
+}: {
+  structure: ConversationStructure;
+  roots: readonly number[];
+  store: ConversationStore;
+  onSelect: (nodeId: string) => void;
+}) {
+  return roots.map((root) => <AgentRunBlock key={root} structure={structure} root={root} store={store} onSelect={onSelect} />);
+});
+
 export function AgentRunBlock({
   structure,
   root,
   store,
-  selectedNodeId,
   onSelect,
 }: {
   structure: ConversationStructure;
   root: number;
   store: ConversationStore;
-  selectedNodeId: string | null;
   onSelect: (nodeId: string) => void;
 }) {
   const rootId = structure.nodes[root]!.id;
@@ -34,6 +51,8 @@ export function AgentRunBlock({
   useEffect(() => {
     if (shown.length > 0) store.getState().request(shown.map((row) => structure.nodes[row.node]!.id));
   }, [shown, store, structure]);
+  // Folded, the run shows no step, so the selection moving elsewhere does not re-render it.
+  const selectedNodeId = useAppState((s) => (open ? s.selectedNodeId : null));
   const first = structure.nodes[root]!;
   return (
     <details className="conv-agent" open={open} data-testid="conversation-agent">

@@ -39,7 +39,7 @@ export const ConversationRow = memo(function ConversationRow({ summary, kind, se
   };
   const className = ['conv-row', `conv-row--${kind}`, `conv-row--${summary.kind}`, selected ? 'is-selected' : ''].filter(Boolean).join(' ');
   return (
-    <article className={className} data-testid="conversation-row" data-node-id={summary.id} data-kind={summary.kind} data-selected={selected} aria-current={selected ? 'step' : undefined} onClick={onClick}>
+    <article className={className} data-testid="conversation-row" data-node-id={summary.id} data-kind={summary.kind} data-selected={selected} data-loaded={detail !== undefined || kind === 'annotation'} aria-current={selected ? 'step' : undefined} onClick={onClick}>
       {ordinal !== null && onSwitchBranch ? <BranchSwitch ordinal={ordinal} onSwitch={(direction) => onSwitchBranch(summary.id, direction)} /> : null}
       {kind === 'annotation' ? (
         <div className="conv-annotation" title={summary.label}>

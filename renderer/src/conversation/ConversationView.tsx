@@ -4,84 +4,58 @@
  * batches), opened at the selected node without rendering the rows before it. Selection is the app's, so
  * the graph follows and the conversation follows the graph.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement as measureRowElement, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
-import { AgentRunBlock } from './AgentRunBlock';
-import { branchPath, buildConversationStructure, conversationRows, siblingBranch, type ConversationRow, type ConversationRows, type ConversationStructure } from './branch-path';
+import { AgentRuns } from './AgentRunBlock';
+import { buildConversationStructure, siblingBranch, type ConversationRow, type ConversationStructure } from './branch-path';
+import { createBranchViews, type BranchView } from './branch-views';
 import { ConversationRow as Row } from './ConversationRow';
 import { conversationKeyAction } from './conversation-keys';
 import { createConversationStore, type ConversationStore } from './conversation-store';
+import { prefetchWindow } from './prefetch-window';
+import { createRowEstimates, estimatedStart } from './row-estimates';
+import { anchorSelectedRow } from './selected-row-anchor';
 import './conversation.css';
 
-/**
- * How long a jump keeps the selected row in view while the rows around it are measured and their details
- * arrive (each can grow a row by hundreds of pixels). Ended sooner by the user's own scrolling.
- */
-const SETTLE_MS = 10_000;
-
-/** Rows fetched beyond the mounted ones, so a slow scroll finds them ready. */
+/** Rows fetched beyond the mounted ones (at least; in blocks of this many), so a slow scroll finds them ready. */
 const PREFETCH_ROWS = 30;
-
-interface BranchView {
-  readonly structure: ConversationStructure;
-  readonly rows: ConversationRows;
-  readonly openAgent: number;
-}
-
-function estimateRow(structure: ConversationStructure, row: ConversationRow | undefined): number {
-  if (!row) return 60;
-  if (row.kind === 'annotation') return 28;
-  if (row.kind === 'compaction') return 72;
-  const node = structure.nodes[row.node]!;
-  switch (node.kind) {
-    case 'user':
-      return 84;
-    case 'thinking':
-      return 44;
-    case 'tool_call':
-      return 120;
-    default:
-      return 72;
-  }
-}
-
-/** Whether the row's top is inside the scroller, with at least a line of it showing. */
-function selectedRowInView(scroller: HTMLElement | null, index: number): boolean {
-  const element = scroller?.querySelector(`[data-index="${index}"]`);
-  if (!scroller || !element) return false;
-  const box = element.getBoundingClientRect();
-  const port = scroller.getBoundingClientRect();
-  return box.top >= port.top - 1 && box.top < port.bottom - Math.min(24, box.height);
-}
+/** Rows around the selected one asked for at the jump, before the virtualizer has mounted any. */
+const JUMP_ROWS_BEFORE = 4;
+const JUMP_ROWS_AFTER = 16;
 
 export function ConversationView({ graph }: { graph: SessionGraph }) {
   const client = useArborClient();
   const sessionId = graph.session.id;
-  // One cache of details per open session; a refresh of the same session keeps it.
-  const store = useMemo(() => createConversationStore(client), [client, sessionId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const appStore = useAppStoreApi();
+  // One cache of details per open session; a refresh of the same session keeps it. The inspector's details of
+  // the selected node go in first, so the row opened at shows its content in its first frame.
+  const store = useMemo(() => {
+    const known = appStore.getState().nodeDetail;
+    return createConversationStore(client, known === null ? [] : [known]);
+  }, [client, sessionId]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => () => store.getState().dispose(), [store]);
+  const inspected = useAppState((s) => s.nodeDetail);
+  useEffect(() => {
+    if (inspected !== null && inspected.node.sessionId === sessionId) store.getState().seed(inspected);
+  }, [inspected, sessionId, store]);
+  const estimates = useMemo(() => createRowEstimates(), [sessionId]); // eslint-disable-line react-hooks/exhaustive-deps
   const structure = useMemo(() => buildConversationStructure(graph.nodes, graph.workspaceNodes), [graph]);
   const selectedNodeId = useAppState((s) => s.selectedNodeId);
   const selectNode = useAppState((s) => s.selectNode);
   const selected = selectedNodeId === null ? -1 : (structure.session.indexById.get(selectedNodeId) ?? -1);
 
-  // Moving along the branch keeps it (above a branch point too, as in a chat app); anything else reads
-  // the branch through the new selection.
+  // Moving along the branch keeps it; another branch is read through the new selection (branch-views.ts).
+  const branchViews = useMemo(() => createBranchViews(structure, estimates), [structure, estimates]);
   const shown = useRef<BranchView | null>(null);
-  const view = useMemo((): BranchView => {
-    const last = shown.current;
-    if (last && last.structure === structure && (selected < 0 || last.rows.rowOfNode[selected]! >= 0)) return last;
-    const start = selected >= 0 ? selected : (structure.session.tree.roots[0] ?? -1);
-    const { path, openAgent } = branchPath(structure, start);
-    return { structure, rows: conversationRows(structure, path), openAgent };
-  }, [structure, selected]);
+  const view = useMemo(() => branchViews.viewFor(selected, shown.current), [branchViews, selected]);
   useEffect(() => {
     shown.current = view;
   }, [view]);
   const { rows, rowOfNode } = view.rows;
+  const { keys, sorts } = view;
   const selectedRow = selected < 0 ? -1 : rowOfNode[selected]! >= 0 ? rowOfNode[selected]! : view.openAgent >= 0 ? rowOfNode[structure.display.parent[view.openAgent]!]! : -1;
 
   // The selected node's thinking (or the subagent run it is in) opens when it is selected.
@@ -93,56 +67,55 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
   }, [selectedNodeId, selected, structure, store, view]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Stable across renders: the virtualizer re-places every row of the branch (50k) whenever getItemKey changes.
+  const getItemKey = useCallback((index: number) => keys[index]!, [keys]);
+  const estimateSize = useCallback((index: number) => estimates.estimate(sorts[index]!), [estimates, sorts]);
+  const measureElement = useCallback(
+    (element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>) => {
+      const height = measureRowElement(element, entry, instance);
+      // Only a row showing its content teaches the guess; its one-line placeholder says nothing of its height.
+      const index = instance.indexFromElement(element);
+      if (index < sorts.length && element.firstElementChild?.getAttribute('data-loaded') === 'true') estimates.observe(sorts[index]!, keys[index]!, height);
+      return height;
+    },
+    [estimates, sorts, keys],
+  );
+  // The first frame already renders the rows around the selected one (at their guessed place), not the
+  // branch's first rows, which would be mounted, measured and fetched for nothing.
+  const initialOffset = useCallback(() => (selectedRow > 0 ? estimatedStart(selectedRow, estimateSize) : 0), []); // eslint-disable-line react-hooks/exhaustive-deps
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => estimateRow(structure, rows[index]),
+    estimateSize,
+    measureElement,
+    initialOffset,
     overscan: 6,
-    getItemKey: (index) => structure.nodes[rows[index]!.node]!.id,
+    getItemKey,
   });
 
-  // Bring the selected row into view: centred when the branch changed (or on open), minimally otherwise.
+  // Bring the selected row into view: centred when the branch changed (or on open), minimally otherwise; then
+  // keep it there while the rows around it settle (selected-row-anchor.ts). Its neighbours' details are asked
+  // for now, ahead of the prefetch, so its content is the first to arrive.
   const scrolledView = useRef<BranchView | null>(null);
   useLayoutEffect(() => {
     if (selectedRow < 0) return;
     const align = scrolledView.current === view ? 'auto' : 'center';
     scrolledView.current = view;
+    store.getState().request(keys.slice(Math.max(0, selectedRow - JUMP_ROWS_BEFORE), selectedRow + JUMP_ROWS_AFTER + 1));
     virtualizer.scrollToIndex(selectedRow, { align });
-    // Rows measured on the way in, and details arriving in batches, change the offsets the jump was computed
-    // from, and rows above the selected one that grow after it came into view push it out again. So the
-    // selected row stays anchored: whenever it is out of view, jump again, until the user scrolls or
-    // SETTLE_MS passes. Stopping at the first frame it was in view left it pushed off screen on a busy
-    // machine, where the details land seconds later (a flaky e2e in CI, 4 runs in 8 under load).
-    const started = performance.now();
-    let stopped = false;
-    const stop = (): void => {
-      stopped = true;
-    };
-    const scrollerAtStart = scrollRef.current;
-    const userScrolls = ['wheel', 'pointerdown', 'touchstart', 'keydown'] as const;
-    for (const type of userScrolls) scrollerAtStart?.addEventListener(type, stop, { passive: true });
-    let frame = requestAnimationFrame(function settle() {
-      if (stopped || performance.now() - started > SETTLE_MS) return;
-      if (!selectedRowInView(scrollRef.current, selectedRow)) virtualizer.scrollToIndex(selectedRow, { align });
-      frame = requestAnimationFrame(settle);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      for (const type of userScrolls) scrollerAtStart?.removeEventListener(type, stop);
-    };
-  }, [selectedRow, view, virtualizer]);
+    return anchorSelectedRow({ scroller: scrollRef.current, virtualizer, row: selectedRow, jump: () => virtualizer.scrollToIndex(selectedRow, { align }) });
+  }, [selectedRow, view, keys, store, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items.at(-1)?.index ?? -1;
   useEffect(() => {
     if (lastIndex < 0) return;
-    const from = Math.max(0, firstIndex - PREFETCH_ROWS);
-    const to = Math.min(rows.length - 1, lastIndex + PREFETCH_ROWS);
-    const ids: string[] = [];
-    for (let r = from; r <= to; r++) ids.push(structure.nodes[rows[r]!.node]!.id);
-    store.getState().request(ids);
-  }, [firstIndex, lastIndex, rows, structure, store]);
+    const { from, to } = prefetchWindow(firstIndex, lastIndex, rows.length, PREFETCH_ROWS);
+    // The mounted rows first, then the window around them: the rows on screen are not held back by the prefetch.
+    store.getState().request(keys.slice(firstIndex, lastIndex + 1));
+    store.getState().request(keys.slice(from, to + 1));
+  }, [firstIndex, lastIndex, keys, rows.length, store]);
 
   const onSelect = useCallback((nodeId: string) => void selectNode(nodeId), [selectNode]);
   const onSwitchBranch = useCallback(
@@ -156,6 +129,16 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
   );
 
   useConversationKeys(structure, view, selectedRow, store, onSelect);
+
+  const agentRuns = useMemo(() => {
+    const blocks = new WeakMap<ConversationRow, React.ReactElement>();
+    return (row: ConversationRow): React.ReactElement | null => {
+      if (row.agentRuns.length === 0) return null;
+      let block = blocks.get(row);
+      if (block === undefined) blocks.set(row, (block = <AgentRuns structure={structure} roots={row.agentRuns} store={store} onSelect={onSelect} />));
+      return block;
+    };
+  }, [structure, store, onSelect]);
 
   const failed = useStore(store, (s) => s.failed);
   return (
@@ -177,12 +160,8 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
                   onSelect={onSelect}
                   onSwitchBranch={onSwitchBranch}
                 >
-                  {/* null, not [], for a row without subagents, so the memoized row skips re-rendering as the list scrolls. */}
-                  {row.agentRuns.length === 0
-                    ? null
-                    : row.agentRuns.map((root) => (
-                        <AgentRunBlock key={root} structure={structure} root={root} store={store} selectedNodeId={selectedNodeId} onSelect={onSelect} />
-                      ))}
+                  {/* One element per row, reused across renders (null without subagents), so the memoized row skips re-rendering as the list scrolls. */}
+                  {agentRuns(row)}
                 </Row>
               </div>
             );

@@ -57,8 +57,17 @@ export function lineChild(structure: ConversationStructure, node: number): numbe
 
 /** The branch through `selected` (a node index); an empty path for -1. */
 export function branchPath(structure: ConversationStructure, selected: number): BranchPath {
+  const { leaf, openAgent } = branchEnd(structure, selected);
+  return { path: pathTo(structure, leaf), openAgent };
+}
+
+/**
+ * The last node of the branch through `selected` (-1 for none), which names the branch: the path is the
+ * root's line down to it. O(the branch below the selection), so a cache of branches can be asked first.
+ */
+export function branchEnd(structure: ConversationStructure, selected: number): { leaf: number; openAgent: number } {
   const { display, session } = structure;
-  if (selected < 0 || selected >= display.size) return { path: new Int32Array(0), openAgent: -1 };
+  if (selected < 0 || selected >= display.size) return { leaf: -1, openAgent: -1 };
   // A node inside a subagent run is read under the call that spawned it, on the main line.
   let anchor = selected;
   let openAgent = -1;
@@ -68,11 +77,16 @@ export function branchPath(structure: ConversationStructure, selected: number): 
       anchor = display.parent[at]!;
     }
   }
+  let leaf = anchor;
+  for (let at = lineChild(structure, anchor); at >= 0; at = lineChild(structure, at)) leaf = at;
+  return { leaf, openAgent };
+}
+
+/** The display tree's line from the root down to `leaf`. */
+export function pathTo(structure: ConversationStructure, leaf: number): Int32Array {
   const up: number[] = [];
-  for (let at = anchor; at >= 0; at = display.parent[at]!) up.push(at);
-  up.reverse();
-  for (let at = lineChild(structure, anchor); at >= 0; at = lineChild(structure, at)) up.push(at);
-  return { path: Int32Array.from(up), openAgent };
+  for (let at = leaf; at >= 0; at = structure.display.parent[at]!) up.push(at);
+  return Int32Array.from(up.reverse());
 }
 
 /** A subagent run's own line, from its root down. */

@@ -1,7 +1,8 @@
 /**
  * The conversation view's own state (one store per open session): node details fetched so far, and what
  * the reader opened or folded. Details arrive in batches (`nodes.details`) for the rows near the viewport
- * only, so a 50k-node branch never asks for more than a few screens at a time.
+ * only, so a 50k-node branch never asks for more than a few screens at a time. Each ask goes as its own
+ * call, in the order asked, so the rows on screen (asked first) are not held back by the prefetch around them.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { NODE_DETAILS_MAX } from '../../../shared/contract';
@@ -15,8 +16,13 @@ export interface ConversationState {
   readonly failed: boolean;
   /** Rows the reader opened (thinking, subagent runs, compaction summaries, a call's full input). */
   readonly open: ReadonlySet<NodeId>;
-  /** Asks for the details of these nodes unless known or on their way; batched with other asks in the same tick. */
+  /**
+   * Asks for the details of these nodes unless known or on their way. Sent at the end of the tick, one call
+   * per ask (split at NODE_DETAILS_MAX), in the order asked.
+   */
   request(nodeIds: readonly NodeId[]): void;
+  /** A node's details already fetched elsewhere (the inspector's `nodes.get`), so its row need not wait. */
+  seed(detail: NodeDetail): void;
   setOpen(nodeId: NodeId, open: boolean): void;
   toggle(nodeId: NodeId): void;
   dispose(): void;
@@ -24,17 +30,20 @@ export interface ConversationState {
 
 export type ConversationStore = StoreApi<ConversationState>;
 
-export function createConversationStore(client: Pick<ArborClient, 'call'>): ConversationStore {
+export function createConversationStore(client: Pick<ArborClient, 'call'>, known: readonly NodeDetail[] = []): ConversationStore {
   const inFlight = new Set<NodeId>();
-  let queue: NodeId[] = [];
+  let queue: NodeId[][] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
   const controller = new AbortController();
 
   return createStore<ConversationState>()((set, get) => {
     const flush = (): void => {
       timer = null;
-      const batch = queue;
+      const asks = queue;
       queue = [];
+      for (const ask of asks) send(ask);
+    };
+    const send = (batch: readonly NodeId[]): void => {
       for (let at = 0; at < batch.length; at += NODE_DETAILS_MAX) {
         const ids = batch.slice(at, at + NODE_DETAILS_MAX);
         client
@@ -54,18 +63,25 @@ export function createConversationStore(client: Pick<ArborClient, 'call'>): Conv
       }
     };
     return {
-      details: new Map(),
+      details: new Map(known.map((detail) => [detail.node.id, detail])),
       missing: new Set(),
       failed: false,
       open: new Set(),
       request(nodeIds) {
         const { details, missing } = get();
+        const ask: NodeId[] = [];
         for (const id of nodeIds) {
           if (details.has(id) || missing.has(id) || inFlight.has(id)) continue;
           inFlight.add(id);
-          queue.push(id);
+          ask.push(id);
         }
-        if (queue.length > 0 && timer === null) timer = setTimeout(flush, 0);
+        if (ask.length === 0) return;
+        queue.push(ask);
+        if (timer === null) timer = setTimeout(flush, 0);
+      },
+      seed(detail) {
+        if (get().details.has(detail.node.id)) return;
+        set({ details: new Map(get().details).set(detail.node.id, detail) });
       },
       setOpen(nodeId, open) {
         if (get().open.has(nodeId) === open) return;

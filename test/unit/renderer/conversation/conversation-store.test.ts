@@ -59,4 +59,34 @@ describe('the conversation store', () => {
     store.getState().setOpen('t1', false);
     expect(store.getState().open.has('t1')).toBe(false);
   });
+
+  it('sends each ask as its own call in the order asked, so the rows on screen are not held back by the prefetch around them', async () => {
+    const client = createFakeClient({ 'nodes.details': ({ nodeIds }) => ({ details: nodeIds.map((id) => nodeDetail(id, { node: nodeSummary(id) })), missing: [] }) });
+    const store = createConversationStore(client);
+    store.getState().request(['s1', 's2']); // on screen
+    store.getState().request(['p1', 's1', 'p2', 's2', 'p3']); // the window around them: only the new ones
+    await settle();
+    const asked = client.calls.filter((c) => c.method === 'nodes.details').map((c) => (c.request as { nodeIds: string[] }).nodeIds);
+    expect(asked).toEqual([
+      ['s1', 's2'],
+      ['p1', 'p2', 'p3'],
+    ]);
+  });
+
+  it('starts with the details it is given and never asks for them (the inspector already fetched the selected node)', async () => {
+    const client = createFakeClient({ 'nodes.details': ({ nodeIds }) => ({ details: nodeIds.map((id) => nodeDetail(id, { node: nodeSummary(id) })), missing: [] }) });
+    const known = nodeDetail('sel', { node: nodeSummary('sel'), blocks: [{ type: 'text', text: 'already here' }] });
+    const store = createConversationStore(client, [known]);
+    expect(store.getState().details.get('sel')).toBe(known);
+    store.getState().request(['sel', 'next']);
+    await settle();
+    expect(client.calls.map((c) => (c.request as { nodeIds: string[] }).nodeIds)).toEqual([['next']]);
+    // A later seed adds a node not fetched yet, and never replaces one that is.
+    const later = nodeDetail('other', { node: nodeSummary('other') });
+    store.getState().seed(later);
+    store.getState().seed(nodeDetail('sel', { node: nodeSummary('sel') }));
+    expect(store.getState().details.get('other')).toBe(later);
+    expect(store.getState().details.get('sel')).toBe(known);
+    store.getState().dispose();
+  });
 });
