@@ -75,8 +75,10 @@ describe('the bundled CLI', () => {
 
   it('is not used once a source file is newer than the bundle', () => {
     expect(arbor(['--version'], { ARBOR_CLI_TRACE: '1' }).stderr).toContain('arbor: running arbor.js');
-    const past = new Date(Date.now() - 3_600_000);
-    utimesSync(bundle, past, past); // every source file is now newer: bin must fall back to tsx
+    // Older than any checkout, so every source file is newer and bin must fall back to tsx. An hour back was
+    // not enough in a worktree whose sources were all older than an hour (the test failed there).
+    const past = new Date(Date.UTC(2001, 0, 1));
+    utimesSync(bundle, past, past);
     const stale = arbor(['--version'], { ARBOR_CLI_TRACE: '1' });
     expect(stale.code).toBe(0);
     expect(stale.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
