@@ -253,14 +253,15 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** setup.c's is_git_directory: a HEAD, an objects folder and a refs folder. */
+/** setup.c's is_git_directory: a HEAD, and an objects and a refs folder (a worktree's are in its common dir). */
 function isGitDirectory(path: string): boolean {
   try {
     statSync(join(path, 'HEAD'));
   } catch {
     return false;
   }
-  return isDirectory(join(path, 'objects')) && isDirectory(join(path, 'refs'));
+  const common = commonDir(path);
+  return isDirectory(join(common, 'objects')) && isDirectory(join(common, 'refs'));
 }
 
 /** A worktree's git dir names the repository's own in `commondir`, where the config is. */
