@@ -6,13 +6,14 @@ import { lineHash } from '../../../../shared/merge/lines';
 
 let found: readonly [string, string] | undefined;
 
-/** Two different prefixes with the same lineHash (searched once per process, about 400,000 tries). */
+/** Two different prefixes of the same length with the same lineHash (searched once per process). */
 export function collidingPrefixes(): readonly [string, string] {
   if (found !== undefined) return found;
   const bits = 21;
   const slots = new Int32Array(1 << bits).fill(-1);
   const hashes: number[] = [];
-  const prefix = (i: number): string => `  value = ${i}`;
+  // Of one length, so the interner cannot tell them apart by length either.
+  const prefix = (i: number): string => `  value = ${String(i).padStart(7, "0")}`;
   for (let i = 0; i < 4_000_000; i++) {
     const text = prefix(i);
     const hash = lineHash(text, 0, text.length);
