@@ -5,7 +5,8 @@
  * unless -p, exit status = number of conflicts capped at 127, 255 on a file error, 129 on bad
  * usage). It answers its own usage errors and -h, so the lean entry and the full CLI agree.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { mergeText } from '../../../shared/merge';
 import type { MergeFavor, MergeStyle } from '../../../shared/merge';
@@ -202,13 +203,14 @@ async function merge(options: MergeFileArgs, io: CliIO): Promise<number> {
   for (const path of options.paths) {
     let bytes: Buffer;
     try {
-      await stat(absolute(path));
-    } catch (error) {
-      return fail(`Could not stat ${path}: ${reason(error)}`);
-    }
-    try {
       bytes = await readFile(absolute(path));
     } catch (error) {
+      // git stats the file before it opens it: say which of the two failed, as git does.
+      try {
+        statSync(absolute(path));
+      } catch (statError) {
+        return fail(`Could not stat ${path}: ${reason(statError)}`);
+      }
       return fail(`Could not open ${path}: ${reason(error)}`);
     }
     if (looksBinary(bytes)) return fail(`Cannot merge binary files: ${path}`);
