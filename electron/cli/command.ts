@@ -31,6 +31,8 @@ export interface CliCommand {
   readonly summary: string;
   /** Full `arbor <name> --help` text. */
   readonly usage: string;
+  /** It answers `-h` and `--help` among its arguments itself (merge-file: git's statuses, in both entries). */
+  readonly handlesHelp?: true;
   /** `args` excludes the command name and the global options (--data-dir). */
   run(args: readonly string[], context: CliContext): Promise<number>;
 }

@@ -66,7 +66,7 @@ export async function runCli(argv: readonly string[], io: CliIO, options: CliOpt
       io.stderr(`arbor: unknown command "${global.command}"\n\n${globalUsage()}\n`);
       return EXIT_USAGE;
     }
-    if (wantsHelp(global.args) || global.help) {
+    if (global.help || (command.handlesHelp !== true && wantsHelp(global.args))) {
       io.stdout(`${command.usage}\n`);
       return EXIT_OK;
     }

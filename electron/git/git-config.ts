@@ -4,10 +4,12 @@
  * then `~/.gitconfig`, or GIT_CONFIG_GLOBAL alone; the repository's; GIT_CONFIG_COUNT/KEY_n/VALUE_n), later
  * values winning, `[include] path` followed (relative to the including file, `~/` expanded, 10 deep).
  * `[includeIf]` is not evaluated (its files are not read). The home folder and the environment are given,
- * never read here.
+ * never read here. Also: the repository git runs in from a folder (findGitDir) and merge.conflictStyle, for
+ * `arbor merge-file` (kept free of isomorphic-git: the lean merge-file entry bundles this file).
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { MergeStyle } from '../../shared/merge/types';
 
 /** Where git looks for the user's files: the home folder and the environment git would run with. */
 export interface GitEnvironment {
@@ -241,4 +243,83 @@ export function lastValue(entries: readonly ConfigEntry[], name: string): string
     if (entry.name === name && entry.value !== null) return entry.value;
   }
   return undefined;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** setup.c's is_git_directory: a HEAD, and an objects and a refs folder (a worktree's are in its common dir). */
+function isGitDirectory(path: string): boolean {
+  try {
+    statSync(join(path, 'HEAD'));
+  } catch {
+    return false;
+  }
+  const common = commonDir(path);
+  return isDirectory(join(common, 'objects')) && isDirectory(join(common, 'refs'));
+}
+
+/** A worktree's git dir names the repository's own in `commondir`, where the config is. */
+function commonDir(gitDir: string): string {
+  const common = readText(join(gitDir, 'commondir'));
+  return common === undefined ? gitDir : resolve(gitDir, common.trim());
+}
+
+/**
+ * The common git dir of the repository git runs in from `cwd`, found as setup.c finds it: $GIT_DIR, else
+ * the first folder from `cwd` up with a `.git` (a folder, or a file naming one: worktrees, submodules) or
+ * that is a bare repository itself, never climbing into a GIT_CEILING_DIRECTORIES entry. Undefined
+ * outside a repository (and where git would stop with "not a git repository").
+ */
+export function findGitDir(cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const explicit = env.GIT_DIR;
+  if (explicit !== undefined && explicit !== '') {
+    const gitDir = resolve(cwd, explicit);
+    return isGitDirectory(gitDir) ? commonDir(gitDir) : undefined;
+  }
+  const ceilings = new Set(
+    (env.GIT_CEILING_DIRECTORIES ?? '')
+      .split(':')
+      .filter((path) => isAbsolute(path))
+      .map((path) => resolve(path)),
+  );
+  for (let dir = resolve(cwd); ; ) {
+    const dotGit = join(dir, '.git');
+    if (isDirectory(dotGit)) {
+      if (isGitDirectory(dotGit)) return commonDir(dotGit);
+    } else {
+      const pointer = readText(dotGit);
+      if (pointer !== undefined) {
+        const match = /^gitdir: (.+)$/m.exec(pointer);
+        const gitDir = match === null ? undefined : resolve(dir, (match[1] as string).trim());
+        return gitDir !== undefined && isGitDirectory(gitDir) ? commonDir(gitDir) : undefined;
+      }
+    }
+    if (isGitDirectory(dir)) return commonDir(dir);
+    const parent = dirname(dir);
+    if (parent === dir || ceilings.has(parent)) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * merge.conflictStyle as git's xmerge config reads it: every value in order, the last one winning,
+ * and git stopping (`fatal`) at the first it does not know, spelled exactly (no case folding).
+ */
+export function configuredConflictStyle(git: GitEnvironment, gitDir: string): { readonly style: MergeStyle } | { readonly fatal: string } {
+  let style: MergeStyle = 'merge';
+  for (const entry of readGitConfig(git, gitDir)) {
+    if (entry.name !== 'merge.conflictstyle') continue;
+    if (entry.value === null) return { fatal: "'merge.conflictstyle' is not a boolean" };
+    if (entry.value !== 'merge' && entry.value !== 'diff3' && entry.value !== 'zdiff3') {
+      return { fatal: `unknown style '${entry.value}' given for 'merge.conflictstyle'` };
+    }
+    style = entry.value;
+  }
+  return { style };
 }

@@ -3,12 +3,15 @@
  * (many repeated `}` and blank lines) with scattered edits on each side.
  *  - in-process: mergeText() in this process vs `git merge-file -p` as a process (target ≤ 1×);
  *  - as a process: `arbor merge-file -p` vs `git merge-file -p`;
- *  - the same at 50,000 lines, to show there is no quadratic blow-up.
+ *  - the same at 50,000 lines, to show there is no quadratic blow-up;
+ *  - the lean entry's start (`arbor merge-file` on three one-line files) vs `node -e ''` (anchor).
+ * Each figure is timed in rounds alternating with its anchor, so load on a shared machine falls on
+ * both alike; the load average is printed with the figures.
  * With `--child <args>` this file runs `arbor merge-file` itself (used when bin/arbor.cjs is absent).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mergeFileCommand } from '../../electron/cli/commands/merge-file';
 import { mergeText } from '../../shared/merge';
@@ -53,14 +56,25 @@ function median(values: number[]): number {
 }
 
 function timeMs(run: () => void, repeat: number): number {
+  return timePair(run, () => undefined, repeat)[0];
+}
+
+/** Medians of `run` and its anchor, timed in alternating rounds. */
+function timePair(run: () => void, anchor: () => void, repeat: number): [number, number] {
   const times: number[] = [];
+  const anchors: number[] = [];
   for (let i = 0; i < repeat; i++) {
-    const start = performance.now();
+    let start = performance.now();
     run();
     times.push(performance.now() - start);
+    start = performance.now();
+    anchor();
+    anchors.push(performance.now() - start);
   }
-  return median(times);
+  return [median(times), median(anchors)];
 }
+
+const load = (): string => loadavg().map((n) => n.toFixed(2)).join(' ');
 
 function runProcess(command: string, args: readonly string[], cwd: string): { status: number | null; stdout: string } {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -95,15 +109,39 @@ function benchCase(lines: number, edits: number, processRuns: number): void {
 
     const cold = timeMs(() => mergeText(baseText, oursText, theirsText), 1);
     for (let i = 0; i < 5; i++) mergeText(baseText, oursText, theirsText);
-    const inProcess = timeMs(() => mergeText(baseText, oursText, theirsText), 20);
-    const gitProcess = timeMs(() => runProcess('git', ['merge-file', '-p', ...files], dir), processRuns);
+    const runGit = (): unknown => runProcess('git', ['merge-file', '-p', ...files], dir);
+    const [inProcess, gitProcess] = timePair(() => mergeText(baseText, oursText, theirsText), runGit, processRuns);
     const arbor = arborCommand();
     const arborOut = runProcess(arbor.command, [...arbor.args, '-p', ...files], dir);
-    const arborProcess = timeMs(() => runProcess(arbor.command, [...arbor.args, '-p', ...files], dir), Math.max(3, Math.floor(processRuns / 4)));
+    const [arborProcess, gitAnchor] = timePair(() => runProcess(arbor.command, [...arbor.args, '-p', ...files], dir), runGit, Math.max(3, Math.floor(processRuns / 4)));
 
     console.log(`\n${lines.toLocaleString('en-US')} lines, ${edits} edits per side: ${engine.conflicts} conflicts; same output as git: ${agree ? 'yes' : 'NO'}; arbor process output same: ${arborOut.stdout === git.stdout && arborOut.status === git.status ? 'yes' : 'NO'}`);
     console.log(`  in-process mergeText      ${fmt(inProcess).padStart(10)}  (first call ${fmt(cold)})  vs git merge-file process ${fmt(gitProcess)}  → ${(inProcess / gitProcess).toFixed(2)}×`);
-    console.log(`  arbor merge-file process  ${fmt(arborProcess).padStart(10)}  vs git merge-file process ${fmt(gitProcess)}  → ${(arborProcess / gitProcess).toFixed(2)}×`);
+    console.log(`  arbor merge-file process  ${fmt(arborProcess).padStart(10)}  vs git merge-file process ${fmt(gitAnchor)}  → ${(arborProcess / gitAnchor).toFixed(2)}×  (load ${load()})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The lean entry's start, inside a git repository (it reads merge.conflictStyle there) and outside. */
+function benchStart(arbor: { command: string; args: string[] }): void {
+  const dir = mkdtempSync(join(tmpdir(), 'arbor-bench-merge-start-'));
+  try {
+    for (const name of ['ours', 'base', 'theirs']) writeFileSync(join(dir, name), `${name}\n`);
+    const env = { ...process.env, GIT_CEILING_DIRECTORIES: dir };
+    const timed = (cwd: string): [number, number] =>
+      timePair(
+        () => spawnSync(arbor.command, [...arbor.args, '-p', 'ours', 'base', 'theirs'], { cwd, env }),
+        () => spawnSync(process.execPath, ['-e', ''], { cwd, env }),
+        15,
+      );
+    const [outside, nodeOutside] = timed(dir);
+    spawnSync('git', ['init', '-q', join(dir, 'repo')]);
+    for (const name of ['ours', 'base', 'theirs']) writeFileSync(join(dir, 'repo', name), `${name}\n`);
+    const [inside, nodeInside] = timed(join(dir, 'repo'));
+    console.log(`\narbor merge-file start (three one-line files):`);
+    console.log(`  outside a repository      ${fmt(outside).padStart(10)}  vs node -e '' ${fmt(nodeOutside)}  → ${(outside / nodeOutside).toFixed(2)}×`);
+    console.log(`  inside a repository       ${fmt(inside).padStart(10)}  vs node -e '' ${fmt(nodeInside)}  → ${(inside / nodeInside).toFixed(2)}×  (load ${load()})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -132,7 +170,7 @@ if (process.argv[2] === '--child') {
   if (gitVersion.status !== 0) {
     console.log('git is not installed: nothing to compare against.');
   } else {
-    console.log(`merge benchmark (${gitVersion.stdout.trim()}, node ${process.version}); times are medians`);
+    console.log(`merge benchmark (${gitVersion.stdout.trim()}, node ${process.version}); times are medians; load average ${load()}`);
     const arbor = arborCommand();
     // bin/arbor.cjs says which entry it runs (the lean merge-file bundle unless the build is stale).
     const trace = spawnSync(arbor.command, [...arbor.args, '--help'], { encoding: 'utf8', env: { ...process.env, ARBOR_CLI_TRACE: '1' } });
@@ -141,5 +179,6 @@ if (process.argv[2] === '--child') {
     benchCase(10_000, 50, 20);
     benchCase(50_000, 50, 10);
     benchCase(50_000, 250, 10);
+    benchStart(arbor);
   }
 }

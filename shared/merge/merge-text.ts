@@ -4,22 +4,27 @@
  * Pure and synchronous, so the merge view can re-merge while the user types.
  */
 import { diffIds } from './diff';
-import { LineInterner, splitLines } from './lines';
+import type { LineText } from './lines';
 import { DiffScratch } from './myers';
 import { EntryMode, MergeLevel, type MergeFiles, type PlanEntry, planMerge, refineConflicts, simplifyNonConflicts, trimConflictEdges } from './plan';
-import { renderRegions } from './render';
-import type { LineEnding, MergeFavor, MergeRegion, MergeTextOptions, MergeTextResult } from './types';
+import { pushConflict } from './render';
+import { internSides } from './sides';
+import type { ConflictRegion, LineEnding, MergeFavor, MergeRegion, MergeTextOptions, MergeTextResult } from './types';
 
 /** 1 when line i ends in CRLF, 0 for LF, -1 when it cannot tell (git's is_eol_crlf). */
-function eolIsCrlf(lines: readonly string[], i: number): -1 | 0 | 1 {
-  const crlf = (line: string): 0 | 1 => (line.length > 1 && line.charCodeAt(line.length - 2) === 13 ? 1 : 0);
-  const n = lines.length;
-  if (i < n - 1) return crlf(lines[i] as string);
+function eolIsCrlf(lines: LineText, i: number): -1 | 0 | 1 {
+  const { text, ends } = lines;
+  const crlf = (line: number): 0 | 1 => {
+    const end = ends[line] as number;
+    return end - lines.start(line) > 1 && text.charCodeAt(end - 2) === 13 ? 1 : 0;
+  };
+  const n = lines.count;
+  if (i < n - 1) return crlf(i);
   if (n === 0) return -1;
-  const last = lines[i] as string;
-  if (last.length > 0 && last.charCodeAt(last.length - 1) === 10) return crlf(last);
+  const end = ends[i] as number;
+  if (end > lines.start(i) && text.charCodeAt(end - 1) === 10) return crlf(i);
   if (i === 0) return -1;
-  return crlf(lines[i - 1] as string);
+  return crlf(i - 1);
 }
 
 /** Markers follow the line endings around the conflict in both sides, then the base's first line. */
@@ -43,40 +48,55 @@ function favorMode(favor: MergeFavor | undefined): EntryMode {
   }
 }
 
-/** Turns the plan into regions, copying untouched stretches from ours (xdl_fill_merge_buffer). */
-function planToRegions(files: MergeFiles, plan: readonly PlanEntry[], favor: MergeFavor | undefined): MergeRegion[] {
+/**
+ * Turns the plan into regions, copying untouched stretches from ours (xdl_fill_merge_buffer), and
+ * writes the text as it goes: a stretch of lines is one slice of its file, not a string per line.
+ * The text is what renderRegions(regions, [], options) would write.
+ */
+function planToRegions(files: MergeFiles, plan: readonly PlanEntry[], options: MergeTextOptions): { regions: MergeRegion[]; text: string; conflicts: number } {
   const regions: MergeRegion[] = [];
+  const pieces: string[] = [];
+  let conflicts = 0;
   let clean: string[] = [];
   const { oursLines, theirsLines, baseLines } = files;
-  const takeClean = (lines: readonly string[], start: number, end: number): void => {
-    for (let i = start; i < end; i++) clean.push(lines[i] as string);
+  const takeClean = (lines: LineText, start: number, end: number): void => {
+    if (end <= start) return;
+    for (let i = start; i < end; i++) clean.push(lines.line(i));
+    pieces.push(lines.text.slice(lines.start(start), lines.start(end)));
   };
   const flushClean = (): void => {
     if (clean.length > 0) regions.push({ kind: 'clean', lines: clean });
     clean = [];
   };
-  const forced = favorMode(favor);
+  const forced = favorMode(options.favor);
   let i = 0;
   for (const m of plan) {
     const mode = m.mode === EntryMode.Conflict ? forced : m.mode;
     if (mode === EntryMode.Conflict) {
       takeClean(oursLines, i, m.oursStart);
       flushClean();
-      regions.push({
+      const conflict: ConflictRegion = {
         kind: 'conflict',
-        ours: oursLines.slice(m.oursStart, m.oursStart + m.oursCount),
-        base: baseLines.slice(m.baseStart, m.baseStart + m.baseCount),
-        theirs: theirsLines.slice(m.theirsStart, m.theirsStart + m.theirsCount),
+        ours: oursLines.lines(m.oursStart, m.oursStart + m.oursCount),
+        base: baseLines.lines(m.baseStart, m.baseStart + m.baseCount),
+        theirs: theirsLines.lines(m.theirsStart, m.theirsStart + m.theirsCount),
         eol: conflictEol(files, m),
         at: { ours: m.oursStart, base: m.baseStart, theirs: m.theirsStart },
-      });
+      };
+      regions.push(conflict);
+      pushConflict(pieces, conflict, options);
+      conflicts++;
     } else if (mode & 3) {
       takeClean(oursLines, i, m.oursStart);
       if (mode & 1) {
         takeClean(oursLines, m.oursStart, m.oursStart + m.oursCount);
         const last = clean[clean.length - 1];
         // Union: ours must end its last line before theirs follows.
-        if (mode & 2 && m.oursCount > 0 && last !== undefined && !last.endsWith('\n')) clean.push(conflictEol(files, m));
+        if (mode & 2 && m.oursCount > 0 && last !== undefined && !last.endsWith('\n')) {
+          const eol = conflictEol(files, m);
+          clean.push(eol);
+          pieces.push(eol);
+        }
       }
       if (mode & 2) takeClean(theirsLines, m.theirsStart, m.theirsStart + m.theirsCount);
     } else {
@@ -84,30 +104,29 @@ function planToRegions(files: MergeFiles, plan: readonly PlanEntry[], favor: Mer
     }
     i = m.oursStart + m.oursCount;
   }
-  takeClean(oursLines, i, oursLines.length);
+  takeClean(oursLines, i, oursLines.count);
   flushClean();
-  return regions;
+  return { regions, text: pieces.join(''), conflicts };
 }
 
-function wholeFile(lines: readonly string[]): MergeRegion[] {
-  return lines.length > 0 ? [{ kind: 'clean', lines }] : [];
+function wholeFile(lines: LineText): MergeRegion[] {
+  return lines.count > 0 ? [{ kind: 'clean', lines: lines.lines(0) }] : [];
 }
 
 /** Merges the changes base→ours and base→theirs; conflicts are results, not errors. */
 export function mergeText(base: string, ours: string, theirs: string, options: MergeTextOptions = {}): MergeTextResult {
   const style = options.style ?? 'merge';
-  const interner = new LineInterner();
-  const baseLines = splitLines(base);
-  const oursLines = splitLines(ours);
-  const theirsLines = splitLines(theirs);
+  const sides = internSides(base, ours, theirs);
+  const theirsLines = sides.theirs;
+  const oursLines = sides.ours;
   const files: MergeFiles = {
-    baseLines,
+    baseLines: sides.base,
     oursLines,
     theirsLines,
-    base: interner.intern(baseLines),
-    ours: interner.intern(oursLines),
-    theirs: interner.intern(theirsLines),
-    classes: interner.size,
+    base: sides.baseIds,
+    ours: sides.oursIds,
+    theirs: sides.theirsIds,
+    classes: sides.classes,
     scratch: new DiffScratch(),
   };
   const oursHunks = diffIds(files.base, files.ours, files.classes, files.scratch);
@@ -125,7 +144,6 @@ export function mergeText(base: string, ours: string, theirs: string, options: M
   } else if (level >= MergeLevel.Zealous) {
     plan = simplifyNonConflicts(files, refineConflicts(files, plan), level > MergeLevel.Zealous);
   }
-  const regions = planToRegions(files, plan, options.favor);
-  const { text, conflicts } = renderRegions(regions, [], options);
+  const { regions, text, conflicts } = planToRegions(files, plan, options);
   return { text, conflicts, regions, changes };
 }

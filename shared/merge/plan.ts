@@ -5,7 +5,7 @@
  */
 import type { Hunk } from './compact';
 import { diffIds } from './diff';
-import { lineHasAlnum } from './lines';
+import { type LineText, textHasAlnum } from './lines';
 import type { DiffScratch } from './myers';
 
 export const EntryMode = {
@@ -45,9 +45,9 @@ export interface MergeFiles {
   readonly base: Int32Array;
   readonly ours: Int32Array;
   readonly theirs: Int32Array;
-  readonly baseLines: readonly string[];
-  readonly oursLines: readonly string[];
-  readonly theirsLines: readonly string[];
+  readonly baseLines: LineText;
+  readonly oursLines: LineText;
+  readonly theirsLines: LineText;
   readonly classes: number;
   readonly scratch: DiffScratch;
 }
@@ -217,9 +217,8 @@ export function trimConflictEdges(files: MergeFiles, plan: readonly PlanEntry[])
   }
 }
 
-function anyAlnum(lines: readonly string[], start: number, count: number): boolean {
-  for (let i = start; i < start + count; i++) if (lineHasAlnum(lines[i] as string)) return true;
-  return false;
+function anyAlnum(lines: LineText, start: number, count: number): boolean {
+  return count > 0 && textHasAlnum(lines.text, lines.start(start), lines.start(start + count));
 }
 
 /**

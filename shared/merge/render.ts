@@ -26,7 +26,8 @@ function pushLines(out: string[], lines: readonly string[], closeLine: boolean, 
   if (closeLine && last !== undefined && !endsWithNewline(last)) out.push(eol);
 }
 
-function pushConflict(out: string[], region: ConflictRegion, options: RenderOptions): void {
+/** Appends a conflict with its markers (also used by mergeText, which writes its text as it plans). */
+export function pushConflict(out: string[], region: ConflictRegion, options: RenderOptions): void {
   const size = options.markerSize !== undefined && options.markerSize > 0 ? options.markerSize : DEFAULT_MARKER_SIZE;
   const style = options.style ?? 'merge';
   const { eol } = region;

@@ -75,3 +75,39 @@ export async function gitMergeAll(
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** One way of calling git merge-file -p: its extra options, and what mergeText is given for them. */
+export interface MergeVariant {
+  readonly name: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * git's output and status for each triple under each variant, the files written and read back as
+ * latin1 so any byte (CR alone, 0x80–0xff) round-trips. Indexed [variant][triple].
+ */
+export async function gitMergeVariants(triples: readonly MergeTriple[], variants: readonly MergeVariant[], shards = 2): Promise<GitMergeOutput[][]> {
+  const dir = mkdtempSync(join(tmpdir(), 'arbor-merge-variants-'));
+  try {
+    const caseDir = (i: number): string => join(dir, `shard${i % shards}`, String(i));
+    triples.forEach((triple, i) => {
+      mkdirSync(caseDir(i), { recursive: true });
+      writeFileSync(join(caseDir(i), 'ours'), triple.ours, 'latin1');
+      writeFileSync(join(caseDir(i), 'base'), triple.base, 'latin1');
+      writeFileSync(join(caseDir(i), 'theirs'), triple.theirs, 'latin1');
+    });
+    const commands = variants.map((variant, v) => `git merge-file -p ${variant.args.join(' ')} ours base theirs > out.${v}; echo $? > status.${v}`).join('; ');
+    const script = `for d in */; do cd "$d" && { ${commands}; }; cd ..; done`;
+    const work: Promise<void>[] = [];
+    for (let s = 0; s < Math.min(shards, triples.length); s++) work.push(runShell(script, join(dir, `shard${s}`), gitEnv(dir)));
+    await Promise.all(work);
+    return variants.map((_, v) =>
+      triples.map((_, i) => ({
+        text: readFileSync(join(caseDir(i), `out.${v}`), 'latin1'),
+        status: Number(readFileSync(join(caseDir(i), `status.${v}`), 'utf8').trim()),
+      })),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

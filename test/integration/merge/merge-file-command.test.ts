@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError, type CliContext } from '../../../electron/cli/command';
+import type { CliContext } from '../../../electron/cli/command';
 import { mergeFileCommand } from '../../../electron/cli/commands/merge-file';
 import { gitAvailable } from './git-merge-file';
 
@@ -122,9 +122,12 @@ describe.skipIf(!hasGit)('arbor merge-file vs git merge-file', () => {
     expect({ ...missing, stdoutBytes: missing.stdoutBytes.length }).toEqual({ status: 255, stdout: '', stdoutBytes: 0, stderr: '' });
   });
 
-  it('rejects bad usage', async () => {
-    await expect(arbor(['only', 'two'])).rejects.toBeInstanceOf(UsageError);
-    await expect(arbor(['--frobnicate', 'a', 'b', 'c'])).rejects.toBeInstanceOf(UsageError);
-    await expect(arbor(['-L', 'a', '-L', 'b', '-L', 'c', '-L', 'd', 'x', 'y', 'z'])).rejects.toBeInstanceOf(UsageError);
+  it('answers bad usage as git does: one line on stderr and status 129, never a conflict count', async () => {
+    for (const args of [['only', 'two'], ['--frobnicate', 'a', 'b', 'c'], ['-L', 'a', '-L', 'b', '-L', 'c', '-L', 'd', 'x', 'y', 'z']]) {
+      const result = await arbor(args);
+      expect(result.status).toBe(129);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+      expect(git(args).status).toBe(129);
+    }
   });
 });
