@@ -1,10 +1,12 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { EditorView, keymap } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { useStore } from 'zustand';
 import { currentConflict, editorCompartment } from './merge-document';
 import type { MergeSession } from './merge-session';
-import { baseEditorSetup } from './editor-setup';
+import { baseEditorSetup, wrapCompartment, wrapping } from './editor-setup';
 import { resultEditorExtensions } from './result-editor';
+import { mergeWrap } from './wrap-preference';
 
 export interface ResultEditorProps {
   readonly session: MergeSession;
@@ -23,6 +25,8 @@ export function ResultEditor({ session, path, onCurrentChange, onView }: ResultE
   const host = useRef<HTMLDivElement>(null);
   const callbacks = useRef({ onCurrentChange, onView });
   callbacks.current = { onCurrentChange, onView };
+  const view = useRef<EditorView | null>(null);
+  const wrap = useStore(mergeWrap, (s) => s.wrap);
 
   useEffect(() => {
     const document = session.document(path);
@@ -34,7 +38,7 @@ export function ResultEditor({ session, path, onCurrentChange, onView }: ResultE
       callbacks.current.onCurrentChange(ordinal);
     };
     const onScreen = [
-      baseEditorSetup(),
+      baseEditorSetup(mergeWrap.getState().wrap),
       history(),
       resultEditorExtensions(),
       keymap.of([...defaultKeymap, ...historyKeymap]),
@@ -45,16 +49,22 @@ export function ResultEditor({ session, path, onCurrentChange, onView }: ResultE
       }),
     ];
     const state = document.update({ effects: editorCompartment.reconfigure(onScreen) }).state;
-    const view = new EditorView({ parent: host.current, state });
-    callbacks.current.onView(view);
+    const editor = new EditorView({ parent: host.current, state });
+    view.current = editor;
+    callbacks.current.onView(editor);
     report(currentConflict(state)?.ordinal ?? null);
     return () => {
       // Keep the newest state (selection, history) for when the file opens again.
-      session.store.getState().documentChanged(path, view.state);
+      session.store.getState().documentChanged(path, editor.state);
       callbacks.current.onView(null);
-      view.destroy();
+      view.current = null;
+      editor.destroy();
     };
   }, [session, path]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: wrapCompartment.reconfigure(wrapping(wrap)) });
+  }, [wrap]);
 
   return <div className="merge-result__editor" data-testid="merge-result" ref={host} />;
 }
