@@ -35,7 +35,8 @@ export function CodePane({ side, heading, text, absent, highlights, words, curre
       parent: host.current,
       state: EditorState.create({
         doc: text,
-        extensions: [baseEditorSetup(mergeWrap.getState().wrap), readOnlyPane(), paneHighlights(highlights), paneWordMarks(words, side), EditorView.contentAttributes.of({ 'aria-labelledby': headingId })],
+        extensions: [baseEditorSetup(mergeWrap.getState().wrap), readOnlyPane(), paneHighlights(highlights), paneWordMarks(words, side), // Focusable though read-only, so the keyboard can scroll it (and a screen reader reads it by its title).
+          EditorView.contentAttributes.of({ 'aria-labelledby': headingId, tabindex: '0' })],
       }),
     });
     view.current = editor;

@@ -57,8 +57,8 @@ export function MergeFileView({
           <CodePane side="theirs" heading={titles.theirs} text={sides.theirs} absent="Theirs has no such file." highlights={layout.theirs} words={words.theirs} current={current} />
         </div>
         <section className="merge-result" aria-labelledby={resultHeading}>
-          <VersionHeading id={resultHeading} version="result" heading={{ ...titles.result, detail: `editable · written to ${entry.path}` }} />
-          <ResultEditor key={entry.path} session={session} path={entry.path} onCurrentChange={setCurrent} onView={onView} />
+          <VersionHeading id={resultHeading} version="result" heading={{ ...titles.result, detail: `editable · Apply writes it to ${entry.path} there` }} />
+          <ResultEditor key={entry.path} session={session} path={entry.path} onCurrentChange={setCurrent} onView={onView} labelledBy={resultHeading} />
         </section>
       </div>
     );

@@ -25,6 +25,7 @@ export function MergeView({ session, onClose }: { session: MergeSession; onClose
   const onResultView = useCallback((view: EditorView | null) => {
     result.current = view;
   }, []);
+  const titles = useMemo(() => (preview === null ? null : mergeTitles(preview)), [preview]);
 
   useEffect(() => {
     root.current?.focus();
@@ -67,7 +68,7 @@ export function MergeView({ session, onClose }: { session: MergeSession; onClose
             <div className="pane-empty">{preview.files.length === 0 ? 'Nothing differs between the two sides.' : 'Choose a file on the left.'}</div>
           )}
         </div>
-        <MergeMessages ours={preview.ours} theirs={preview.theirs} path={openPath} />
+        <MergeMessages ours={preview.ours} theirs={preview.theirs} titles={titles ?? mergeTitles(preview)} path={openPath} />
       </div>
     );
 
@@ -103,18 +104,18 @@ function MergeHeader({ session, preview, onClose }: { session: MergeSession; pre
           <div className="merge-header__sides" data-testid="merge-sides">
             <span className="merge-chip merge-chip--ours" title={titles?.ours.tooltip}>
               <span className="merge-chip__role">ours</span>
-              <span className="merge-chip__label">{titles?.ours.title}</span>
+              <span className="merge-chip__label">{titles?.ours.short}</span>
             </span>
             <span className="merge-header__arrow" aria-label="takes changes from">
               ←
             </span>
             <span className="merge-chip merge-chip--theirs" title={titles?.theirs.tooltip}>
               <span className="merge-chip__role">theirs</span>
-              <span className="merge-chip__label">{titles?.theirs.title}</span>
+              <span className="merge-chip__label">{titles?.theirs.short}</span>
             </span>
             <span className="merge-header__base" title={titles?.base.tooltip}>
               <span className="merge-header__base-role">base</span>
-              <span className="merge-chip__label">{titles?.base.title}</span>
+              <span className="merge-chip__label">{titles?.base.short}</span>
             </span>
           </div>
           <div className="merge-header__into">

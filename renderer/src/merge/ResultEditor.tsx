@@ -15,13 +15,15 @@ export interface ResultEditorProps {
   onCurrentChange(ordinal: number | null): void;
   /** The live editor, for the toolbar's actions (null when it goes away). */
   onView(view: EditorView | null): void;
+  /** The id of the result's heading, which names the editor for screen readers. */
+  readonly labelledBy: string;
 }
 
 /**
  * The editable merge result. Its document lives in the session (so undo history and edits survive
  * switching files); every change is handed back there, and the view itself keeps no copy.
  */
-export function ResultEditor({ session, path, onCurrentChange, onView }: ResultEditorProps) {
+export function ResultEditor({ session, path, onCurrentChange, onView, labelledBy }: ResultEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const callbacks = useRef({ onCurrentChange, onView });
   callbacks.current = { onCurrentChange, onView };
@@ -42,6 +44,7 @@ export function ResultEditor({ session, path, onCurrentChange, onView }: ResultE
       history(),
       resultEditorExtensions(),
       keymap.of([...defaultKeymap, ...historyKeymap]),
+      EditorView.contentAttributes.of({ 'aria-labelledby': labelledBy }),
       EditorView.updateListener.of((update) => {
         if (!update.docChanged && !update.selectionSet) return;
         session.store.getState().documentChanged(path, update.state);
@@ -60,7 +63,7 @@ export function ResultEditor({ session, path, onCurrentChange, onView }: ResultE
       view.current = null;
       editor.destroy();
     };
-  }, [session, path]);
+  }, [session, path, labelledBy]);
 
   useEffect(() => {
     view.current?.dispatch({ effects: wrapCompartment.reconfigure(wrapping(wrap)) });

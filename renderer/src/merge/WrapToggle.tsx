@@ -9,13 +9,12 @@ export function WrapToggle() {
       type="button"
       className={`toggle-button merge-file__wrap ${wrap ? 'is-on' : ''}`}
       aria-pressed={wrap}
-      aria-label="Wrap long lines"
       aria-keyshortcuts="Alt+Z"
       title="Wrap long lines in every pane (Alt+Z)"
       onClick={() => mergeWrap.getState().toggle()}
       data-testid="merge-wrap"
     >
-      Wrap <kbd>Alt Z</kbd>
+      Wrap <kbd aria-hidden="true">Alt Z</kbd>
     </button>
   );
 }

@@ -52,9 +52,11 @@ describe('the merge view', () => {
   it('lists the files with their status and opens the first conflict in three panes and a result', async () => {
     const { session } = setup();
     await act(() => session.store.getState().load());
-    expect(screen.getByTestId('merge-sides').textContent).toContain('Folder fork-a — current contents');
-    expect(screen.getByTestId('merge-sides').textContent).toContain('Folder fork-b — current contents');
-    expect(screen.getByTestId('merge-sides').textContent).toContain('Common ancestor · node node-ba · Make the numbers louder');
+    // The header's chips name each side shortly; their tooltips say the rest.
+    expect(screen.getByTestId('merge-sides').textContent).toContain('Folder fork-a');
+    expect(screen.getByTestId('merge-sides').textContent).toContain('Folder fork-b');
+    expect(screen.getByTestId('merge-sides').textContent).toContain('basenode node-ba');
+    expect(within(screen.getByTestId('merge-sides')).getByTitle(/^\/work\/fork-b the folder's files as they are now/).textContent).toContain('Folder fork-b');
     expect(screen.getByTestId('merge-into').textContent).toContain('fork-a');
     // Conflicts first: the text file, then the binary one, then the clean one.
     expect(screen.getAllByTestId('merge-file-row').map((r) => r.dataset.path)).toEqual(['logo.png', 'src/app.ts', 'README.md']);
@@ -77,7 +79,7 @@ describe('the merge view', () => {
         'Ours: Folder fork-a — current contents',
         'Base: Common ancestor · node node-ba · Make the numbers louder',
         'Theirs: Folder fork-b — current contents',
-        'Result: Result — written into fork-a',
+        'Result: Into folder fork-a',
       ]),
     );
     // Each pane is a region named by its heading, and its tooltip has the full path.
@@ -118,7 +120,7 @@ describe('the merge view', () => {
     await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
     const editors = () => [...screen.getByTestId('merge-view').querySelectorAll('.cm-editor')];
     const wrapped = () => editors().map((e) => e.querySelector('.cm-content')!.classList.contains('cm-lineWrapping'));
-    const button = screen.getByRole('button', { name: 'Wrap long lines' });
+    const button = screen.getByRole('button', { name: 'Wrap' });
     expect(button.getAttribute('aria-pressed')).toBe('false');
     expect(wrapped()).toEqual([false, false, false, false]);
     fireEvent.click(button);

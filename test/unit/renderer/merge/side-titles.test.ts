@@ -10,6 +10,7 @@ describe('merge titles', () => {
     const titles = mergeTitles(mergePreview());
     expect(titles.ours.title).toBe('Folder fork-a — current contents');
     expect(titles.theirs.title).toBe('Folder fork-b — current contents');
+    expect([titles.ours.short, titles.theirs.short]).toEqual(['Folder fork-a', 'Folder fork-b']);
     expect(titles.ours.tooltip.split('\n')[0]).toBe('/work/fork-a');
     expect(titles.ours.detail).toBe('node node-ou · session “Numbers demo”');
   });
@@ -31,20 +32,31 @@ describe('merge titles', () => {
 
   it('says where the result is written', () => {
     const titles = mergeTitles(mergePreview({ into: '/home/me/project/' }));
-    expect(titles.result.title).toBe('Result — written into project');
+    expect(titles.result.title).toBe('Into folder project');
     expect(titles.result.tooltip.split('\n')[0]).toBe('/home/me/project/');
   });
 
-  it('keeps the end of a long fork folder name, where two forks of the same minute differ', () => {
+  it('cuts a long fork folder name in the middle: its date starts it, its id (where two forks differ) ends it', () => {
     const titles = mergeTitles(
       mergePreview({
-        ours: side({ nodeId: 'snapshot-3f2a9c1b', dir: '/data/forks/20261201-161200-3f2a9c1b-the-long-part' }),
-        theirs: side({ nodeId: 'snapshot-77aa01ce', dir: '/data/forks/20261201-161200-77aa01ce-the-long-part' }),
+        ours: side({ nodeId: 'snapshot-3f2a9c1b', dir: '/data/forks/20261201-161200-3f2a9c1b' }),
+        theirs: side({ nodeId: 'snapshot-77aa01ce', dir: '/data/forks/20261201-161200-77aa01ce' }),
       }),
     );
-    expect(titles.ours.title).not.toBe(titles.theirs.title);
-    expect(titles.ours.title).toMatch(/long-part — current contents$/);
+    expect(titles.ours.title).toBe('Folder 20261201-…-3f2a9c1b — current contents');
+    expect(titles.theirs.title).toBe('Folder 20261201-…-77aa01ce — current contents');
     expect(titles.ours.detail).toContain('node 3f2a9c1');
+  });
+
+  it('names the whole folders when their cut names would read the same', () => {
+    const titles = mergeTitles(
+      mergePreview({
+        ours: side({ nodeId: 'n-1', dir: '/w/alpha-build-one-of-longname' }),
+        theirs: side({ nodeId: 'n-2', dir: '/w/alpha-build-two-of-longname' }),
+      }),
+    );
+    expect(titles.ours.title).toBe('Folder alpha-build-one-of-longname — current contents');
+    expect(titles.theirs.title).toBe('Folder alpha-build-two-of-longname — current contents');
   });
 
   it('tells ours and theirs apart when they would read the same: same folder name, same label, same folder', () => {
