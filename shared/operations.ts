@@ -179,6 +179,8 @@ export interface MergeSideMessage {
 export interface MergeSide {
   readonly nodeId: NodeId;
   readonly label: string;
+  /** The title of the session the node is in, so the merge view can say which session each side comes from. */
+  readonly sessionTitle: string | null;
   /** The side's live workspace, when it has one (a fork's directory); its current files are merged. */
   readonly dir: string | null;
   readonly messages: readonly MergeSideMessage[];
@@ -189,6 +191,8 @@ export interface MergePreview {
   readonly token: string;
   /** The lowest common ancestor node whose state is the base; null when the nodes share none (empty base). */
   readonly base: NodeId | null;
+  /** The base node's label (its prompt or step); null when there is no common ancestor. */
+  readonly baseLabel: string | null;
   readonly ours: MergeSide;
   readonly theirs: MergeSide;
   /** The target workspace (absolute): by default ours' workspace. */

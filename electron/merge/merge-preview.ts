@@ -32,6 +32,8 @@ export interface PreparedMerge {
   /** The session the merge node joins: ours'. */
   readonly sessionId: string;
   readonly base: string | null;
+  /** What the merge view calls the base: its node's label. */
+  readonly baseLabel: string | null;
   readonly ours: MergeSide;
   readonly theirs: MergeSide;
   readonly into: string;
@@ -92,6 +94,7 @@ export async function prepareMerge(
   const side = (resolved: ResolvedSide, walk: ReturnType<typeof ancestry>): MergeSide => ({
     nodeId: resolved.node.id,
     label: labelOf(resolved.node),
+    sessionTitle: store.getSession(resolved.node.sessionId)?.title ?? null,
     dir: resolved.live,
     messages: sideMessages(store, graph, pathBelow(walk, base), resolved.root),
   });
@@ -100,6 +103,7 @@ export async function prepareMerge(
     theirsNode: theirsNode.id,
     sessionId: oursNode.sessionId,
     base,
+    baseLabel: base === null ? null : labelOf(nodeOf(base)),
     ours: side(ours, walkOurs),
     theirs: side(theirs, walkTheirs),
     into,

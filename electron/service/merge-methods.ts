@@ -63,6 +63,7 @@ export function createMergeMethods(workspace: WorkspaceContext): Pick<ArborApi, 
       return {
         token,
         base: prepared.base,
+        baseLabel: prepared.baseLabel,
         ours: prepared.ours,
         theirs: prepared.theirs,
         into: prepared.into,

@@ -4,7 +4,7 @@
  * The handlers live with what they act on (graph, time travel, merge, palette); this table only names them.
  */
 
-export type ShortcutArea = 'Anywhere' | 'Session graph' | 'Conversation' | 'Sessions list';
+export type ShortcutArea = 'Anywhere' | 'Session graph' | 'Conversation' | 'Sessions list' | 'Merge view';
 
 export interface Shortcut {
   /** What to press, as shown: `Ctrl/⌘ K`, `Shift F`, `j / k`. */
@@ -13,7 +13,7 @@ export interface Shortcut {
   readonly area: ShortcutArea;
 }
 
-export const SHORTCUT_AREAS: readonly ShortcutArea[] = ['Anywhere', 'Session graph', 'Conversation', 'Sessions list'];
+export const SHORTCUT_AREAS: readonly ShortcutArea[] = ['Anywhere', 'Session graph', 'Conversation', 'Sessions list', 'Merge view'];
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Ctrl/⌘ K', does: 'Open the command palette', area: 'Anywhere' },
@@ -36,6 +36,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Enter', does: 'Open or fold the step', area: 'Conversation' },
   { keys: '↑ ↓ Home End', does: 'Move through the sessions', area: 'Sessions list' },
   { keys: 'Enter', does: 'Open the session', area: 'Sessions list' },
+  { keys: 'Alt Z', does: 'Wrap long lines in every pane (or stop)', area: 'Merge view' },
 ];
 
 /** The README's lines for the table, one `| keys | does |` row each under a heading per area. */

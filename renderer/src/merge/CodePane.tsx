@@ -1,38 +1,54 @@
 import { EditorState, type StateEffect } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
+import { useStore } from 'zustand';
 import type { PaneHighlights } from './conflict-locations';
-import { baseEditorSetup, paneHighlights, readOnlyPane, setCurrentConflict } from './editor-setup';
+import { baseEditorSetup, paneHighlights, paneWordMarks, readOnlyPane, setCurrentConflict, wrapCompartment, wrapping } from './editor-setup';
+import type { VersionTitle } from './side-titles';
+import { VersionHeading } from './VersionHeading';
+import type { TextRange } from './word-changes';
+import { mergeWrap } from './wrap-preference';
 
 export interface CodePaneProps {
   readonly side: 'ours' | 'base' | 'theirs';
-  readonly title: string;
-  readonly subtitle?: string;
+  readonly heading: VersionTitle;
   /** Null when this side has no such file. */
   readonly text: string | null;
   readonly absent: string;
   readonly highlights: PaneHighlights;
+  /** The words this pane's side changed (for the base: the words either side replaced). */
+  readonly words: readonly TextRange[];
   /** The conflict the user is on: ringed and scrolled into view. */
   readonly current: number | null;
 }
 
 /** One read-only version of the file (ours, base or theirs) with its changes and conflicts highlighted. */
-export function CodePane({ side, title, subtitle, text, absent, highlights, current }: CodePaneProps) {
+export function CodePane({ side, heading, text, absent, highlights, words, current }: CodePaneProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const wrap = useStore(mergeWrap, (s) => s.wrap);
+  const headingId = useId();
 
   useEffect(() => {
     if (host.current === null || text === null) return;
     const editor = new EditorView({
       parent: host.current,
-      state: EditorState.create({ doc: text, extensions: [baseEditorSetup(), readOnlyPane(), paneHighlights(highlights)] }),
+      state: EditorState.create({
+        doc: text,
+        extensions: [baseEditorSetup(mergeWrap.getState().wrap), readOnlyPane(), paneHighlights(highlights), paneWordMarks(words, side), // Focusable though read-only, so the keyboard can scroll it (and a screen reader reads it by its title).
+          EditorView.contentAttributes.of({ 'aria-labelledby': headingId, tabindex: '0' })],
+      }),
     });
     view.current = editor;
     return () => {
       view.current = null;
       editor.destroy();
     };
-  }, [text, highlights]);
+  }, [text, highlights, words, side, headingId]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: wrapCompartment.reconfigure(wrapping(wrap)) });
+  }, [wrap]);
 
   useEffect(() => {
     const editor = view.current;
@@ -47,16 +63,8 @@ export function CodePane({ side, title, subtitle, text, absent, highlights, curr
   }, [current, highlights, text]);
 
   return (
-    <section className={`merge-pane merge-pane--${side}`} data-testid={`merge-pane-${side}`} aria-label={title}>
-      <header className="merge-pane__head">
-        <span className={`merge-side-dot merge-side-dot--${side}`} aria-hidden="true" />
-        <span className="merge-pane__title">{title}</span>
-        {subtitle ? (
-          <span className="merge-pane__subtitle" title={subtitle}>
-            {subtitle}
-          </span>
-        ) : null}
-      </header>
+    <section className={`merge-pane merge-pane--${side}`} data-testid={`merge-pane-${side}`} aria-labelledby={headingId}>
+      <VersionHeading id={headingId} version={side} heading={heading} />
       {text === null ? <div className="merge-pane__absent">{absent}</div> : <div className="merge-pane__editor" ref={host} />}
     </section>
   );

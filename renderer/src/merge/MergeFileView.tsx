@@ -1,5 +1,5 @@
 import type { EditorView } from '@codemirror/view';
-import { useCallback, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { MergeFileEntry, MergePreview } from '../../../shared/operations';
 import { CodePane } from './CodePane';
@@ -9,6 +9,9 @@ import { ResultEditor } from './ResultEditor';
 import { chooseCurrentHunk, goToConflict, HUNK_CHOICE_KEYS, HUNK_CHOICE_LABELS } from './result-editor';
 import { SideChoicePanel } from './SideChoicePanel';
 import { FileStatusBadges } from './MergeFileList';
+import { mergeTitles } from './side-titles';
+import { VersionHeading } from './VersionHeading';
+import { WrapToggle } from './WrapToggle';
 
 const keyHint = (key: string) => key.replace('Alt-', 'Alt+').replace('Arrow', '');
 
@@ -36,27 +39,26 @@ export function MergeFileView({
     [onResultView],
   );
   const material = session.material(entry.path);
+  const titles = useMemo(() => mergeTitles(preview), [preview]);
+  const resultHeading = useId();
 
   let body: React.ReactNode;
   if (progress === undefined || progress.load === 'loading') body = <div className="pane-empty">Loading {entry.path}…</div>;
   else if (progress.load === 'error' || material === null) body = <div className="pane-empty is-error">This file could not be loaded.</div>;
   else if (progress.view === 'choice') body = <SideChoicePanel session={session} preview={preview} entry={entry} sides={material.sides} choice={progress.choice} />;
   else if (progress.view === 'notice') body = <FileNotice preview={preview} entry={entry} />;
-  else if (material.layout !== null) {
-    const { sides, layout } = material;
+  else if (material.layout !== null && material.words !== null) {
+    const { sides, layout, words } = material;
     body = (
       <div className="merge-file__text">
         <div className="merge-file__panes">
-          <CodePane side="ours" title={`Ours · ${preview.ours.label}`} text={sides.ours} absent="Ours has no such file." highlights={layout.ours} current={current} />
-          <CodePane side="base" title="Base" subtitle={preview.base === null ? 'no common ancestor' : 'the fork point'} text={sides.base} absent="The base has no such file." highlights={layout.base} current={current} />
-          <CodePane side="theirs" title={`Theirs · ${preview.theirs.label}`} text={sides.theirs} absent="Theirs has no such file." highlights={layout.theirs} current={current} />
+          <CodePane side="ours" heading={titles.ours} text={sides.ours} absent="Ours has no such file." highlights={layout.ours} words={words.ours} current={current} />
+          <CodePane side="base" heading={titles.base} text={sides.base} absent="The base has no such file." highlights={layout.base} words={words.base} current={current} />
+          <CodePane side="theirs" heading={titles.theirs} text={sides.theirs} absent="Theirs has no such file." highlights={layout.theirs} words={words.theirs} current={current} />
         </div>
-        <section className="merge-result" aria-label="Merge result">
-          <header className="merge-result__head">
-            <span className="merge-pane__title">Result</span>
-            <span className="merge-pane__subtitle">editable · written to {entry.path} in the target</span>
-          </header>
-          <ResultEditor key={entry.path} session={session} path={entry.path} onCurrentChange={setCurrent} onView={onView} />
+        <section className="merge-result" aria-labelledby={resultHeading}>
+          <VersionHeading id={resultHeading} version="result" heading={{ ...titles.result, detail: `editable · Apply writes it to ${entry.path} there` }} />
+          <ResultEditor key={entry.path} session={session} path={entry.path} onCurrentChange={setCurrent} onView={onView} labelledBy={resultHeading} />
         </section>
       </div>
     );
@@ -77,6 +79,7 @@ export function MergeFileView({
           </span>
         ) : null}
         <span className="merge-file__spacer" />
+        {progress?.view === 'text' ? <WrapToggle /> : null}
         {progress?.view === 'text' && total > 0 ? (
           <div className="merge-file__nav" role="group" aria-label="Conflicts">
             <span className="merge-file__current">{current === null ? '' : `Conflict ${current + 1} of ${total}`}</span>

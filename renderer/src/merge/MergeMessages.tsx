@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { MergeSide, MergeSideMessage } from '../../../shared/operations';
 import { KIND_LABELS, absoluteTime, plural, relativeTime } from '../app/format';
+import type { VersionTitle } from './side-titles';
 
 function touches(message: MergeSideMessage, path: string | null): boolean {
   return path !== null && message.files.includes(path);
 }
 
-function SideMessages({ side, name, path, onlyFile }: { side: MergeSide; name: 'ours' | 'theirs'; path: string | null; onlyFile: boolean }) {
+function SideMessages({ side, title, name, path, onlyFile }: { side: MergeSide; title: VersionTitle; name: 'ours' | 'theirs'; path: string | null; onlyFile: boolean }) {
   const shown = onlyFile ? side.messages.filter((m) => touches(m, path)) : side.messages;
   const relevant = side.messages.filter((m) => touches(m, path)).length;
   return (
@@ -14,8 +15,8 @@ function SideMessages({ side, name, path, onlyFile }: { side: MergeSide; name: '
       <h3 className="merge-why__title">
         <span className={`merge-side-dot merge-side-dot--${name}`} aria-hidden="true" />
         <span>{name === 'ours' ? 'Ours' : 'Theirs'}</span>
-        <span className="merge-why__label" title={side.label}>
-          {side.label}
+        <span className="merge-why__label" title={title.tooltip}>
+          {title.short}
         </span>
         <span className="muted">{path !== null && relevant > 0 ? `${relevant} touch this file` : plural(side.messages.length, 'step')}</span>
       </h3>
@@ -56,7 +57,17 @@ function SideMessages({ side, name, path, onlyFile }: { side: MergeSide; name: '
 }
 
 /** Beside the files: what each side's agent was asked and did since the fork point, so the user knows why. */
-export function MergeMessages({ ours, theirs, path }: { ours: MergeSide; theirs: MergeSide; path: string | null }) {
+export function MergeMessages({
+  ours,
+  theirs,
+  titles,
+  path,
+}: {
+  ours: MergeSide;
+  theirs: MergeSide;
+  titles: { readonly ours: VersionTitle; readonly theirs: VersionTitle };
+  path: string | null;
+}) {
   const [onlyFile, setOnlyFile] = useState(false);
   return (
     <aside className="merge-why" aria-label="Why each side changed">
@@ -67,8 +78,8 @@ export function MergeMessages({ ours, theirs, path }: { ours: MergeSide; theirs:
         </button>
       </h2>
       <div className="merge-why__body">
-        <SideMessages side={ours} name="ours" path={path} onlyFile={onlyFile} />
-        <SideMessages side={theirs} name="theirs" path={path} onlyFile={onlyFile} />
+        <SideMessages side={ours} title={titles.ours} name="ours" path={path} onlyFile={onlyFile} />
+        <SideMessages side={theirs} title={titles.theirs} name="theirs" path={path} onlyFile={onlyFile} />
       </div>
     </aside>
   );

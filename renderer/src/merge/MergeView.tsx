@@ -1,9 +1,7 @@
 import type { EditorView } from '@codemirror/view';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import type { NodeId } from '../../../shared/model';
 import type { MergePreview } from '../../../shared/operations';
-import { useNodeSummary } from '../time-travel/use-node-summary';
 import { shortenPath } from '../app/format';
 import { conflictsLeft } from './merge-files';
 import type { MergeSession } from './merge-session';
@@ -12,6 +10,8 @@ import { MergeFileView } from './MergeFileView';
 import { MergeMessages } from './MergeMessages';
 import { MergeOutcomeView } from './MergeOutcomeView';
 import { runMergeShortcut } from './result-editor';
+import { mergeTitles } from './side-titles';
+import { isWrapShortcut, mergeWrap } from './wrap-preference';
 
 /** The full-window merge of two nodes: files, the three-way view, why each side changed, Apply. */
 export function MergeView({ session, onClose }: { session: MergeSession; onClose(): void }) {
@@ -25,6 +25,7 @@ export function MergeView({ session, onClose }: { session: MergeSession; onClose
   const onResultView = useCallback((view: EditorView | null) => {
     result.current = view;
   }, []);
+  const titles = useMemo(() => (preview === null ? null : mergeTitles(preview)), [preview]);
 
   useEffect(() => {
     root.current?.focus();
@@ -38,6 +39,9 @@ export function MergeView({ session, onClose }: { session: MergeSession; onClose
       if (event.key === 'Escape' && !target?.closest('.cm-editor, input')) {
         event.preventDefault();
         onClose();
+      } else if (!event.defaultPrevented && isWrapShortcut(event)) {
+        event.preventDefault();
+        mergeWrap.getState().toggle();
       } else if (!event.defaultPrevented && result.current !== null && !target?.closest('input') && runMergeShortcut(result.current, event)) {
         event.preventDefault();
       }
@@ -64,7 +68,7 @@ export function MergeView({ session, onClose }: { session: MergeSession; onClose
             <div className="pane-empty">{preview.files.length === 0 ? 'Nothing differs between the two sides.' : 'Choose a file on the left.'}</div>
           )}
         </div>
-        <MergeMessages ours={preview.ours} theirs={preview.theirs} path={openPath} />
+        <MergeMessages ours={preview.ours} theirs={preview.theirs} titles={titles ?? mergeTitles(preview)} path={openPath} />
       </div>
     );
 
@@ -91,24 +95,28 @@ function MergeHeader({ session, preview, onClose }: { session: MergeSession; pre
   const [editing, setEditing] = useState<string | null>(null);
   const left = preview === null ? null : conflictsLeft(preview, files);
   const canRetarget = phase === 'ready';
+  const titles = useMemo(() => (preview === null ? null : mergeTitles(preview)), [preview]);
   return (
     <header className="merge-header">
       <h1 className="merge-header__title">Merge</h1>
       {preview !== null ? (
         <>
           <div className="merge-header__sides" data-testid="merge-sides">
-            <span className="merge-chip merge-chip--ours" title={`Ours: ${preview.ours.label} (${preview.ours.nodeId})`}>
+            <span className="merge-chip merge-chip--ours" title={titles?.ours.tooltip}>
               <span className="merge-chip__role">ours</span>
-              <span className="merge-chip__label">{preview.ours.label}</span>
+              <span className="merge-chip__label">{titles?.ours.short}</span>
             </span>
             <span className="merge-header__arrow" aria-label="takes changes from">
               ←
             </span>
-            <span className="merge-chip merge-chip--theirs" title={`Theirs: ${preview.theirs.label} (${preview.theirs.nodeId})`}>
+            <span className="merge-chip merge-chip--theirs" title={titles?.theirs.tooltip}>
               <span className="merge-chip__role">theirs</span>
-              <span className="merge-chip__label">{preview.theirs.label}</span>
+              <span className="merge-chip__label">{titles?.theirs.short}</span>
             </span>
-            <BaseName nodeId={preview.base} />
+            <span className="merge-header__base" title={titles?.base.tooltip}>
+              <span className="merge-header__base-role">base</span>
+              <span className="merge-chip__label">{titles?.base.short}</span>
+            </span>
           </div>
           <div className="merge-header__into">
             <span className="muted">into</span>
@@ -153,17 +161,6 @@ function MergeHeader({ session, preview, onClose }: { session: MergeSession; pre
         ×
       </button>
     </header>
-  );
-}
-
-/** The common ancestor whose files are the base, by its label in the open graph. */
-function BaseName({ nodeId }: { nodeId: NodeId | null }) {
-  const node = useNodeSummary(nodeId);
-  return (
-    <span className="merge-header__base" title={nodeId === null ? 'The two nodes share no ancestor: the base is empty.' : `Base: ${node?.label ?? nodeId} (${nodeId})`}>
-      <span className="merge-header__base-role">base</span>
-      <span className="merge-chip__label">{nodeId === null ? 'none (no common ancestor)' : (node?.label ?? nodeId)}</span>
-    </span>
   );
 }
 

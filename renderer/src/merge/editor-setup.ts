@@ -3,9 +3,10 @@
  * line highlights for the read-only ours / base / theirs panes. CodeMirror draws only the lines near
  * the viewport, which is what keeps multi-megabyte files responsive.
  */
-import { EditorState, RangeSetBuilder, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, RangeSetBuilder, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, drawSelection, highlightSpecialChars, lineNumbers, type DecorationSet } from '@codemirror/view';
-import type { LineSpan, PaneHighlights } from './conflict-locations';
+import type { LineSpan, PaneHighlights, PaneName } from './conflict-locations';
+import type { TextRange } from './word-changes';
 
 export const mergeTheme = EditorView.theme({
   '&': { height: '100%', fontSize: '12px', backgroundColor: 'var(--arbor-surface)', color: 'var(--arbor-text)' },
@@ -23,11 +24,44 @@ export const mergeTheme = EditorView.theme({
   '.cm-merge-theirs': { backgroundColor: 'var(--arbor-kind-thinking-bg)' },
   '.cm-merge-base': { backgroundColor: 'var(--arbor-surface-2)' },
   '.cm-merge-settled': { backgroundColor: 'var(--arbor-ok-bg)' },
+  // Changed words: a stronger shade of the side's colour (merge.css sets them for light and dark).
+  '.cm-merge-word': { borderRadius: '2px', boxShadow: '0 0 0 1px var(--merge-word-edge)' },
+  '.cm-merge-word--ours': { backgroundColor: 'var(--merge-word-ours)' },
+  '.cm-merge-word--theirs': { backgroundColor: 'var(--merge-word-theirs)' },
+  '.cm-merge-word--removed': { backgroundColor: 'var(--merge-word-removed)' },
 });
 
+/** Where each merge editor keeps its line wrapping, so the Wrap toggle reconfigures editors in place. */
+export const wrapCompartment = new Compartment();
+
+export function wrapping(wrap: boolean): Extension {
+  return wrap ? EditorView.lineWrapping : [];
+}
+
 /** What every merge editor has: line numbers, visible special characters, '\n' lines (CRLF survives). */
-export function baseEditorSetup(): Extension {
-  return [lineNumbers(), highlightSpecialChars(), drawSelection(), EditorState.lineSeparator.of('\n'), mergeTheme];
+export function baseEditorSetup(wrap = false): Extension {
+  return [lineNumbers(), highlightSpecialChars(), drawSelection(), EditorState.lineSeparator.of('\n'), mergeTheme, wrapCompartment.of(wrapping(wrap))];
+}
+
+/** The mark class for a pane's changed words: ours' and theirs' additions in their colour, the base's replaced words. */
+export function wordClass(pane: PaneName): string {
+  return `cm-merge-word cm-merge-word--${pane === 'base' ? 'removed' : pane}`;
+}
+
+/** A read-only pane's changed words (sorted, non-overlapping ranges of its text). */
+export function paneWordMarks(words: readonly TextRange[], pane: PaneName): Extension {
+  const mark = Decoration.mark({ class: wordClass(pane) });
+  const field = StateField.define<DecorationSet>({
+    create(state) {
+      const builder = new RangeSetBuilder<Decoration>();
+      const length = state.doc.length;
+      for (const range of words) if (range.to <= length && range.to > range.from) builder.add(range.from, range.to, mark);
+      return builder.finish();
+    },
+    update: (value, tr) => value.map(tr.changes),
+    provide: (f) => EditorView.decorations.from(f),
+  });
+  return field;
 }
 
 function addLines(builder: RangeSetBuilder<Decoration>, state: EditorState, span: LineSpan, deco: Decoration): void {

@@ -13,6 +13,7 @@ import { isCancellation } from '../state/notice-slice';
 import { layoutMerge, type MergeLayout } from './conflict-locations';
 import { createMergeDocument, openConflictCount, type MergeTexts } from './merge-document';
 import { buildResolutions, conflictsLeft, fileViewKind, orderFiles, type FileChoice, type FileProgress } from './merge-files';
+import { paneWords, type PaneWords } from './word-changes';
 
 export type MergePhase = 'loading' | 'failed' | 'ready' | 'applying' | 'applied' | 'undoing' | 'undone';
 
@@ -21,6 +22,8 @@ export interface MergeFileMaterial {
   readonly sides: MergeFileSides;
   readonly initial: EditorState | null;
   readonly layout: MergeLayout | null;
+  /** Text files: the words each side changed, per pane. */
+  readonly words: PaneWords | null;
 }
 
 export interface MergeSessionState {
@@ -88,14 +91,16 @@ export function createMergeSession(client: ArborClient, options: MergeSessionOpt
         const view = fileViewKind(entry, sides);
         let initial: EditorState | null = null;
         let layout: MergeLayout | null = null;
+        let words: PaneWords | null = null;
         if (view === 'text') {
           const texts: MergeTexts = { base: sides.base, ours: sides.ours, theirs: sides.theirs };
           const merged = createMergeDocument(texts);
           initial = merged.state;
           layout = layoutMerge(merged);
+          words = paneWords(texts, merged.changes);
           documents.set(path, initial);
         }
-        materials.set(path, { sides, initial, layout });
+        materials.set(path, { sides, initial, layout, words });
         setFile(path, { load: 'ready', view, openConflicts: initial ? openConflictCount(initial) : 0, changed: false, choice: null });
       } catch (error) {
         if (isCancellation(error)) return;

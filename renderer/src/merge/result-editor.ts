@@ -4,7 +4,9 @@
  */
 import { Prec, StateField, type EditorState, type Extension, RangeSetBuilder } from '@codemirror/state';
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { wordClass } from './editor-setup';
 import { adjacentConflict, conflictAt, conflictsField, currentConflict, settleConflict, type HunkChoice, type TrackedConflict } from './merge-document';
+import { conflictWords, type TextRange } from './word-changes';
 
 export const HUNK_CHOICE_LABELS: Readonly<Record<HunkChoice, string>> = {
   ours: 'Take ours',
@@ -182,6 +184,53 @@ const conflictHighlighter = ViewPlugin.fromClass(
   { decorations: (v) => v.decorations },
 );
 
+const WORD_MARKS = { ours: Decoration.mark({ class: wordClass('ours') }), base: Decoration.mark({ class: wordClass('base') }), theirs: Decoration.mark({ class: wordClass('theirs') }) };
+
+/**
+ * The changed words inside each open conflict near the viewport. A part is marked only while its text is
+ * still what the merge wrote there: once the user edits inside it, the word positions no longer hold.
+ */
+function conflictWordMarks(view: EditorView): DecorationSet {
+  const builder = new RangeSetBuilder<Decoration>();
+  const { state } = view;
+  for (const conflict of state.field(conflictsField)) {
+    if (conflict.settled !== null || conflict.to <= conflict.from) continue;
+    if (!view.visibleRanges.some((r) => r.from <= conflict.to && r.to >= conflict.from)) continue;
+    const parts: { part: 'ours' | 'base' | 'theirs'; from: number; to: number }[] = [];
+    let open: { part: 'ours' | 'base' | 'theirs'; from: number } | null = null;
+    const last = state.doc.lineAt(conflict.to - 1).number;
+    for (let n = state.doc.lineAt(conflict.from).number; n <= last; n++) {
+      const line = state.doc.line(n);
+      const marker = MARKER_STARTS.find(([prefix]) => line.text.startsWith(prefix));
+      if (marker === undefined) continue;
+      if (open !== null) parts.push({ ...open, to: line.from });
+      open = marker[0] === '>>>>>>>' ? null : { part: marker[1], from: Math.min(line.to + 1, state.doc.length) };
+    }
+    const words = conflictWords(conflict.region);
+    for (const { part, from, to } of parts) {
+      const expected = conflict.region[part].join('');
+      const text = state.doc.sliceString(from, to);
+      if (text !== expected && text !== expected + conflict.region.eol) continue;
+      const ranges: readonly TextRange[] = words[part];
+      for (const range of ranges) if (range.to > range.from) builder.add(from + range.from, from + range.to, WORD_MARKS[part]);
+    }
+  }
+  return builder.finish();
+}
+
+const conflictWordHighlighter = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = conflictWordMarks(view);
+    }
+    update(update: ViewUpdate) {
+      if (update.docChanged || update.viewportChanged) this.decorations = conflictWordMarks(update.view);
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
+
 /** Ahead of the default keymap (which moves lines on Alt+↑/↓). */
 const mergeKeys = Prec.highest(
   EditorView.domEventHandlers({
@@ -217,5 +266,5 @@ export function runMergeShortcut(view: EditorView, event: KeyboardEvent): boolea
 
 /** Everything the result editor adds on screen to a merge document. */
 export function resultEditorExtensions(): Extension {
-  return [hunkBars, conflictHighlighter, mergeKeys];
+  return [hunkBars, conflictHighlighter, conflictWordHighlighter, mergeKeys];
 }

@@ -25,6 +25,7 @@ export class MergeViewPage {
   readonly undo: Locator;
   readonly undone: Locator;
   readonly done: Locator;
+  readonly wrapButton: Locator;
 
   constructor(readonly page: Page) {
     this.openButton = page.getByTestId('merge-open');
@@ -45,6 +46,7 @@ export class MergeViewPage {
     this.undo = this.root.getByTestId('merge-undo');
     this.undone = this.root.getByTestId('merge-undone');
     this.done = this.root.getByTestId('merge-done');
+    this.wrapButton = this.root.getByTestId('merge-wrap');
   }
 
   fileRow(path: string): Locator {
@@ -53,6 +55,21 @@ export class MergeViewPage {
 
   pane(side: 'ours' | 'base' | 'theirs'): Locator {
     return this.root.getByTestId(`merge-pane-${side}`);
+  }
+
+  /** A version's title bar (ours, base, theirs or the result): its heading, and the full story as its tooltip. */
+  title(version: 'ours' | 'base' | 'theirs' | 'result'): Locator {
+    return this.root.getByTestId(`merge-title-${version}`);
+  }
+
+  /** The changed words marked in a pane or the result, in the colour of the side that changed them (base: the replaced words). */
+  changedWords(where: Locator, side: 'ours' | 'theirs' | 'removed'): Locator {
+    return where.locator(`.cm-merge-word--${side}`);
+  }
+
+  /** Every editor's scroller, whose horizontal overflow says whether long lines wrap. */
+  scrollers(): Locator {
+    return this.root.locator('.cm-scroller');
   }
 
   hunkBar(ordinal: number): Locator {

@@ -4,8 +4,10 @@
  * the user resolves them hunk by hunk, applies (the merged file is on disk, the merge node in the graph)
  * and undoes it (the file is back byte for byte).
  */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect, test } from '../fixtures/arbor-server';
 import { ArborApp } from '../pages/arbor-app';
 import { MergeViewPage } from '../pages/merge-view';
@@ -33,6 +35,25 @@ async function forkAtPrompt(app: ArborApp, travel: TimeTravel): Promise<{ node: 
   const branch = app.graph.selected();
   await expect(branch).toHaveAttribute('data-workspace-kind', 'fork');
   return { node: (await branch.getAttribute('data-node-id')) ?? '', dir };
+}
+
+/** A fork folder's name as the merge view's titles show it: date first, so a long one keeps its start and end. */
+function shownFolder(dir: string): string {
+  const name = basename(dir);
+  return name.length <= 20 ? name : `${name.slice(0, 9)}…${name.slice(-9)}`;
+}
+
+/** Serious and critical axe violations inside the merge view, one line each. */
+async function mergeViewViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).include('[data-testid="merge-view"]').analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`));
+}
+
+/** How far each editor of the merge view overflows sideways (0: no horizontal scrollbar). */
+async function sidewaysOverflow(merge: MergeViewPage): Promise<number[]> {
+  return merge.scrollers().evaluateAll((scrollers) => scrollers.map((s) => Math.max(0, s.scrollWidth - s.clientWidth)));
 }
 
 /** Replaces whole lines (by index) of a file. */
@@ -80,7 +101,48 @@ test('merge two forks: resolve the conflicts hunk by hunk, apply, see the merge 
   await expect(merge.pane('theirs')).toContainText('--json notes.txt');
   await expect(merge.result).toContainText('<<<<<<< ours');
   await expect(merge.apply).toBeDisabled();
+
+  // Each version says what it is: two fork folders as they are now (never alike), their common ancestor.
+  await expect(merge.title('ours')).toContainText(`Folder ${shownFolder(ours.dir)} — current contents`);
+  await expect(merge.title('theirs')).toContainText(`Folder ${shownFolder(theirs.dir)} — current contents`);
+  expect((await merge.title('ours').getAttribute('title'))?.split('\n')[0]).toBe(ours.dir);
+  expect(await merge.title('ours').textContent()).not.toBe(await merge.title('theirs').textContent());
+  await expect(merge.title('base')).toContainText('Common ancestor · node');
+  await expect(merge.title('result')).toContainText(`Into folder ${shownFolder(ours.dir)}`);
+  await expect(page.getByRole('region', { name: new RegExp(`^Ours\\s*:\\s*Folder ${shownFolder(ours.dir)} — current contents$`) })).toBeVisible();
+
+  // The changed words within the changed lines: in each side's pane and in the conflict hunks of the result.
+  await expect(merge.changedWords(merge.pane('ours'), 'ours').filter({ hasText: '--top' })).toHaveText(['--top 5']);
+  await expect(merge.changedWords(merge.pane('theirs'), 'theirs').filter({ hasText: '--json' })).toHaveText(['--json']);
+  await expect(merge.changedWords(merge.result, 'theirs').filter({ hasText: '--json' })).toHaveText(['--json']);
+  await expect(merge.changedWords(merge.result, 'ours').filter({ hasText: '--top' })).toHaveText(['--top 5']);
   await app.screenshot('merge-02-conflicts');
+  expect(await mergeViewViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await app.screenshot('merge-02-conflicts-dark');
+  expect(await mergeViewViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // Wrap: long lines fold inside every pane instead of scrolling sideways, and the choice survives a reload.
+  await expect(merge.wrapButton).toHaveAttribute('aria-pressed', 'false');
+  expect(Math.max(...(await sidewaysOverflow(merge)))).toBeGreaterThan(0);
+  await merge.wrapButton.click();
+  await expect(merge.wrapButton).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => sidewaysOverflow(merge)).toEqual([0, 0, 0, 0]);
+  await app.screenshot('merge-02-wrapped');
+  await page.keyboard.press('Alt+z');
+  await expect(merge.wrapButton).toHaveAttribute('aria-pressed', 'false');
+  await page.keyboard.press('Alt+z');
+  await expect(merge.wrapButton).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await app.graph.waitForNodes();
+  await app.graph.select(app.graph.node(ours.node));
+  await travel.compareWith(app.graph.node(theirs.node));
+  await merge.open();
+  await expect(merge.openFile).toHaveAttribute('data-path', 'README.md');
+  await expect(merge.hunkBars).toHaveCount(2);
+  await expect(merge.wrapButton).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => sidewaysOverflow(merge)).toEqual([0, 0, 0, 0]);
 
   // Hunk by hunk: ours' title, theirs' usage line.
   await merge.takeHunk(0, 'ours');

@@ -80,6 +80,11 @@ describe('merge.preview', () => {
     expect(merge.into).toBe(oursDir);
     expect(merge.ours).toMatchObject({ nodeId: oursNode, dir: oursDir });
     expect(merge.theirs).toMatchObject({ nodeId: theirsNode, dir: theirsDir });
+    // What the merge view titles the versions by: the base's label, each side's session.
+    expect(merge.baseLabel).toMatch(/^Snapshot of .*work \(\d+ files\)$/);
+    const listed = (await service.api['sessions.list']({})).sessions.find((session) => session.id === sessionId);
+    expect(merge.ours.sessionTitle).toBe(listed?.title ?? null);
+    expect(merge.theirs.sessionTitle).toBe(merge.ours.sessionTitle);
     const status = Object.fromEntries(merge.files.map((file) => [file.path, file]));
     expect(Object.keys(status).sort()).toEqual(['both.txt', 'gone.txt', 'image.bin', 'latin.txt', 'notes.txt', 'ours-only.txt', 'src/new-name.ts', 'src/old-name.ts', 'tool.sh']);
     expect(status['notes.txt']).toMatchObject({ status: 'clean', changedBy: 'both' });

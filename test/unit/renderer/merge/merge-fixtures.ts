@@ -11,9 +11,11 @@ export function mergePreview(over: Partial<MergePreview> = {}): MergePreview {
   return {
     token: 'token-1',
     base: 'node-base',
+    baseLabel: 'Make the numbers louder',
     ours: {
       nodeId: 'node-ours',
       label: 'fork A',
+      sessionTitle: 'Numbers demo',
       dir: '/work/fork-a',
       messages: [
         { nodeId: 'o1', kind: 'user', timestamp: null, text: 'Make two louder', files: [] },
@@ -23,6 +25,7 @@ export function mergePreview(over: Partial<MergePreview> = {}): MergePreview {
     theirs: {
       nodeId: 'node-theirs',
       label: 'fork B',
+      sessionTitle: 'Numbers demo',
       dir: '/work/fork-b',
       messages: [{ nodeId: 't1', kind: 'tool_call', timestamp: null, text: 'Write README.md', files: ['README.md'] }],
     },

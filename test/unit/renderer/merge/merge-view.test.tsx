@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MergeOutcome, MergeResolution } from '../../../../shared/operations';
 import { createMergeSession, type MergeSession } from '../../../../renderer/src/merge/merge-session';
 import { MergeView } from '../../../../renderer/src/merge/MergeView';
+import { mergeWrap, WRAP_KEY } from '../../../../renderer/src/merge/wrap-preference';
 import { createFakeClient, type FakeClient } from '../fake-client';
 import { renderWithStore } from '../render';
 import { fileSides, lines, mergePreview } from './merge-fixtures';
@@ -41,15 +42,21 @@ const hunkAction = (ordinal: number, choice: string) => {
 };
 const applyRequest = (client: FakeClient) => client.calls.find((c) => c.method === 'merge.apply')?.request as { token: string; resolutions: MergeResolution[]; conflictSide?: string } | undefined;
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  mergeWrap.getState().setWrap(false);
+});
 
 
 describe('the merge view', () => {
   it('lists the files with their status and opens the first conflict in three panes and a result', async () => {
     const { session } = setup();
     await act(() => session.store.getState().load());
-    expect(screen.getByTestId('merge-sides').textContent).toContain('fork A');
-    expect(screen.getByTestId('merge-sides').textContent).toContain('fork B');
+    // The header's chips name each side shortly; their tooltips say the rest.
+    expect(screen.getByTestId('merge-sides').textContent).toContain('Folder fork-a');
+    expect(screen.getByTestId('merge-sides').textContent).toContain('Folder fork-b');
+    expect(screen.getByTestId('merge-sides').textContent).toContain('basenode node-ba');
+    expect(within(screen.getByTestId('merge-sides')).getByTitle(/^\/work\/fork-b the folder's files as they are now/).textContent).toContain('Folder fork-b');
     expect(screen.getByTestId('merge-into').textContent).toContain('fork-a');
     // Conflicts first: the text file, then the binary one, then the clean one.
     expect(screen.getAllByTestId('merge-file-row').map((r) => r.dataset.path)).toEqual(['logo.png', 'src/app.ts', 'README.md']);
@@ -59,6 +66,76 @@ describe('the merge view', () => {
     for (const side of ['ours', 'base', 'theirs']) expect(screen.getByTestId(`merge-pane-${side}`)).toBeTruthy();
     expect(screen.getByTestId('file-conflicts-left').textContent).toBe('2 conflicts left');
     expect(screen.getByTestId('merge-conflicts-left').dataset.count).toBe('3');
+  });
+
+  it('titles every version by what it is: two folders as they are now, the common ancestor, the result', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    const headings = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(headings).toEqual(
+      expect.arrayContaining([
+        'Ours: Folder fork-a — current contents',
+        'Base: Common ancestor · node node-ba · Make the numbers louder',
+        'Theirs: Folder fork-b — current contents',
+        'Result: Into folder fork-a',
+      ]),
+    );
+    // Each pane is a region named by its heading, and its tooltip has the full path.
+    expect(screen.getByRole('region', { name: /^Ours\s*:\s*Folder fork-a — current contents$/ })).toBe(screen.getByTestId('merge-pane-ours'));
+    expect(screen.getByTestId('merge-title-theirs').getAttribute('title')).toContain('/work/fork-b');
+  });
+
+  it('marks the words a side changed in its pane, and the changed words of a conflict in the result', async () => {
+    const client: FakeClient = createFakeClient({
+      'merge.preview': () => mergePreview({ files: [{ path: 'usage.md', status: 'conflicted', changedBy: 'both', conflict: 'content', conflicts: 1 }], conflicted: 1 }),
+      'merge.file': ({ path }) => ({
+        path,
+        base: lines('# tally', 'node dist/index.js notes.txt'),
+        ours: lines('# tally', 'node dist/index.js --top 5 notes.txt'),
+        theirs: lines('# tally', 'node dist/index.js --json notes.txt'),
+        binary: false,
+        merged: null,
+      }),
+    });
+    const session = createMergeSession(client, { ours: 'node-ours', theirs: 'node-theirs' });
+    renderWithStore(<MergeView session={session} onClose={() => undefined} />, client);
+    await act(() => session.store.getState().load());
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(1));
+    const marks = (testId: string, cls: string) => [...screen.getByTestId(testId).querySelectorAll(`.${cls}`)].map((m) => m.textContent);
+    expect(marks('merge-pane-ours', 'cm-merge-word--ours')).toEqual(['--top 5']);
+    expect(marks('merge-pane-theirs', 'cm-merge-word--theirs')).toEqual(['--json']);
+    expect(marks('merge-result', 'cm-merge-word--ours')).toEqual(['--top 5']);
+    expect(marks('merge-result', 'cm-merge-word--theirs')).toEqual(['--json']);
+    // Once the conflict is settled its words are plain text again.
+    fireEvent.click(hunkAction(0, 'theirs'));
+    await waitFor(() => expect(marks('merge-result', 'cm-merge-word')).toEqual([]));
+  });
+
+  it('Wrap (a pressed button, or Alt+Z anywhere in the view) wraps every editor and is remembered', async () => {
+    const { session } = setup();
+    await act(() => session.store.getState().load());
+    await act(() => session.store.getState().openFile('src/app.ts'));
+    await waitFor(() => expect(screen.getAllByTestId('hunk-bar')).toHaveLength(2));
+    const editors = () => [...screen.getByTestId('merge-view').querySelectorAll('.cm-editor')];
+    const wrapped = () => editors().map((e) => e.querySelector('.cm-content')!.classList.contains('cm-lineWrapping'));
+    const button = screen.getByRole('button', { name: 'Wrap' });
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(wrapped()).toEqual([false, false, false, false]);
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    expect(wrapped()).toEqual([true, true, true, true]);
+    expect(localStorage.getItem(WRAP_KEY)).toBe('1');
+    fireEvent.keyDown(row('src/app.ts'), { key: 'Ω', code: 'KeyZ', altKey: true });
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(wrapped()).toEqual([false, false, false, false]);
+    // A file opened while wrapping starts wrapped.
+    fireEvent.keyDown(row('src/app.ts'), { key: 'z', code: 'KeyZ', altKey: true });
+    await act(() => session.store.getState().openFile('README.md'));
+    await waitFor(() => expect(screen.getByTestId('merge-file').dataset.path).toBe('README.md'));
+    await waitFor(() => expect(wrapped().length).toBeGreaterThan(0));
+    expect(wrapped().every(Boolean)).toBe(true);
   });
 
   it('takes hunks one by one; the result text is what each action says, and the file gets its ✓', async () => {
