@@ -48,16 +48,22 @@ const SESSION_COLUMNS = `s.id, s.source, s.title, s.project, s.started_at, s.upd
   (NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.role = 'main')
     OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.session_id = s.id AND n.sidechain = 0)) AS orphan_subagent`;
 
+/**
+ * A session a running import has stored but not linked yet has no summary (its id as title, no counts): the
+ * list leaves it out until its first link (node_count is set then), and keeps showing a linked session's last
+ * summary while more of its nodes arrive.
+ */
+const LISTED = `s.node_count > 0 AND (@needle = '' OR instr(lower(s.title), @needle) > 0 OR instr(lower(coalesce(s.project, '')), @needle) > 0 OR instr(lower(s.id), @needle) > 0)`;
+
 export function prepareSessionQueries(db: ReadableDB) {
   return {
     list: db.prepare<[{ needle: string; limit: number; offset: number }], SessionRow>(
       `SELECT ${SESSION_COLUMNS} FROM sessions s
-       WHERE @needle = '' OR instr(lower(s.title), @needle) > 0 OR instr(lower(coalesce(s.project, '')), @needle) > 0 OR instr(lower(s.id), @needle) > 0
+       WHERE ${LISTED}
        ORDER BY s.updated_at IS NULL, s.updated_at DESC, s.id LIMIT @limit OFFSET @offset`,
     ),
     count: db.prepare<[{ needle: string }], { total: number }>(
-      `SELECT count(*) AS total FROM sessions
-       WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0`,
+      `SELECT count(*) AS total FROM sessions s WHERE ${LISTED}`,
     ),
     session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`),
     nodeIdsOfFile: db.prepare<[string], { id: string }>(`SELECT n.id FROM nodes n JOIN files f ON f.id = n.file_id WHERE f.path = ?`),

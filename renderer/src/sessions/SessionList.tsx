@@ -191,30 +191,30 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
   return (
     <section className="session-pane" aria-label="Sessions">
       <div className="session-pane__head">
-        <input
-          className="text-input session-pane__filter"
-          data-testid="session-filter"
-          type="search"
-          placeholder="Filter sessions or projects"
-          aria-label="Filter sessions"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown' || e.key === 'Enter') {
-              scrollRef.current?.focus();
-              onKeyDown(e);
-            }
-          }}
-        />
+        <div className="session-pane__search">
+          <input
+            className="text-input session-pane__filter"
+            data-testid="session-filter"
+            type="search"
+            placeholder="Filter sessions"
+            aria-label="Filter sessions"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'Enter') {
+                scrollRef.current?.focus();
+                onKeyDown(e);
+              }
+            }}
+          />
+          <SortControl prefs={prefs} sessions={sessions} />
+        </div>
         <div className="session-pane__count">
-          <span data-testid="session-count">
+          <span className="session-pane__total" data-testid="session-count">
             {filter ? `${formatCount(visible.length)} of ${formatCount(sessions.length)}` : plural(sessions.length, 'session')}
-            {groups.length > 1 ? ` · ${plural(groups.length, 'project')}` : ''}
+            {groups.length > 1 ? ` in ${plural(groups.length, 'project')}` : ''}
           </span>
-          <span className="session-pane__tools">
-            <SortControl prefs={prefs} sessions={sessions} />
-            <ImportFolderButton />
-          </span>
+          <ImportFolderButton />
         </div>
       </div>
       <div

@@ -68,19 +68,21 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={() => onOpen(session.id)}
     >
-      <div className="session-row__title" title={session.title}>
-        {session.title}
-      </div>
-      <div className="session-row__meta">
+      <div className="session-row__head">
+        <span className="session-row__title" title={session.title}>
+          {session.title}
+        </span>
         {session.orphanSubagent ? (
           <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
             orphan subagent
           </span>
         ) : null}
+      </div>
+      <div className="session-row__meta">
         <span className="session-row__date" title={absoluteTime(when)}>
           {relativeTime(when)}
         </span>
-        <span className="session-row__size" title={session.bytes !== undefined ? `${plural(session.bytes, 'byte')} of transcript` : undefined}>
+        <span className="session-row__size" title={session.bytes !== undefined ? `${plural(session.bytes, 'byte')} of transcripts` : undefined}>
           {plural(session.nodeCount, 'node')}
           {session.bytes !== undefined ? ` · ${formatBytes(session.bytes)}` : ''}
         </span>

@@ -9,12 +9,11 @@ export function SortControl({ prefs, sessions }: { readonly prefs: SessionListPr
   // Size is the transcripts' bytes when the store has them, else the node count: the option says which.
   const labels: Record<SessionSort, string> = {
     activity: 'Last activity',
-    size: sizeUnitOf(sessions) === 'bytes' ? 'Size (transcript bytes)' : 'Size (nodes)',
+    size: sizeUnitOf(sessions) === 'bytes' ? 'Size (bytes)' : 'Size (nodes)',
     branches: 'Branches',
   };
   return (
-    <label className="session-sort" title="Sort sessions and projects">
-      <span className="session-sort__label">Sort</span>
+    <label className="session-sort" title="Sort sessions, and projects by their first session">
       <select
         className="session-sort__select"
         data-testid="session-sort"

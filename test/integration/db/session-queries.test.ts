@@ -89,3 +89,21 @@ describe('projectFolderOf', () => {
     expect(projectFolderOf(null)).toBeNull();
   });
 });
+
+describe('sessions listed while an import runs', () => {
+  it('regression: a session stored but not linked yet was listed with its id as title and 0 nodes; it is listed once linked', () => {
+    const writer = store.beginFile(transcriptFile('/p/-repo/S6.jsonl', { sessionHint: 'S6' }));
+    writer.node(parsedNode('t1', null, { kind: 'user', label: 'tidy the build', sessionSourceId: 'S6', cwd: '/repo' }));
+    writer.finish({ endOffset: 100, endLine: 2 });
+    expect(store.listSessions({})).toEqual({ sessions: [], total: 0 });
+    store.linkChangedSessions();
+    expect(store.listSessions({}).sessions.map((s) => [s.id, s.title, s.nodeCount])).toEqual([['S6', 'tidy the build', 1]]);
+    // More nodes arriving: the last linked summary stays listed until the next link.
+    const more = store.beginFile(transcriptFile('/p/-repo/S6.jsonl', { sessionHint: 'S6', size: 200 }));
+    more.node(parsedNode('t2', 't1', { sessionSourceId: 'S6' }));
+    more.finish({ endOffset: 200, endLine: 3 });
+    expect(store.listSessions({}).sessions.map((s) => [s.id, s.nodeCount])).toEqual([['S6', 1]]);
+    store.linkChangedSessions();
+    expect(store.listSessions({ query: 'tidy' }).sessions.map((s) => [s.id, s.nodeCount])).toEqual([['S6', 2]]);
+  });
+});

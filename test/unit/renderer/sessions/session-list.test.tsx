@@ -59,7 +59,7 @@ describe('SessionList grouped by project', () => {
     expect(within(screen.getByRole('group', { name: 'arbor' })).getAllByRole('option').map((o) => o.getAttribute('data-session-id'))).toEqual(['s1', 's3']);
     expect(rowIds()).toEqual(['s1', 's3', 's2', 's4']);
     expect(within(list()).getAllByRole('option').map((o) => o.getAttribute('aria-selected'))).toEqual(['false', 'false', 'false', 'false']);
-    expect(screen.getByTestId('session-count').textContent).toBe('4 sessions · 3 projects');
+    expect(screen.getByTestId('session-count').textContent).toBe('4 sessions in 3 projects');
   });
 
   it('shows the branch badge, the size and the orphan subagent mark with a tooltip naming the missing parent', async () => {
@@ -79,7 +79,7 @@ describe('SessionList grouped by project', () => {
     const { prefs } = await setup(sessions, storage);
     const select = screen.getByTestId('session-sort') as HTMLSelectElement;
     expect(select.value).toBe('activity');
-    expect([...select.options].map((o) => o.textContent)).toEqual(['Last activity', 'Size (transcript bytes)', 'Branches']);
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Last activity', 'Size (bytes)', 'Branches']);
     await act(async () => void fireEvent.change(select, { target: { value: 'size' } }));
     expect(groupNames()).toEqual(['docs', 'arbor', '-home-dev-old']);
     expect(rowIds()).toEqual(['s2', 's3', 's1', 's4']);
