@@ -3,6 +3,7 @@
  * transcript generator, plus a subagent transcript whose parent session is missing. The first import runs in
  * the page (the app imports Claude Code's folder on start), and the list fills while it runs.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,7 +104,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const list = new SessionsList(page);
     await app.open(arbor.url);
     await expect(list.importSummary).toBeVisible({ timeout: 90_000 });
-    await expect.poll(() => list.groups.count()).toBe(3);
+    // The list reloads just after the import ends (sessions.changed is coalesced): wait for all of it.
+    await expect(page.getByTestId('session-count')).toHaveText('11 sessions in 3 projects');
     await page.screenshot({ path: `test-results/e2e/sessions-list-${scheme}.png` });
 
     // Size: the store knows transcript bytes, and says so.
@@ -122,13 +124,16 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('ArrowLeft');
     await expect(list.sessionsOf(second!)).toHaveCount(0);
     await expect(list.cursor()).toHaveAttribute('data-testid', 'session-group-header');
-    // ↓ from a folded header goes to the next folded header, then into the third project's sessions.
+    // ↓ from the folded header goes on to the next stop: a folded header, or a session of an unfolded project.
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expect(list.cursor()).toHaveAttribute('data-testid', 'session-row');
     await page.keyboard.press('Enter');
     await expect(list.cursor()).toHaveAttribute('aria-selected', 'true');
     await page.screenshot({ path: `test-results/e2e/sessions-list-folded-${scheme}.png` });
+    // Folded groups, headers and the orphan mark keep the listbox valid for screen readers.
+    const { violations } = await new AxeBuilder({ page }).include('.session-pane').analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
     await page.reload();
     await expect(list.groups).toHaveCount(3);
