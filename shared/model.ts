@@ -69,6 +69,19 @@ export interface SessionSummary {
   readonly fileCount: number;
   /** Real branch points (rewinds, edited prompts), not recording artifacts. */
   readonly branchCount: number;
+  // What the sessions list groups and sorts by. Optional: summaries made outside the store (a folder that only
+  // has Arbor's snapshots, test doubles) leave them out, and the list falls back to project, nodeCount, updatedAt.
+  /** The project the list groups it under: its working directory, else the folder holding its transcript. */
+  readonly projectKey?: string;
+  /** Bytes of its transcript files as last imported. */
+  readonly bytes?: number;
+  /** Newest activity: the newest node's time, else the newest transcript file's modification time. */
+  readonly lastActivityAt?: string | null;
+  /**
+   * A subagent transcript (or a file of sidechain lines only) whose parent session's transcript is not in the
+   * store: listed on its own, marked, rather than passed off as a session the user ran.
+   */
+  readonly orphanSubagent?: boolean;
 }
 
 /** A node as the graph and `arbor show` need it: light, no full content. */

@@ -54,10 +54,11 @@ export function prepareLinkStatements(db: WritableDB) {
       `SELECT label FROM nodes WHERE session_id = ? AND kind = 'user' AND label != '' ORDER BY file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
     // Sessions without a typed prompt (an away summary, a resumed tail) are titled by their first readable
-    // step: an answer or a recap, never a compaction summary (and isTitleWorthy drops notices).
+    // step: an answer, else a recap, never a compaction summary (and isTitleWorthy drops notices). Answers come
+    // first because an informational notice's label is its text, which isTitleWorthy cannot tell from a recap.
     firstReadable: db.prepare<[string], { label: string }>(
       `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system') AND label != ''
-       ORDER BY file_id, line LIMIT ${TITLE_CANDIDATES}`,
+       ORDER BY kind != 'assistant', file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
     updateSession: db.prepare(
       `UPDATE sessions SET title = ?, project = ?, started_at = ?, updated_at = ?, node_count = ?, file_count = ?,

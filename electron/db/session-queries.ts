@@ -12,6 +12,10 @@ interface SessionRow {
   readonly node_count: number;
   readonly file_count: number;
   readonly branch_count: number;
+  readonly bytes: number;
+  readonly newest_mtime_ms: number | null;
+  readonly first_file: string | null;
+  readonly orphan_subagent: number;
 }
 
 export interface NodeRow {
@@ -31,20 +35,37 @@ export interface NodeRow {
 export const NODE_COLUMNS =
   'n.seq, n.id, n.session_id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model';
 
-const SESSION_COLUMNS = 'id, source, title, project, started_at, updated_at, node_count, file_count, branch_count';
+/**
+ * The list's extra columns are worked out per session from its files (files_by_session) and, for the orphan
+ * check, its first non-sidechain node (nodes_by_session_graph covers it): index lookups, no column to keep
+ * in step with the linker. A session is an orphan subagent when no session transcript of its own was
+ * imported (only subagents/agent-*.jsonl files) or none of its lines is off the sidechain.
+ */
+const SESSION_COLUMNS = `s.id, s.source, s.title, s.project, s.started_at, s.updated_at, s.node_count, s.file_count, s.branch_count,
+  (SELECT coalesce(sum(f.size), 0) FROM files f WHERE f.session_id = s.id) AS bytes,
+  (SELECT max(f.mtime_ms) FROM files f WHERE f.session_id = s.id) AS newest_mtime_ms,
+  (SELECT f.path FROM files f WHERE f.session_id = s.id ORDER BY f.role != 'main', f.id LIMIT 1) AS first_file,
+  (NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.role = 'main')
+    OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.session_id = s.id AND n.sidechain = 0)) AS orphan_subagent`;
+
+/**
+ * A session a running import has stored but not linked yet has no summary (its id as title, no counts): the
+ * list leaves it out until its first link (node_count is set then), and keeps showing a linked session's last
+ * summary while more of its nodes arrive.
+ */
+const LISTED = `s.node_count > 0 AND (@needle = '' OR instr(lower(s.title), @needle) > 0 OR instr(lower(coalesce(s.project, '')), @needle) > 0 OR instr(lower(s.id), @needle) > 0)`;
 
 export function prepareSessionQueries(db: ReadableDB) {
   return {
     list: db.prepare<[{ needle: string; limit: number; offset: number }], SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions
-       WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0
-       ORDER BY updated_at IS NULL, updated_at DESC, id LIMIT @limit OFFSET @offset`,
+      `SELECT ${SESSION_COLUMNS} FROM sessions s
+       WHERE ${LISTED}
+       ORDER BY s.updated_at IS NULL, s.updated_at DESC, s.id LIMIT @limit OFFSET @offset`,
     ),
     count: db.prepare<[{ needle: string }], { total: number }>(
-      `SELECT count(*) AS total FROM sessions
-       WHERE @needle = '' OR instr(lower(title), @needle) > 0 OR instr(lower(coalesce(project, '')), @needle) > 0 OR instr(lower(id), @needle) > 0`,
+      `SELECT count(*) AS total FROM sessions s WHERE ${LISTED}`,
     ),
-    session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+    session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`),
     nodeIdsOfFile: db.prepare<[string], { id: string }>(`SELECT n.id FROM nodes n JOIN files f ON f.id = n.file_id WHERE f.path = ?`),
     // Rows as arrays (raw mode): a 10k-node graph skips 10k keyed row objects. Every column read here is in
     // the covering index nodes_by_session_graph (migration 003), so the table's raw lines are never touched.
@@ -124,7 +145,24 @@ export function toSessionSummary(row: SessionRow): SessionSummary {
     nodeCount: row.node_count,
     fileCount: row.file_count,
     branchCount: row.branch_count,
+    projectKey: row.project ?? projectFolderOf(row.first_file) ?? 'unknown project',
+    bytes: row.bytes,
+    lastActivityAt: row.updated_at ?? (row.newest_mtime_ms !== null ? new Date(row.newest_mtime_ms).toISOString() : row.started_at),
+    orphanSubagent: row.orphan_subagent !== 0,
   };
+}
+
+/**
+ * The project folder a transcript sits in (Claude Code keeps one per working directory): the file's folder, or
+ * for a subagent file (`<project>/<session>/subagents/[workflows/<wf>/]agent-<id>.jsonl`) the one above its session.
+ */
+export function projectFolderOf(path: string | null): string | null {
+  if (path === null) return null;
+  const parts = path.split(/[\\/]/);
+  const subagents = parts.lastIndexOf('subagents');
+  const folder = subagents >= 2 ? parts.slice(0, subagents - 1) : parts.slice(0, -1);
+  const joined = folder.join(path.includes('\\') && !path.includes('/') ? '\\' : '/');
+  return joined === '' ? null : joined;
 }
 
 export function outcomeOf(isError: number | null): ToolOutcome {

@@ -10,6 +10,16 @@ const NOT_A_TITLE: readonly RegExp[] = [
   /^this session is being continued from a previous conversation/i,
   /^(pre|post)?tooluse|^(stop|subagentstop|sessionstart|userpromptsubmit|precompact|notification) hook/i,
   /^api error\b/i,
+  // The labels the importer gives the notices Claude Code writes as system lines (entry-summary.ts): a session
+  // without a typed prompt is titled by its first readable step, and these say nothing about it either.
+  /^\/[a-z][\w:.-]*(\s|$)/i, // a slash command's echo: "/clear", "/model opus" (a typed prompt is never stored so)
+  /^(output|reminder):(\s|$)/i,
+  /^! /,
+  /^stop hooks: \d+ ran\b/i,
+  /^turn finished(\s|$)/i,
+  /^(micro)?compacted(\s|$)|^compaction summary$/i,
+  /^empty user line$|^local command$|^system: [\w-]+$/i,
+  /^✗ api error\b/i,
 ];
 
 export function isTitleWorthy(label: string): boolean {

@@ -35,14 +35,24 @@ export interface ImportOptions {
    * WORKER_FROM_BYTES; tests pass 0 or Infinity to pin a path.
    */
   readonly workerFromBytes?: number;
+  /**
+   * Hears the sessions linked while the import runs, so a first import fills the sessions list as it goes
+   * instead of at the end: after a file, at most every `sessionsChangedEveryMs`, and once more for those
+   * linked at the end (a cancelled import's committed batches too). Without it, nothing is linked before the end.
+   */
+  readonly onSessionsChanged?: (sessionIds: readonly SessionId[]) => void;
+  /** Default SESSIONS_CHANGED_MS; tests pass 0 for a link after every file. */
+  readonly sessionsChangedEveryMs?: number;
 }
 
 export interface ImportOutcome extends ImportReport {
-  /** Sessions whose stored rows changed (for `sessions.changed`). */
+  /** Sessions whose stored rows changed, all of them (`onSessionsChanged` heard them in parts). */
   readonly changedSessionIds: readonly SessionId[];
 }
 
 const PROGRESS_INTERVAL_MS = 100;
+/** How often, at most, a running import links what it stored so far and tells the list (a link costs a little). */
+export const SESSIONS_CHANGED_MS = 500;
 export const WORKER_FROM_BYTES = 4 * 1024 * 1024;
 /** A file at least this big waits for a worker still loading rather than being parsed in-thread. */
 const WAIT_FOR_WORKER_BYTES = 16 * 1024 * 1024;
@@ -72,6 +82,7 @@ export async function importSessions(
   progress.start(plan.length, planBytes);
 
   const touched = new Map<SessionId, { files: number; nodes: number }>();
+  const linked = new LinkedSoFar(store, problems, options);
   store.setBulkMode(true);
   let cancelled: unknown = null;
   let worker = planBytes >= (options.workerFromBytes ?? WORKER_FROM_BYTES) ? (reader.startWorker?.() ?? null) : null;
@@ -111,6 +122,7 @@ export async function importSessions(
         touched.set(result.sessionId, { files: counts.files + 1, nodes: counts.nodes + result.nodesAdded });
       }
       progress.endFile(item.file.size - item.startOffset);
+      if (result.nodesAdded > 0) linked.afterFile();
     }
   } catch (error) {
     cancelled = error;
@@ -124,12 +136,13 @@ export async function importSessions(
   } finally {
     store.setBulkMode(false);
   }
-  problems.addAll(link.problems);
+  linked.addProblems(link.problems);
+  linked.announce(link.sessionIds);
   if (cancelled !== null) throw cancelled;
 
   progress.report('done', true);
   const sessions: ImportedSession[] = [...touched].map(([id, counts]) => ({ id, source: 'claude-code', ...counts }));
-  return { sessions, problems: problems.list(), changedSessionIds: link.sessionIds };
+  return { sessions, problems: problems.list(), changedSessionIds: linked.all(link.sessionIds) };
 }
 
 /** Main transcripts before subagent files, so a subagent finds the session its parent created. */
@@ -179,6 +192,53 @@ async function importFile(
     // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
     problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}` });
     return { sessionId: null, nodesAdded: 0 };
+  }
+}
+
+/**
+ * The links made while the import runs. A session linked early and again later (its subagent files come after
+ * the session files) reports the same broken cycle twice; each problem is listed once.
+ */
+class LinkedSoFar {
+  private readonly sessionIds = new Set<SessionId>();
+  private readonly problemKeys = new Set<string>();
+  private lastLink = -Infinity;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly problems: ProblemList,
+    private readonly options: ImportOptions,
+  ) {}
+
+  afterFile(): void {
+    const notify = this.options.onSessionsChanged;
+    if (!notify) return;
+    const now = performance.now();
+    if (now - this.lastLink < (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) return;
+    this.lastLink = now;
+    const link = this.store.linkChangedSessions();
+    this.addProblems(link.problems);
+    this.announce(link.sessionIds);
+  }
+
+  announce(sessionIds: readonly SessionId[]): void {
+    for (const id of sessionIds) this.sessionIds.add(id);
+    if (sessionIds.length > 0) this.options.onSessionsChanged?.(sessionIds);
+  }
+
+  addProblems(problems: readonly ImportProblem[]): void {
+    for (const problem of problems) {
+      const key = `${problem.file}\0${problem.line}\0${problem.reason}`;
+      if (this.problemKeys.has(key)) continue;
+      this.problemKeys.add(key);
+      this.problems.add(problem);
+    }
+  }
+
+  /** Every session linked during the import and at its end. */
+  all(last: readonly SessionId[]): SessionId[] {
+    if (this.sessionIds.size === 0) return [...last];
+    return [...new Set([...this.sessionIds, ...last])];
   }
 }
 

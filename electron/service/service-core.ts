@@ -80,8 +80,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
         jobId,
         signal,
         onProgress: (progress) => events.emit('import.progress', progress),
+        // As sessions are stored (throttled) and at the end: the first import fills the list as it goes.
+        onSessionsChanged: (sessionIds) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
       });
-      if (outcome.changedSessionIds.length > 0) events.emit('sessions.changed', { sessionIds: [...outcome.changedSessionIds] });
       return { sessions: outcome.sessions, problems: outcome.problems };
     });
     // Full-text indexing follows the import (failed and cancelled ones too: their committed batches count).

@@ -1,13 +1,27 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import type { SessionId, SessionSummary } from '../../../shared/model';
+import { useStore } from 'zustand';
+import type { SessionId } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
-import { absoluteTime, formatCount, plural, relativeTime, shortenPath } from '../app/format';
+import { formatCount, plural } from '../app/format';
 import { filterSessions } from '../state/sessions-slice';
-import { BranchIcon } from '../app/icons';
 import { ImportFolderButton } from './ImportFolder';
-
-const ROW_HEIGHT = 74;
+import {
+  cursorOf,
+  firstStop,
+  groupSessions,
+  lastStop,
+  listRows,
+  type ListCursor,
+  type ListRow,
+  projectKeyOf,
+  rowIndexOf,
+  stepCursor,
+} from './session-groups';
+import { sessionListPrefs, type SessionListPrefsStore } from './session-list-prefs';
+import { GroupHeader, HEADER_HEIGHT, ROW_HEIGHT, SessionRow } from './SessionRows';
+import { SortControl } from './SortControl';
+import './session-list.css';
 
 /**
  * Before layout (first paint, or a DOM without layout such as tests) the pane measures 0 high and would
@@ -17,36 +31,81 @@ function observeRectOrWindow(instance: Virtualizer<HTMLDivElement, Element>, cb:
   return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height: window.innerHeight || 800 }));
 }
 
-/** The left pane: every imported session, newest first, filterable, virtualized, keyboard-driven. */
-export function SessionList() {
+const rowHeight = (row: ListRow | undefined): number => (row?.type === 'group' ? HEADER_HEIGHT : ROW_HEIGHT);
+const rowKey = (row: ListRow | undefined, index: number): string =>
+  row === undefined ? String(index) : row.type === 'group' ? `g:${row.group.key}` : `s:${row.session.id}`;
+
+/**
+ * The left pane: every imported session grouped by project, sorted by last activity, size or branches,
+ * filterable, virtualized, keyboard-driven (↑/↓ move, ←/→ fold and unfold a project, Enter opens).
+ */
+export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: SessionListPrefsStore }) {
   const sessions = useAppState((s) => s.sessions);
   const status = useAppState((s) => s.sessionsStatus);
   const filter = useAppState((s) => s.sessionFilter);
   const setFilter = useAppState((s) => s.setSessionFilter);
   const selectedSessionId = useAppState((s) => s.selectedSessionId);
   const openSession = useAppState((s) => s.openSession);
+  const sort = useStore(prefs, (s) => s.sort);
+  const collapsed = useStore(prefs, (s) => s.collapsed);
   const visible = useMemo(() => filterSessions(sessions, filter), [sessions, filter]);
-  // The keyboard cursor; starts at the open session so up/down continue from there.
-  const [cursorId, setCursorId] = useState<SessionId | null>(null);
+
+  // While filtering, every project with a match shows unfolded; folding then lasts until the filter changes,
+  // and the folds the user keeps (prefs) come back when the filter is cleared.
+  const [filterFolds, setFilterFolds] = useState<{ readonly filter: string; readonly keys: ReadonlySet<string> }>({ filter: '', keys: new Set() });
+  const folds = filter === '' ? collapsed : filterFolds.filter === filter ? filterFolds.keys : EMPTY;
+  const setFolded = useCallback(
+    (key: string, folded: boolean) => {
+      if (filter === '') {
+        prefs.getState().setCollapsed(key, folded);
+        return;
+      }
+      setFilterFolds((current) => {
+        const keys = new Set(current.filter === filter ? current.keys : EMPTY);
+        if (folded) keys.add(key);
+        else keys.delete(key);
+        return { filter, keys };
+      });
+    },
+    [filter, prefs],
+  );
+
+  const groups = useMemo(() => groupSessions(visible, sort, (key) => folds.has(key)), [visible, sort, folds]);
+  const rows = useMemo(() => listRows(groups), [groups]);
+  const offsets = useMemo(() => {
+    const tops = new Array<number>(rows.length + 1);
+    tops[0] = 0;
+    for (let i = 0; i < rows.length; i++) tops[i + 1] = tops[i]! + rowHeight(rows[i]);
+    return tops;
+  }, [rows]);
+  const headerIndexes = useMemo(() => rows.flatMap((row, index) => (row.type === 'group' ? [index] : [])), [rows]);
+
+  // The keyboard cursor; starts at the open session so up/down continue from there. A session folded away
+  // leaves the cursor on its project's header.
+  const [cursor, setCursor] = useState<ListCursor | null>(null);
   const cursorIndex = useMemo(() => {
-    const id = cursorId ?? selectedSessionId;
-    return id === null ? -1 : visible.findIndex((s) => s.id === id);
-  }, [visible, cursorId, selectedSessionId]);
+    const at = cursor ?? (selectedSessionId === null ? null : { type: 'session' as const, id: selectedSessionId });
+    const index = rowIndexOf(rows, at);
+    if (index >= 0 || at?.type !== 'session') return index;
+    const session = visible.find((s) => s.id === at.id);
+    return session ? rowIndexOf(rows, { type: 'group', key: projectKeyOf(session) }) : -1;
+  }, [rows, cursor, selectedSessionId, visible]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: visible.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => rowHeight(rows[index]),
     overscan: 8,
-    getItemKey: (index) => visible[index]?.id ?? index,
+    getItemKey: (index) => rowKey(rows[index], index),
     observeElementRect: observeRectOrWindow,
   });
 
-  // When a session is opened from elsewhere (search, demo), bring its row into view.
+  // When a session is opened from elsewhere (search, demo), bring its row into view. Its project stays as the
+  // user left it: the newest session opens on every start, and unfolding it then would forget the fold.
   useEffect(() => {
     if (selectedSessionId === null) return;
-    const index = visible.findIndex((s) => s.id === selectedSessionId);
+    const index = rowIndexOf(rows, { type: 'session', id: selectedSessionId });
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
     // Only a change of the open session should scroll, not every list refresh.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -54,64 +113,107 @@ export function SessionList() {
 
   const open = useCallback(
     (id: SessionId) => {
-      setCursorId(id);
+      setCursor({ type: 'session', id });
       void openSession(id);
     },
     [openSession],
   );
+  const toggle = useCallback(
+    (key: string) => {
+      setCursor({ type: 'group', key });
+      setFolded(key, !folds.has(key));
+    },
+    [folds, setFolded],
+  );
+
+  const moveTo = (index: number) => {
+    const row = rows[index];
+    if (!row) return;
+    setCursor(cursorOf(row));
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (visible.length === 0) return;
-    let next = cursorIndex;
+    if (rows.length === 0) return;
+    const current = rows[cursorIndex];
     switch (event.key) {
       case 'ArrowDown':
-        next = Math.min(visible.length - 1, cursorIndex + 1);
+        moveTo(cursorIndex < 0 ? firstStop(rows) : stepCursor(rows, cursorIndex, 1));
         break;
       case 'ArrowUp':
-        next = Math.max(0, cursorIndex - 1);
+        moveTo(cursorIndex < 0 ? firstStop(rows) : stepCursor(rows, cursorIndex, -1));
         break;
       case 'Home':
-        next = 0;
+        moveTo(firstStop(rows));
         break;
       case 'End':
-        next = visible.length - 1;
+        moveTo(lastStop(rows));
+        break;
+      case 'ArrowLeft':
+        if (!current) return;
+        setCursor({ type: 'group', key: current.group.key });
+        setFolded(current.group.key, true);
+        break;
+      case 'ArrowRight':
+        if (!current) return;
+        if (current.type === 'group' && !current.group.collapsed) {
+          moveTo(stepCursor(rows, cursorIndex, 1));
+        } else {
+          setCursor(cursorOf(current));
+          setFolded(current.group.key, false);
+        }
         break;
       case 'Enter': {
-        const target = visible[Math.max(0, cursorIndex)];
-        if (target) open(target.id);
-        event.preventDefault();
-        return;
+        const target = current ?? rows[firstStop(rows)];
+        if (target?.type === 'session') open(target.session.id);
+        else if (target) toggle(target.group.key);
+        break;
       }
       default:
         return;
     }
     event.preventDefault();
-    const target = visible[next];
-    if (!target) return;
-    setCursorId(target.id);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
   };
+
+  // Rows are placed inside their project's role=group element, so each group only holds what is rendered of it.
+  const items = virtualizer.getVirtualItems();
+  const rendered: { groupIndex: number; indexes: number[] }[] = [];
+  for (const item of items) {
+    const row = rows[item.index];
+    if (!row) continue;
+    const last = rendered.at(-1);
+    if (last?.groupIndex === row.groupIndex) last.indexes.push(item.index);
+    else rendered.push({ groupIndex: row.groupIndex, indexes: [item.index] });
+  }
+  const activeRow = rows[cursorIndex];
+  const activeId = activeRow === undefined ? undefined : activeRow.type === 'group' ? `session-group-${activeRow.groupIndex}` : `session-option-${cursorIndex}`;
 
   return (
     <section className="session-pane" aria-label="Sessions">
       <div className="session-pane__head">
-        <input
-          className="text-input session-pane__filter"
-          data-testid="session-filter"
-          type="search"
-          placeholder="Filter sessions"
-          aria-label="Filter sessions"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown' || e.key === 'Enter') {
-              scrollRef.current?.focus();
-              onKeyDown(e);
-            }
-          }}
-        />
+        <div className="session-pane__search">
+          <input
+            className="text-input session-pane__filter"
+            data-testid="session-filter"
+            type="search"
+            placeholder="Filter sessions"
+            aria-label="Filter sessions"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'Enter') {
+                scrollRef.current?.focus();
+                onKeyDown(e);
+              }
+            }}
+          />
+          <SortControl prefs={prefs} sessions={sessions} />
+        </div>
         <div className="session-pane__count">
-          {filter ? `${formatCount(visible.length)} of ${formatCount(sessions.length)}` : plural(sessions.length, 'session')}
+          <span className="session-pane__total" data-testid="session-count">
+            {filter ? `${formatCount(visible.length)} of ${formatCount(sessions.length)}` : plural(sessions.length, 'session')}
+            {groups.length > 1 ? ` in ${plural(groups.length, 'project')}` : ''}
+          </span>
           <ImportFolderButton />
         </div>
       </div>
@@ -121,7 +223,7 @@ export function SessionList() {
         data-testid="session-list"
         role="listbox"
         aria-label="Sessions"
-        aria-activedescendant={cursorIndex >= 0 ? `session-row-${cursorIndex}` : undefined}
+        aria-activedescendant={activeId}
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
@@ -133,19 +235,39 @@ export function SessionList() {
           <div className="session-list__empty">No session matches “{filter}”.</div>
         ) : null}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const session = visible[item.index];
-            if (!session) return null;
+          {rendered.map(({ groupIndex, indexes }) => {
+            const group = groups[groupIndex]!;
+            const top = offsets[headerIndexes[groupIndex] ?? 0] ?? 0;
+            const height = HEADER_HEIGHT + (group.collapsed ? 0 : group.sessions.length * ROW_HEIGHT);
             return (
-              <SessionRow
-                key={item.key}
-                index={item.index}
-                session={session}
-                top={item.start}
-                selected={session.id === selectedSessionId}
-                cursor={item.index === cursorIndex}
-                onOpen={open}
-              />
+              <div
+                key={group.key}
+                id={`session-group-${groupIndex}`}
+                className="session-group"
+                role="group"
+                aria-label={group.name}
+                data-testid="session-group"
+                style={{ transform: `translateY(${top}px)`, height }}
+              >
+                {indexes.map((index) => {
+                  const row = rows[index]!;
+                  const rowTop = (offsets[index] ?? 0) - top;
+                  if (row.type === 'group') {
+                    return <GroupHeader key={`g:${group.key}`} group={group} top={rowTop} cursor={index === cursorIndex} onToggle={toggle} />;
+                  }
+                  return (
+                    <SessionRow
+                      key={row.session.id}
+                      id={`session-option-${index}`}
+                      session={row.session}
+                      top={rowTop}
+                      selected={row.session.id === selectedSessionId}
+                      cursor={index === cursorIndex}
+                      onOpen={open}
+                    />
+                  );
+                })}
+              </div>
             );
           })}
         </div>
@@ -154,48 +276,4 @@ export function SessionList() {
   );
 }
 
-interface SessionRowProps {
-  readonly index: number;
-  readonly session: SessionSummary;
-  readonly top: number;
-  readonly selected: boolean;
-  readonly cursor: boolean;
-  readonly onOpen: (id: SessionId) => void;
-}
-
-const SessionRow = memo(function SessionRow({ index, session, top, selected, cursor, onOpen }: SessionRowProps) {
-  const when = session.updatedAt ?? session.startedAt;
-  const classes = ['session-row', selected ? 'is-selected' : '', cursor ? 'is-cursor' : ''].filter(Boolean).join(' ');
-  return (
-    <div
-      id={`session-row-${index}`}
-      className={classes}
-      data-testid="session-row"
-      data-session-id={session.id}
-      role="option"
-      aria-selected={selected}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
-      onClick={() => onOpen(session.id)}
-    >
-      <div className="session-row__title" title={session.title}>
-        {session.title}
-      </div>
-      <div className="session-row__meta">
-        <span className="session-row__project" title={session.project ?? undefined}>
-          {shortenPath(session.project) || 'unknown project'}
-        </span>
-        <span className="session-row__date" title={absoluteTime(when)}>
-          {relativeTime(when)}
-        </span>
-      </div>
-      <div className="session-row__stats">
-        <span>{plural(session.nodeCount, 'node')}</span>
-        {session.branchCount > 0 ? (
-          <span className="badge badge--branch" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
-            <BranchIcon /> {session.branchCount}
-          </span>
-        ) : null}
-      </div>
-    </div>
-  );
-});
+const EMPTY: ReadonlySet<string> = new Set();

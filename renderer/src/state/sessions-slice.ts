@@ -14,7 +14,7 @@ export interface SessionsSlice {
 /** Upper bound the contract allows; the list is virtualized, so loading all of them is fine. */
 export const SESSION_LIST_LIMIT = 100_000;
 
-const sortKey = (s: SessionSummary): string => s.updatedAt ?? s.startedAt ?? '';
+const sortKey = (s: SessionSummary): string => s.lastActivityAt ?? s.updatedAt ?? s.startedAt ?? '';
 
 export function newestFirst(sessions: readonly SessionSummary[]): SessionSummary[] {
   return [...sessions].sort((a, b) => {
@@ -24,12 +24,12 @@ export function newestFirst(sessions: readonly SessionSummary[]): SessionSummary
   });
 }
 
-/** Every whitespace-separated word must appear in the title, project or id (case-insensitive). */
+/** Every whitespace-separated word must appear in the title, project (path or group) or id (case-insensitive). */
 export function filterSessions(sessions: readonly SessionSummary[], text: string): readonly SessionSummary[] {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return sessions;
   return sessions.filter((s) => {
-    const hay = `${s.title}\n${s.project ?? ''}\n${s.id}`.toLowerCase();
+    const hay = `${s.title}\n${s.project ?? ''}\n${s.projectKey ?? ''}\n${s.id}`.toLowerCase();
     return words.every((w) => hay.includes(w));
   });
 }

@@ -56,6 +56,21 @@ describe('import.run', () => {
     ]);
   });
 
+  it('regression: the first import announced its sessions only when it ended; sessions.changed names the first session while the rest are importing', async () => {
+    for (let index = 0; index < 3; index++) writeTranscript(sessionFile(`S${index}`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`)]);
+    let ended = false;
+    const heard: { sessionIds: string[]; listed: number; ended: boolean }[] = [];
+    const stop = h.service.events.on('sessions.changed', ({ sessionIds }) => {
+      // sessions.list reads the store before its first await: what a renderer asking now would get.
+      void h.service.api['sessions.list']({}).then((list) => heard.push({ sessionIds, listed: list.total, ended }));
+    });
+    await h.service.api['import.run']({ paths: [h.projects] }).finally(() => (ended = true));
+    stop();
+    await Promise.resolve();
+    expect(heard[0]).toMatchObject({ sessionIds: ['S0'], listed: 1, ended: false });
+    expect(heard.flatMap((event) => event.sessionIds).sort()).toEqual(['S0', 'S1', 'S2']);
+  });
+
   it('reads only appended lines on re-import and skips unchanged files', async () => {
     const file = sessionFile('S1');
     writeTranscript(file, [prompt('u1', null, 'hello'), reply('a1', 'u1', 'hi')]);

@@ -61,3 +61,62 @@ it('reports a file that cannot be read and imports the others', async () => {
   expect(report.sessions.map((session) => session.id)).toEqual(['S2']);
   expect(report.problems).toEqual([{ file: join(root, 'p', 'S1.jsonl'), line: 0, reason: expect.stringContaining('EACCES') }]);
 });
+
+it('regression: the sessions list stayed empty until the whole first import ended; each session is listed, titled, as its file is stored', async () => {
+  for (let index = 0; index < 4; index++) {
+    writeTranscript(join(root, 'p', `S${index}.jsonl`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`), reply(`a${index}`, `u${index}`, 'ok', `S${index}`)]);
+  }
+  let ended = false;
+  const heard: { ids: readonly string[]; listed: string[]; ended: boolean }[] = [];
+  const outcome = importSessions(store, claudeCodeReader, [join(root, 'p')], {
+    jobId: 'j',
+    sessionsChangedEveryMs: 0,
+    onSessionsChanged: (ids) => heard.push({ ids, listed: store.listSessions({}).sessions.map((s) => `${s.id}:${s.title}`), ended }),
+  }).finally(() => (ended = true));
+  const report = await outcome;
+  expect(heard.map((event) => event.ids)).toEqual([['S0'], ['S1'], ['S2'], ['S3']]);
+  expect(heard.every((event) => !event.ended)).toBe(true);
+  // Linked when heard: the list already shows the first prompt as the title, not the session id.
+  expect(heard[0]!.listed).toEqual(['S0:prompt 0']);
+  expect(heard[2]!.listed.sort()).toEqual(['S0:prompt 0', 'S1:prompt 1', 'S2:prompt 2']);
+  expect([...report.changedSessionIds].sort()).toEqual(['S0', 'S1', 'S2', 'S3']);
+});
+
+it('tells the list at most once per interval while an import runs', async () => {
+  for (let index = 0; index < 6; index++) writeTranscript(join(root, 'p', `S${index}.jsonl`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`)]);
+  const heard: (readonly string[])[] = [];
+  const report = await importSessions(store, claudeCodeReader, [join(root, 'p')], {
+    jobId: 'j',
+    sessionsChangedEveryMs: 60_000,
+    onSessionsChanged: (ids) => heard.push(ids),
+  });
+  // The first file is linked at once (the list is not empty for long), the rest at the end.
+  expect(heard.map((ids) => [...ids].sort())).toEqual([['S0'], ['S1', 'S2', 'S3', 'S4', 'S5']]);
+  expect([...report.changedSessionIds].sort()).toEqual(['S0', 'S1', 'S2', 'S3', 'S4', 'S5']);
+});
+
+it('a parent cycle found by an early link and again at the end is reported once', async () => {
+  writeTranscript(join(root, 'p', 'S1.jsonl'), [prompt('x', 'y', 'one'), prompt('y', 'x', 'two')]);
+  writeTranscript(join(root, 'p', 'S1', 'subagents', 'agent-a1.jsonl'), [{ ...prompt('s1', null, 'sub'), isSidechain: true, agentId: 'a1' }]);
+  const report = await importSessions(store, claudeCodeReader, [join(root, 'p')], { jobId: 'j', sessionsChangedEveryMs: 0, onSessionsChanged: () => {} });
+  expect(report.problems.filter((problem) => problem.reason.startsWith('parent cycle'))).toHaveLength(1);
+});
+
+it('a cancelled import tells the list about the sessions it committed', async () => {
+  for (let index = 0; index < 4; index++) writeTranscript(join(root, 'p', `S${index}.jsonl`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`)]);
+  const controller = new AbortController();
+  let parsed = 0;
+  const reader: TranscriptReader = {
+    discover: claudeCodeReader.discover,
+    async parse(file, sink, options) {
+      if (++parsed === 3) controller.abort();
+      return claudeCodeReader.parse(file, sink, options);
+    },
+  };
+  const heard: string[] = [];
+  await expect(
+    importSessions(store, reader, [join(root, 'p')], { jobId: 'j', signal: controller.signal, sessionsChangedEveryMs: 60_000, onSessionsChanged: (ids) => heard.push(...ids) }),
+  ).rejects.toBeInstanceOf(CancelledError);
+  expect(heard.sort()).toEqual(store.listSessions({}).sessions.map((session) => session.id).sort());
+  expect(heard.length).toBeGreaterThanOrEqual(2);
+});

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTitleWorthy } from '../../../electron/db/session-title';
 import { prompt, reply, writeTranscript } from './claude-lines';
+import { answer, caveatAndClear, informational, systemNotices, titleBuilder, writeBuilt } from './generated-titles';
 import { type Harness, openHarness } from './service-harness';
 
 let h: Harness;
@@ -40,6 +41,54 @@ describe('session titles', () => {
     for (const line of ['<system-reminder>x</system-reminder>', '[Request interrupted by user for tool use]', '<user-prompt-submit-hook>ok', '  ', 'API Error: 529']) {
       expect(isTitleWorthy(line), line).toBe(false);
     }
-    for (const line of ['Fix the login page', 'Caveat emptor: explain this contract clause', '<div> is rendering twice']) expect(isTitleWorthy(line), line).toBe(true);
+    for (const line of ['Fix the login page', 'Caveat emptor: explain this contract clause', '<div> is rendering twice', '/usr/lib/libfoo.so is missing', 'Turn finishedness into a setting'])
+      expect(isTitleWorthy(line), line).toBe(true);
+  });
+});
+
+describe('session titles from generated shapes (Arbor transcript builder)', () => {
+  it('a session resumed after a compaction is titled by its first answer, not the compaction summary', async () => {
+    const b = titleBuilder('C1', 1);
+    // No "This session is being continued…" opening: the line's isCompactSummary flag is what marks it.
+    b.compaction('auto', 150_000, 'Summary of the earlier conversation: the user wants the importer to stream.', null);
+    answer(b, 'Streaming the importer now');
+    writeBuilt(join(h.projects, '-work-app', 'C1.jsonl'), b);
+    await h.service.api['import.run']({ paths: [h.projects] });
+    expect(await titleOf('C1')).toBe('Streaming the importer now');
+  });
+
+  it('a caveat, a /clear echo and its output before the first prompt are skipped', async () => {
+    const b = titleBuilder('C2', 2);
+    caveatAndClear(b);
+    b.userPrompt('Add a dark theme to the settings page');
+    answer(b, 'Sure');
+    writeBuilt(join(h.projects, '-work-app', 'C2.jsonl'), b);
+    await h.service.api['import.run']({ paths: [h.projects] });
+    expect(await titleOf('C2')).toBe('Add a dark theme to the settings page');
+  });
+
+  it('regression: a session without a typed prompt was titled by a system notice (stop hooks, turn duration, /model); now by its first answer', async () => {
+    const b = titleBuilder('C3', 3);
+    caveatAndClear(b);
+    systemNotices(b);
+    informational(b);
+    answer(b, 'The flaky test waits on a timer; here is a fix');
+    writeBuilt(join(h.projects, '-work-app', 'C3.jsonl'), b);
+    await h.service.api['import.run']({ paths: [h.projects] });
+    expect(await titleOf('C3')).toBe('The flaky test waits on a timer; here is a fix');
+  });
+
+  it('every notice label the importer gives those lines is not title-worthy', async () => {
+    const b = titleBuilder('C4', 4);
+    caveatAndClear(b);
+    systemNotices(b);
+    b.compaction('manual', 90_000, 'Summary: the user asked for a parser.');
+    writeBuilt(join(h.projects, '-work-app', 'C4.jsonl'), b);
+    await h.service.api['import.run']({ paths: [h.projects] });
+    const graph = await h.service.api['sessions.graph']({ sessionId: 'C4' });
+    expect(graph.nodes.map((node) => node.kind)).toEqual([...Array(6).fill('system'), 'error', 'compaction', 'compaction']);
+    for (const node of graph.nodes) expect(isTitleWorthy(node.label), `${node.kind}: ${node.label}`).toBe(false);
+    // Nothing readable at all: the session id, never a notice.
+    expect(await titleOf('C4')).toBe('C4');
   });
 });

@@ -1,0 +1,97 @@
+import { memo } from 'react';
+import type { SessionId, SessionSummary } from '../../../shared/model';
+import { absoluteTime, plural, relativeTime } from '../app/format';
+import { BranchIcon } from '../app/icons';
+import { formatBytes } from '../files/format-bytes';
+import { activityOf, type SessionGroup } from './session-groups';
+
+export const ROW_HEIGHT = 54;
+export const HEADER_HEIGHT = 30;
+
+export const ORPHAN_TOOLTIP =
+  "Orphan subagent: a subagent's transcript whose parent session's transcript was not found (deleted, or not imported). Listed on its own.";
+
+interface GroupHeaderProps {
+  readonly group: SessionGroup;
+  readonly top: number;
+  readonly cursor: boolean;
+  readonly onToggle: (key: string) => void;
+}
+
+/** A project's header: folder name, session count, folded or not. Clicking folds it; ←/→ do from the keyboard. */
+export const GroupHeader = memo(function GroupHeader({ group, top, cursor, onToggle }: GroupHeaderProps) {
+  const count = group.sessions.length;
+  const classes = ['session-group__header', cursor ? 'is-cursor' : '', group.collapsed ? 'is-collapsed' : ''].filter(Boolean).join(' ');
+  return (
+    <div
+      className={classes}
+      data-testid="session-group-header"
+      data-project={group.key}
+      data-collapsed={group.collapsed}
+      role="presentation"
+      title={`${group.key}\n${plural(count, 'session')} · click to ${group.collapsed ? 'expand' : 'collapse'}`}
+      style={{ transform: `translateY(${top}px)`, height: HEADER_HEIGHT }}
+      onClick={() => onToggle(group.key)}
+    >
+      <span className="session-group__chevron" aria-hidden>
+        {group.collapsed ? '▸' : '▾'}
+      </span>
+      <span className="session-group__name">{group.name}</span>
+      <span className="session-group__count">{count}</span>
+    </div>
+  );
+});
+
+interface SessionRowProps {
+  readonly id: string;
+  readonly session: SessionSummary;
+  readonly top: number;
+  readonly selected: boolean;
+  readonly cursor: boolean;
+  readonly onOpen: (id: SessionId) => void;
+}
+
+export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen }: SessionRowProps) {
+  const when = activityOf(session) || null;
+  const classes = ['session-row', selected ? 'is-selected' : '', cursor ? 'is-cursor' : '', session.orphanSubagent ? 'is-orphan' : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div
+      id={id}
+      className={classes}
+      data-testid="session-row"
+      data-session-id={session.id}
+      data-orphan={session.orphanSubagent === true ? 'true' : undefined}
+      role="option"
+      aria-selected={selected}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      onClick={() => onOpen(session.id)}
+    >
+      <div className="session-row__head">
+        <span className="session-row__title" title={session.title}>
+          {session.title}
+        </span>
+        {session.orphanSubagent ? (
+          <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
+            orphan subagent
+          </span>
+        ) : null}
+      </div>
+      <div className="session-row__meta">
+        <span className="session-row__date" title={absoluteTime(when)}>
+          {relativeTime(when)}
+        </span>
+        <span className="session-row__size" title={session.bytes !== undefined ? `${plural(session.bytes, 'byte')} of transcripts` : undefined}>
+          {plural(session.nodeCount, 'node')}
+          {session.bytes !== undefined ? ` · ${formatBytes(session.bytes)}` : ''}
+        </span>
+        {session.branchCount > 0 ? (
+          <span className="badge badge--branch" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
+            <BranchIcon /> {session.branchCount}
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+});

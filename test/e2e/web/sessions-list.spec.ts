@@ -1,0 +1,154 @@
+/**
+ * The sessions list as a project browser (issue 11): sessions from three projects, generated with Arbor's own
+ * transcript generator, plus a subagent transcript whose parent session is missing. The first import runs in
+ * the page (the app imports Claude Code's folder on start), and the list fills while it runs.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeProjectDir, syntheticSessionLines } from '../../../electron/demo';
+import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
+import { Random } from '../../../shared/random';
+import { expect, test } from '../fixtures/arbor-server';
+import { ArborApp } from '../pages/arbor-app';
+import { SessionsList } from '../pages/sessions-list';
+
+const ORPHAN_CWD = '/home/dev/projects/notes-app';
+const ORPHAN_PROMPT = 'Find every place the notes index is rebuilt';
+
+/** Sessions per project, in nodes (~2.5 KB a node). */
+const PROJECTS: Readonly<Record<string, readonly number[]>> = {
+  '/home/dev/projects/billing-service': [900, 500, 1200, 300],
+  '/home/dev/projects/arbor-sandbox': [700, 400, 1000],
+  '/home/dev/projects/notes-app': [600, 250, 8000],
+};
+/** The big one (~20 MB) is imported last (files go in path order), so the others are listed while it imports. */
+const LAST_SESSION = 'ffffffff-ffff-4fff-8fff-ffffffffffff';
+
+/** A Claude Code folder: sessions in three projects and one orphan subagent transcript. */
+function writeClaudeFolder(configDir: string): void {
+  const projects = join(configDir, 'projects');
+  let seed = 1;
+  for (const [cwd, sizes] of Object.entries(PROJECTS)) {
+    for (const nodes of sizes) {
+      const sessionId = nodes >= 8000 ? LAST_SESSION : new Random(seed * 31).uuid();
+      const start = new Date(Date.UTC(2026, 0, 1 + seed, 9));
+      const lines = [...syntheticSessionLines(nodes, { seed: seed++, sessionId, cwd, startTime: start })];
+      mkdirSync(join(projects, encodeProjectDir(cwd)), { recursive: true });
+      writeFileSync(join(projects, encodeProjectDir(cwd), `${sessionId}.jsonl`), lines.join('\n') + '\n');
+    }
+  }
+  // The parent session (its folder name) was deleted; its subagent's transcript stayed.
+  const random = new Random(5);
+  const builder = new TranscriptBuilder(
+    { sessionId: random.uuid(), cwd: ORPHAN_CWD, version: '2.1.39', gitBranch: 'main', slug: 'quiet-folded-lantern', agentId: 'a0f3e9' },
+    random,
+    new Date('2026-01-04T08:00:00Z'),
+  );
+  builder.userPrompt(ORPHAN_PROMPT);
+  builder.assistant([{ type: 'text', text: 'It is rebuilt in three places.' }], 'claude-haiku-4-5', { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 12 }, 'end_turn');
+  const file = join(projects, encodeProjectDir(ORPHAN_CWD), builder.scope.sessionId, 'subagents', 'agent-a0f3e9.jsonl');
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, builder.take().join('\n') + '\n');
+}
+
+const configDir = mkdtempSync(join(tmpdir(), 'arbor-e2e-claude-'));
+test.beforeAll(() => writeClaudeFolder(configDir));
+test.afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+test.use({ arborOptions: { env: { CLAUDE_CONFIG_DIR: configDir } } });
+test.setTimeout(120_000);
+
+test('the list fills while the first import runs, then reads as projects with an orphan subagent marked', async ({ page, arbor }) => {
+  // Watches every frame from the first paint: were sessions listed while the import progress was shown?
+  await page.addInitScript(() => {
+    const seen = { rowsDuringImport: 0, unlinkedRows: 0 };
+    (window as unknown as { __listDuringImport: typeof seen }).__listDuringImport = seen;
+    const check = () => {
+      if (document.querySelector('[data-testid="import-progress"]')) {
+        const rows = [...document.querySelectorAll('[data-testid="session-row"]')];
+        seen.rowsDuringImport = Math.max(seen.rowsDuringImport, rows.length);
+        // A session stored but not linked yet would show "0 nodes" under its id.
+        seen.unlinkedRows += rows.filter((row) => /^0 nodes/.test(row.querySelector('.session-row__size')?.textContent ?? '')).length;
+      }
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  });
+  const app = new ArborApp(page);
+  const list = new SessionsList(page);
+  await app.open(arbor.url);
+  await expect(list.importProgress).toBeVisible({ timeout: 30_000 });
+  await expect(list.listbox.getByRole('option').first()).toBeVisible({ timeout: 60_000 });
+  await expect(list.importProgress).toBeVisible();
+  await page.screenshot({ path: 'test-results/e2e/sessions-list-during-import.png' });
+  await expect(list.importSummary).toBeVisible({ timeout: 90_000 });
+  const seen = await page.evaluate(() => (window as unknown as { __listDuringImport: { rowsDuringImport: number; unlinkedRows: number } }).__listDuringImport);
+  expect(seen.rowsDuringImport).toBeGreaterThan(0);
+  expect(seen.unlinkedRows).toBe(0);
+
+  await expect.poll(() => list.groupNames()).toEqual(expect.arrayContaining(['billing-service', 'arbor-sandbox', 'notes-app']));
+  expect(await list.groups.count()).toBe(3);
+  const notes = list.group('notes-app');
+  await expect(list.header('notes-app')).toHaveAttribute('title', new RegExp(ORPHAN_CWD));
+  const orphan = notes.getByRole('option').filter({ hasText: ORPHAN_PROMPT });
+  await expect(orphan.getByTestId('orphan-mark')).toHaveText('orphan subagent');
+  await expect(orphan.getByTestId('orphan-mark')).toHaveAttribute('title', /parent session's transcript was not found/);
+  await expect(list.orphanMarks).toHaveCount(1);
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`sort, fold and keyboard, remembered across a reload (${scheme})`, async ({ page, arbor }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const app = new ArborApp(page);
+    const list = new SessionsList(page);
+    await app.open(arbor.url);
+    await expect(list.importSummary).toBeVisible({ timeout: 90_000 });
+    // The list reloads just after the import ends (sessions.changed is coalesced): wait for all of it.
+    await expect(page.getByTestId('session-count')).toHaveText('11 sessions in 3 projects');
+    await page.screenshot({ path: `test-results/e2e/sessions-list-${scheme}.png` });
+
+    // Size: the store knows transcript bytes, and says so.
+    await expect(list.sort.locator('option[value="size"]')).toHaveText('Size (bytes)');
+    await list.sort.selectOption('size');
+    const sizes = await list.listbox.getByRole('option').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')));
+    expect(sizes.length).toBeGreaterThan(3);
+    const bySize = await list.groupNames();
+
+    // Fold the first project with a click, the second from the keyboard (← on its first session).
+    const [first, second] = bySize;
+    await list.header(first!).click();
+    await expect(list.sessionsOf(first!)).toHaveCount(0);
+    await list.sessionsOf(second!).first().click();
+    await list.listbox.focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(list.sessionsOf(second!)).toHaveCount(0);
+    await expect(list.cursor()).toHaveAttribute('data-testid', 'session-group-header');
+    // ↓ from the folded header goes on to the next stop: a folded header, or a session of an unfolded project.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(list.cursor()).toHaveAttribute('data-testid', 'session-row');
+    await page.keyboard.press('Enter');
+    await expect(list.cursor()).toHaveAttribute('aria-selected', 'true');
+    await page.screenshot({ path: `test-results/e2e/sessions-list-folded-${scheme}.png` });
+    // Folded groups, headers and the orphan mark keep the listbox valid for screen readers.
+    const { violations } = await new AxeBuilder({ page }).include('.session-pane').analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+    await page.reload();
+    await expect(list.groups).toHaveCount(3);
+    await expect(list.sort).toHaveValue('size');
+    await expect(list.sessionsOf(first!)).toHaveCount(0);
+    await expect(list.sessionsOf(second!)).toHaveCount(0);
+
+    // The filter reaches into folded projects and unfolds those with matches.
+    await app.sessions.filterBy('billing-service');
+    await expect(list.groups).toHaveCount(1);
+    await expect(list.sessionsOf('billing-service').first()).toBeVisible();
+    await app.sessions.filterBy('');
+    await list.header(first!).click();
+    await list.header(second!).click();
+    await list.sort.selectOption('activity');
+    await expect(list.listbox.getByRole('option').first()).toBeVisible();
+  });
+}
