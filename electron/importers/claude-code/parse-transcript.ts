@@ -21,6 +21,8 @@ export interface ClaudeParseOptions extends ParseOptions {
 }
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
+/** Tool names remembered for result labels (most results follow their call within a few lines). */
+const RECENT_TOOL_NAMES = 65_536;
 
 export async function parseClaudeTranscript(
   file: TranscriptFile,
@@ -176,12 +178,17 @@ class TranscriptState {
       offset,
       raw: cutRaw(bytes),
       rawBytes: bytes.length,
+      ...(summary.unnamedToolUseId !== null ? { unnamedResultOf: summary.unnamedToolUseId } : {}),
     };
   }
 
   /** Tool names for result labels, and main-thread Task/Agent calls still waiting for an inline sidechain. */
   private remember(summary: EntrySummary, sidechain: boolean): void {
-    for (const use of summary.toolUses) this.toolNames.set(use.id, use.name);
+    for (const use of summary.toolUses) {
+      this.toolNames.set(use.id, use.name);
+      // Bounded on multi-GB files: a result that far from its call is named from the store (unnamedResultOf).
+      if (this.toolNames.size > RECENT_TOOL_NAMES) this.toolNames.delete(this.toolNames.keys().next().value as string);
+    }
     if (sidechain || this.file.role !== 'main') return;
     for (const spawn of summary.spawns) this.pendingSpawns.push(spawn);
     for (const result of summary.toolResults) {
