@@ -40,7 +40,7 @@ export interface EntrySummary {
 }
 
 /** Tool names by tool_use id, from the calls seen earlier in the file (to name results). */
-export type ToolNames = ReadonlyMap<string, string>;
+export type ToolNames = Pick<ReadonlyMap<string, string>, 'get'>;
 
 const NO_TOOLS: readonly never[] = [];
 
