@@ -1,19 +1,28 @@
 /**
  * The write side of an import: buffers one file's parsed nodes and records and stores them in batches,
- * each batch one transaction over prepared statements (no per-node SELECTs). Re-reading a range is
- * idempotent: nodes dedupe by id (the first copy wins), records by (file, offset).
+ * each batch one transaction over prepared statements. Each node is linked as it lands (link-state.ts),
+ * against what is stored, so nothing re-reads the session afterwards. Re-reading a range is idempotent:
+ * nodes dedupe by id (the first copy wins), records by (file, offset).
  */
 import { basename } from 'node:path';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/transcript';
 import type { SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
+import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-state';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
- * rewrites every index page its batch touched (ids are random, pages 64 KiB), so batches are not small.
+ * rewrites every index page its batch touched (ids are random, pages 64 KiB), so batches are not small:
+ * on a 1 GB transcript 8000 lines / 24 MiB wrote 1.9 GB to disk against 2.5 GB with 4000 / 16 MiB, at a
+ * peak RSS of ~410 MB (32 MiB batches reached ~470 MB, too near the 500 MB budget).
  */
-const BATCH_LINES = 4000;
-const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_LINES = 8000;
+const BATCH_BYTES = 24 * 1024 * 1024;
+/**
+ * Recent node ids of the file and their seq: most parents are a few lines up, so they resolve without a
+ * lookup; bounded so a multi-GB file does not keep every id in memory (older ones are looked up).
+ */
+const RECENT_IDS = 65_536;
 
 export interface StoredFileState {
   readonly fileId: number;
@@ -55,7 +64,6 @@ export function prepareImportStatements(db: WritableDB) {
     alias: db.prepare<[string], { session_id: string }>('SELECT session_id FROM session_aliases WHERE alias = ?'),
     insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO session_aliases (alias, session_id) VALUES (?, ?)'),
     insertSession: db.prepare<[string, string, string]>('INSERT OR IGNORE INTO sessions (id, source, title) VALUES (?, ?, ?)'),
-    markDirty: db.prepare<[string]>('UPDATE sessions SET dirty = 1 WHERE id = ?'),
     insertNode: db.prepare(
       `INSERT OR IGNORE INTO nodes (id, session_id, file_id, line, offset, parent_source_id, parent_id,
          logical_parent_source_id, kind, timestamp, label, sidechain, agent_id, model, spawned_agent_id,
@@ -73,6 +81,13 @@ export function prepareImportStatements(db: WritableDB) {
       `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_bytes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    addToSession: db.prepare<{ session: string; added: number; first: string | null; last: string | null }>(
+      `UPDATE sessions SET node_count = node_count + @added, dirty = 1,
+         started_at = CASE WHEN @first IS NOT NULL AND (started_at IS NULL OR @first < started_at) THEN @first ELSE started_at END,
+         updated_at = CASE WHEN @last IS NOT NULL AND (updated_at IS NULL OR @last > updated_at) THEN @last ELSE updated_at END
+       WHERE id = @session`,
+    ),
+    link: prepareLinkStateStatements(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -102,8 +117,9 @@ class FileImportWriter implements FileImport {
   private batchBytes = 0;
   private nodesAdded = 0;
   private firstCwd: string | null = null;
-  /** Ids met in this file so far: a child whose parent is here gets parent_id at once (the linker checks the rest). */
-  private readonly seen = new Set<string>();
+  /** Two generations of recent ids (dropping a whole old one is O(1); deleting a Map's oldest key one by one is not). */
+  private recent = new Map<string, number>();
+  private older = new Map<string, number>();
   private readonly aliases = new Set<string>();
   private lastNodeId: string | null = null;
   private readonly flushBatch: () => void;
@@ -154,13 +170,15 @@ class FileImportWriter implements FileImport {
     const sessionId = this.sessionId;
     let added = 0;
     if (sessionId !== null) {
+      let first: string | null = null;
+      let last: string | null = null;
       for (const node of this.nodes) {
         if (node.sessionSourceId !== null && !this.aliases.has(node.sessionSourceId)) {
           this.aliases.add(node.sessionSourceId);
           s.insertAlias.run(node.sessionSourceId, sessionId);
         }
-        const parentId = node.parentSourceId !== null && this.seen.has(node.parentSourceId) ? node.parentSourceId : null;
-        this.seen.add(node.sourceId);
+        const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
+        const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
         const inserted = s.insertNode.run(
           node.sourceId, sessionId, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
@@ -170,20 +188,56 @@ class FileImportWriter implements FileImport {
         if (inserted.changes === 0) continue; // a copy of a node already stored (resume / fork replay)
         added++;
         const seq = Number(inserted.lastInsertRowid);
+        this.remember(node.sourceId, seq);
         node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
         for (const result of node.toolResults) s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0);
         const spawnedBy = node.toolResults[0];
         if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
+        linkStoredNode(s.link, {
+          seq,
+          id: node.sourceId,
+          sessionId,
+          parentSourceId: node.parentSourceId,
+          parentSeq: node.parentSourceId === node.sourceId ? seq : parentSeq,
+          logicalParentSourceId: node.logicalParentSourceId,
+          kind: node.kind,
+          timestamp: node.timestamp,
+          line: node.line,
+          spawnedByToolUseId: node.spawnedByToolUseId,
+          spawnedAgentId: node.spawnedAgentId,
+          toolUseIds: node.toolUses.map((use) => use.id),
+          subagentAgentId: this.file.role === 'subagent' ? (this.file.agentId ?? node.agentId) : null,
+        });
+        if (node.timestamp !== null) {
+          if (first === null || node.timestamp < first) first = node.timestamp;
+          if (last === null || node.timestamp > last) last = node.timestamp;
+        }
       }
-      if (added > 0) s.markDirty.run(sessionId);
+      if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
     }
     for (const { record, ref } of this.records) {
-      s.insertRecord.run(
+      const inserted = s.insertRecord.run(
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
         record.summary, record.raw, record.rawBytes,
       );
+      if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
+        linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId);
+      }
     }
     this.nodesAdded += added;
+  }
+
+  /** The seq of a stored node, from the recent ids of this file or else the store (null: not stored yet). */
+  private seqOf(id: string): number | null {
+    return this.recent.get(id) ?? this.older.get(id) ?? this.statements.link.seqOf.get(id)?.seq ?? null;
+  }
+
+  private remember(id: string, seq: number): void {
+    this.recent.set(id, seq);
+    if (this.recent.size >= RECENT_IDS) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
   }
 
   /**

@@ -1,53 +1,58 @@
 /**
- * After nodes land, a session is re-linked as a whole: parents resolved (dangling → null), parent cycles
- * broken, extra edges added (compaction's logical parent, subagent roots → the call that spawned them),
- * and its summary row recomputed (title, project, times, counts, real branch points).
+ * After an import, the sessions that changed are finished. Their nodes were linked as they landed
+ * (link-state.ts: parents, extra edges, branch points, times, counts); what is left needs the whole batch:
+ * a parent that arrived after its child may have closed a cycle, broken here at its earliest node, and the
+ * summary row's title, project and file count are recomputed. Nothing here reads a session's rows: cycle walks
+ * start at the nodes whose parent came after them, titles read a bounded prefix or the summaries that arrived.
  */
 import type { ImportProblem, SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
+import { prepareLinkStateStatements, promptTime, removePrompt } from './link-state';
 import { isTitleWorthy } from './session-title';
 
 /** First lines looked at for a title: enough to pass a run of caveats and command echoes, bounded. */
 const TITLE_CANDIDATES = 40;
 
-interface LinkRow {
+interface WalkRow {
   readonly seq: number;
   readonly id: string;
+  readonly session_id: string;
+  readonly parent_id: string | null;
+  readonly parent_source_id: string | null;
   readonly file_id: number;
   readonly line: number;
-  readonly parent_source_id: string | null;
-  readonly parent_id: string | null;
-  readonly logical_parent_source_id: string | null;
-  readonly spawned_by_tool_use_id: string | null;
-  readonly agent_id: string | null;
   readonly kind: string;
   readonly timestamp: string | null;
 }
 
+const WALK_COLUMNS = 'seq, id, session_id, parent_id, parent_source_id, file_id, line, kind, timestamp';
+
 export function prepareLinkStatements(db: WritableDB) {
   return {
+    state: prepareLinkStateStatements(db),
     dirtySessions: db.prepare<[], { id: string }>('SELECT id FROM sessions WHERE dirty = 1'),
-    sessionNodes: db.prepare<[string], LinkRow>(
-      `SELECT seq, id, file_id, line, parent_source_id, parent_id, logical_parent_source_id, spawned_by_tool_use_id,
-              agent_id, kind, timestamp
-       FROM nodes WHERE session_id = ? ORDER BY file_id, line`,
+    cycleChecks: db.prepare<[], { node_seq: number; forward_min_seq: number | null }>(
+      `SELECT c.node_seq, s.forward_min_seq FROM link_cycle_checks c
+       JOIN nodes n ON n.seq = c.node_seq JOIN sessions s ON s.id = n.session_id ORDER BY c.node_seq`,
     ),
-    sessionFiles: db.prepare<[string], { id: number; path: string; role: string; agent_id: string | null; first_cwd: string | null }>(
-      'SELECT id, path, role, agent_id, first_cwd FROM files WHERE session_id = ? ORDER BY id',
+    clearCycleChecks: db.prepare('DELETE FROM link_cycle_checks'),
+    nodeBySeq: db.prepare<[number], WalkRow>(`SELECT ${WALK_COLUMNS} FROM nodes WHERE seq = ?`),
+    nodeById: db.prepare<[string], WalkRow>(`SELECT ${WALK_COLUMNS} FROM nodes WHERE id = ?`),
+    filePath: db.prepare<[number], { path: string }>('SELECT path FROM files WHERE id = ?'),
+    sessionFiles: db.prepare<[{ session: string }], { files: number; project: string | null }>(
+      `SELECT count(*) AS files,
+              (SELECT first_cwd FROM files WHERE session_id = @session AND first_cwd IS NOT NULL ORDER BY id LIMIT 1) AS project
+       FROM files WHERE session_id = @session`,
     ),
-    existingNodes: db.prepare<[string], { id: string }>('SELECT id FROM nodes WHERE id IN (SELECT value FROM json_each(?))'),
-    setParent: db.prepare<[string | null, number]>('UPDATE nodes SET parent_id = ? WHERE seq = ?'),
-    insertEdge: db.prepare<[number, string, string]>('INSERT OR IGNORE INTO edges (node_seq, kind, other_id) VALUES (?, ?, ?)'),
-    spawnOf: db.prepare<[string], { id: string }>(
-      `SELECT n.id FROM agent_spawns s JOIN tool_calls c ON c.tool_use_id = s.tool_use_id JOIN nodes n ON n.seq = c.node_seq
-       WHERE s.agent_id = ? LIMIT 1`,
+    sessionTitleState: db.prepare<[string], { summary_title: string | null; summary_stale: number }>(
+      'SELECT summary_title, summary_stale FROM sessions WHERE id = ?',
     ),
-    callNode: db.prepare<[string], { id: string }>(
-      'SELECT n.id FROM tool_calls c JOIN nodes n ON n.seq = c.node_seq WHERE c.tool_use_id = ? LIMIT 1',
-    ),
-    summaries: db.prepare<[], { ref_source_id: string; summary: string }>(
-      `SELECT ref_source_id, summary FROM records
-       WHERE type = 'summary' AND ref_by_key = 1 AND summary IS NOT NULL AND summary != '' ORDER BY id`,
+    // The transcript's own title: a summary record pointing at one of the session's nodes, the newest such
+    // node (the last record written for it). Driven from the few summary records, never the session's nodes.
+    summaryTitle: db.prepare<[string], { summary: string }>(
+      `SELECT r.summary FROM records r CROSS JOIN nodes n ON n.id = r.ref_source_id
+       WHERE r.type = 'summary' AND r.ref_by_key = 1 AND r.summary IS NOT NULL AND r.summary != '' AND n.session_id = ?
+       ORDER BY n.file_id DESC, n.line DESC, r.id DESC LIMIT 1`,
     ),
     // The first few, since the first "user" lines are often caveats or command echoes (isTitleWorthy).
     firstPrompts: db.prepare<[string], { label: string }>(
@@ -60,149 +65,74 @@ export function prepareLinkStatements(db: WritableDB) {
       `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system') AND label != ''
        ORDER BY kind != 'assistant', file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
-    updateSession: db.prepare(
-      `UPDATE sessions SET title = ?, project = ?, started_at = ?, updated_at = ?, node_count = ?, file_count = ?,
-         branch_count = ?, dirty = 0 WHERE id = ?`,
+    updateSession: db.prepare<[string, string | null, number, string | null, string]>(
+      `UPDATE sessions SET title = ?, project = ?, file_count = ?, summary_title = ?, summary_stale = 0, dirty = 0
+       WHERE id = ?`,
     ),
   };
 }
 export type LinkStatements = ReturnType<typeof prepareLinkStatements>;
 
-/** Summary records by the node they describe (the last written wins): loaded once per link run. */
-export function loadSummaries(statements: LinkStatements): ReadonlyMap<string, string> {
-  return new Map(statements.summaries.all().map((row) => [row.ref_source_id, row.summary]));
+/** Finishes every session that received nodes since the last run; returns them and the cycles broken. Run inside a transaction. */
+export function linkChangedSessions(s: LinkStatements): { sessionIds: SessionId[]; problems: ImportProblem[] } {
+  const problems: ImportProblem[] = [];
+  for (const check of s.cycleChecks.all()) {
+    const problem = breakCycleThrough(s, check.node_seq, check.forward_min_seq ?? check.node_seq);
+    if (problem !== null) problems.push(problem);
+  }
+  s.clearCycleChecks.run();
+  const sessionIds = s.dirtySessions.all().map((row) => row.id);
+  for (const sessionId of sessionIds) finishSession(s, sessionId);
+  return { sessionIds, problems };
 }
 
-/** Re-links one session; returns the problems found (cycles broken). Run inside a transaction. */
-export function linkSession(
-  statements: LinkStatements,
-  sessionId: SessionId,
-  summaries: ReadonlyMap<string, string>,
-): ImportProblem[] {
-  const s = statements;
-  const rows = s.sessionNodes.all(sessionId);
-  const files = s.sessionFiles.all(sessionId);
-  const filePath = new Map(files.map((file) => [file.id, file.path]));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-
-  // Parents outside this session (rare) are looked up in one query.
-  const outside = new Set<string>();
-  for (const row of rows) {
-    for (const ref of [row.parent_source_id, row.logical_parent_source_id]) {
-      if (ref !== null && !byId.has(ref)) outside.add(ref);
-    }
-  }
-  const existsOutside = new Set(
-    outside.size === 0 ? [] : s.existingNodes.all(JSON.stringify([...outside])).map((row) => row.id),
-  );
-  const exists = (id: string): boolean => byId.has(id) || existsOutside.has(id);
-
-  const parent = new Map<string, string | null>();
-  for (const row of rows) {
-    parent.set(row.id, row.parent_source_id !== null && exists(row.parent_source_id) ? row.parent_source_id : null);
-  }
-  const problems = breakCycles(rows, parent).map((row) => ({
-    file: filePath.get(row.file_id) ?? '',
-    line: row.line,
-    reason: `parent cycle: ${row.id} made a root (its parentUuid ${row.parent_source_id} leads back to itself)`,
-  }));
-  for (const row of rows) {
-    const wanted = parent.get(row.id) ?? null;
-    if (wanted !== row.parent_id) s.setParent.run(wanted, row.seq);
-  }
-
-  linkExtraEdges(s, rows, files, exists);
-
-  let startedAt: string | null = null;
-  let updatedAt: string | null = null;
-  for (const row of rows) {
-    if (row.timestamp === null) continue;
-    if (startedAt === null || row.timestamp < startedAt) startedAt = row.timestamp;
-    if (updatedAt === null || row.timestamp > updatedAt) updatedAt = row.timestamp;
-  }
+function finishSession(s: LinkStatements, sessionId: SessionId): void {
+  const state = s.sessionTitleState.get(sessionId);
+  const summaryTitle = state?.summary_stale ? (s.summaryTitle.get(sessionId)?.summary ?? null) : (state?.summary_title ?? null);
   const title =
-    summaryTitle(rows, summaries) ??
+    summaryTitle ??
     s.firstPrompts.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??
     s.firstReadable.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??
     sessionId;
-  const project = files.find((file) => file.first_cwd !== null)?.first_cwd ?? null;
-  s.updateSession.run(
-    title, project, startedAt, updatedAt, rows.length, files.length, countBranchPoints(rows, parent), sessionId,
-  );
-  return problems;
-}
-
-/** The transcript's own title: a summary record pointing at one of the session's nodes (the newest such node). */
-function summaryTitle(rows: readonly LinkRow[], summaries: ReadonlyMap<string, string>): string | null {
-  if (summaries.size === 0) return null;
-  for (let index = rows.length - 1; index >= 0; index--) {
-    const title = summaries.get(rows[index]!.id);
-    if (title !== undefined) return title;
-  }
-  return null;
-}
-
-/** Breaks every parent cycle at its earliest node in transcript order; returns the nodes made roots. */
-function breakCycles(rows: readonly LinkRow[], parent: Map<string, string | null>): LinkRow[] {
-  const order = new Map(rows.map((row, index) => [row.id, index]));
-  const state = new Map<string, 'walking' | 'done'>();
-  const broken: LinkRow[] = [];
-  for (const row of rows) {
-    if (state.has(row.id)) continue;
-    const path: string[] = [];
-    let current: string | null = row.id;
-    while (current !== null && order.has(current) && !state.has(current)) {
-      state.set(current, 'walking');
-      path.push(current);
-      current = parent.get(current) ?? null;
-    }
-    if (current !== null && state.get(current) === 'walking') {
-      const cycle = path.slice(path.indexOf(current));
-      const earliest = cycle.reduce((a, b) => ((order.get(a) ?? 0) <= (order.get(b) ?? 0) ? a : b));
-      parent.set(earliest, null);
-      broken.push(rows[order.get(earliest) ?? 0]!);
-    }
-    for (const id of path) state.set(id, 'done');
-  }
-  return broken;
-}
-
-function linkExtraEdges(
-  s: LinkStatements,
-  rows: readonly LinkRow[],
-  files: readonly { id: number; role: string; agent_id: string | null }[],
-  exists: (id: string) => boolean,
-): void {
-  const subagentFiles = new Map(files.filter((file) => file.role === 'subagent').map((file) => [file.id, file]));
-  for (const row of rows) {
-    if (row.logical_parent_source_id !== null && exists(row.logical_parent_source_id)) {
-      s.insertEdge.run(row.seq, 'logical', row.logical_parent_source_id);
-    }
-    let spawner: string | undefined;
-    if (row.spawned_by_tool_use_id !== null) spawner = s.callNode.get(row.spawned_by_tool_use_id)?.id;
-    const file = subagentFiles.get(row.file_id);
-    const agentId = file?.agent_id ?? row.agent_id;
-    if (spawner === undefined && file !== undefined && row.parent_source_id === null && agentId !== null) {
-      spawner = s.spawnOf.get(agentId)?.id;
-    }
-    if (spawner !== undefined && spawner !== row.id) s.insertEdge.run(row.seq, 'subagent', spawner);
-  }
+  const files = s.sessionFiles.get({ session: sessionId });
+  s.updateSession.run(title, files?.project ?? null, files?.files ?? 0, summaryTitle, sessionId);
 }
 
 /**
- * Real branch points only (FORMATS.md §1.5): a node with ≥2 typed-prompt children at different times.
- * Tool-result continuations, progress/hook leaves and same-timestamp replays are recording artifacts.
+ * Walks up from a node whose parent arrived after it; if the walk comes back, the cycle is broken at its
+ * earliest node in transcript order (made a root). Below `floor` (the session's first such node) every
+ * parent is earlier than its child, so the walk cannot come back and stops there.
  */
-function countBranchPoints(rows: readonly LinkRow[], parent: ReadonlyMap<string, string | null>): number {
-  const promptTimes = new Map<string, Set<string>>();
-  for (const row of rows) {
-    const parentId = parent.get(row.id);
-    if (row.kind !== 'user' || parentId === null || parentId === undefined) continue;
-    const times = promptTimes.get(parentId) ?? new Set<string>();
-    times.add(row.timestamp ?? `line:${row.line}`);
-    promptTimes.set(parentId, times);
+function breakCycleThrough(s: LinkStatements, start: number, floor: number): ImportProblem | null {
+  const first = s.nodeBySeq.get(start);
+  if (!first) return null;
+  const cycle: WalkRow[] = [first];
+  const visited = new Set<number>([first.seq]);
+  for (let current = first; ; ) {
+    if (current.parent_id === null) return null;
+    const next = current.parent_id === current.id ? current : s.nodeById.get(current.parent_id);
+    if (!next || next.session_id !== first.session_id) return null;
+    if (next.seq === first.seq) break;
+    if (visited.has(next.seq) || next.seq < floor) return null;
+    visited.add(next.seq);
+    cycle.push(next);
+    current = next;
   }
-  let count = 0;
-  for (const times of promptTimes.values()) if (times.size >= 2) count++;
-  return count;
+  let index = 0;
+  cycle.forEach((row, at) => {
+    const best = cycle[index]!;
+    if (row.file_id < best.file_id || (row.file_id === best.file_id && row.line < best.line)) index = at;
+  });
+  const earliest = cycle[index]!;
+  s.state.setParent.run(null, earliest.seq);
+  if (earliest.kind === 'user') {
+    const parent = cycle[(index + 1) % cycle.length]!;
+    removePrompt(s.state, parent.seq, promptTime(earliest.timestamp, earliest.line), earliest.session_id);
+  }
+  s.state.markDirty.run(earliest.session_id);
+  return {
+    file: s.filePath.get(earliest.file_id)?.path ?? '',
+    line: earliest.line,
+    reason: `parent cycle: ${earliest.id} made a root (its parentUuid ${earliest.parent_source_id} leads back to itself)`,
+  };
 }

@@ -6,7 +6,7 @@ import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchHit, SessionId, SessionSummary } from '../../shared/model';
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
-import { linkSession, loadSummaries, prepareLinkStatements } from './session-linker';
+import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import {
   getAttachedRecords,
   getStoredNode,
@@ -47,8 +47,10 @@ export interface SessionStore {
   fileState(path: string): StoredFileState | null;
   /** Starts (or resumes) storing one file's lines; call `finish` with the parser's end position. */
   beginFile(file: TranscriptFile): FileImport;
-  /** Re-links every session that received nodes (parents, cycles, extra edges, counts, title). */
+  /** Finishes every session that received nodes since the last call (cycles a late parent closed, title, project). */
   linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
+  /** The tool name of a stored call (to name a result whose call an earlier import read). */
+  toolNameOf(toolUseId: string): string | null;
   /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
   setBulkMode(on: boolean): void;
 
@@ -115,20 +117,16 @@ export function openSessionStore(path: string): SessionStore {
   const searchQueries = prepareSearchQueries(db.read);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
+  // On the writer: it also sees the batches of the import in progress.
+  const toolName = db.write.prepare<[string], { name: string }>('SELECT name FROM tool_calls WHERE tool_use_id = ? LIMIT 1');
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
-  const linkOne = db.write.transaction((sessionId: SessionId, summaries: ReadonlyMap<string, string>) =>
-    linkSession(linkStatements, sessionId, summaries),
-  );
+  const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
 
   return {
     fileState: (path) => readFileState(importStatements, path),
     beginFile: (file) => beginFileImport(db.write, importStatements, file),
-    linkChangedSessions() {
-      const sessionIds = linkStatements.dirtySessions.all().map((row) => row.id);
-      const summaries = sessionIds.length > 0 ? loadSummaries(linkStatements) : new Map<string, string>();
-      const problems = sessionIds.flatMap((sessionId) => linkOne(sessionId, summaries));
-      return { sessionIds, problems };
-    },
+    linkChangedSessions: () => linkAll(),
+    toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
     listSessions: (request) => listSessions(sessionQueries, request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),

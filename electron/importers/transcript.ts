@@ -58,6 +58,11 @@ export interface ParsedNode {
   /** The line's bytes, cut at RAW_LIMIT bytes; rawBytes is the full length. */
   readonly raw: Buffer;
   readonly rawBytes: number;
+  /**
+   * Set on a result line whose call this reading did not see (it was read by an earlier import, or long
+   * before): its label lacks the tool name, which the import fills in from the stored call (relabelResult).
+   */
+  readonly unnamedResultOf?: string;
 }
 
 /** A line without a uuid (summary, file-history-snapshot, queue-operation, …), kept beside what it references. */

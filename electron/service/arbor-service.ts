@@ -5,6 +5,7 @@ import {
   discoverClaudeTranscripts,
   parseClaudeTranscript,
   readNodeContent,
+  resultLabelWithToolName,
 } from '../importers/claude-code';
 import { startParseWorker } from '../importers/worker/parse-worker';
 import type { TranscriptReader } from './import-sessions';
@@ -15,6 +16,7 @@ export const claudeCodeReader: TranscriptReader = {
   discover: (paths, options) => discoverClaudeTranscripts([...paths], options),
   parse: (file, sink, options) => parseClaudeTranscript(file, sink, options),
   startWorker: startParseWorker,
+  relabelResult: (node, toolName) => (node.unnamedResultOf === undefined ? null : resultLabelWithToolName(node.raw, node.unnamedResultOf, toolName)),
 };
 
 export function createArborService(options: ArborServiceOptions): Promise<ArborService> {

@@ -8,7 +8,7 @@
  * its start-up costs nothing); if it fails, the rest is parsed here. Both paths store the same rows.
  */
 import type { SessionStore } from '../db/session-store';
-import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
+import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
 import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId } from '../../shared/model';
@@ -22,6 +22,8 @@ export interface TranscriptReader {
   parse(file: TranscriptFile, sink: ParseSink, options: ParseOptions): Promise<ParseResult>;
   /** Starts a worker thread that parses files ahead (optional: without it every file is parsed in-thread). */
   startWorker?(): ParseWorker;
+  /** The label of a result line (`unnamedResultOf`) once its call's tool name is known; null to keep it. */
+  relabelResult?(node: ParsedNode, toolName: string): string | null;
 }
 
 export interface ImportOptions {
@@ -107,7 +109,7 @@ export async function importSessions(
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, item, parse, problems, signal);
+        result = await importFile(store, reader, item, parse, problems, signal);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -115,7 +117,7 @@ export async function importSessions(
         workerHasRest = false;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, item, parse, problems, signal);
+        result = await importFile(store, reader, item, parse, problems, signal);
       }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { files: 0, nodes: 0 };
@@ -172,6 +174,7 @@ type FileOutcome = { sessionId: SessionId | null; nodesAdded: number };
 
 async function importFile(
   store: SessionStore,
+  reader: TranscriptReader,
   item: PlannedFile,
   parse: ParseFile,
   problems: ProblemList,
@@ -179,7 +182,7 @@ async function importFile(
 ): Promise<FileOutcome> {
   const writer = store.beginFile(item.file);
   const sink: ParseSink = {
-    node: (node) => writer.node(node),
+    node: (node) => writer.node(node.unnamedResultOf === undefined ? node : named(store, reader, node, node.unnamedResultOf)),
     record: (record) => writer.record(record),
     problem: (problem) => problems.add(problem),
   };
@@ -240,6 +243,13 @@ class LinkedSoFar {
     if (this.sessionIds.size === 0) return [...last];
     return [...new Set([...this.sessionIds, ...last])];
   }
+}
+
+/** A result whose call an earlier import read gets the label a reading of the whole file gives it. */
+function named(store: SessionStore, reader: TranscriptReader, node: ParsedNode, toolUseId: string): ParsedNode {
+  const name = store.toolNameOf(toolUseId);
+  const label = name === null ? null : (reader.relabelResult?.(node, name) ?? null);
+  return label === null ? node : { ...node, label };
 }
 
 class ProblemList {

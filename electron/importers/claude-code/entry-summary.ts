@@ -35,10 +35,12 @@ export interface EntrySummary {
   /** The first text of a user line (to match an inline sidechain root to its Task prompt). */
   readonly promptText: string | null;
   readonly spawns: readonly SpawnCall[];
+  /** The call a result label is about when its tool name was unknown here (the call was read by an earlier import). */
+  readonly unnamedToolUseId: string | null;
 }
 
 /** Tool names by tool_use id, from the calls seen earlier in the file (to name results). */
-export type ToolNames = ReadonlyMap<string, string>;
+export type ToolNames = Pick<ReadonlyMap<string, string>, 'get'>;
 
 const NO_TOOLS: readonly never[] = [];
 
@@ -80,8 +82,24 @@ export function summarizeEntry(
   }
 }
 
+/**
+ * A result line's label with its call's tool name, for a line whose call was read by an earlier import (the
+ * label then said "tool result"): the same label a reading of the whole file gives. Null when the stored line
+ * cannot be read back (cut at RAW_LIMIT).
+ */
+export function resultLabelWithToolName(raw: Buffer, toolUseId: string, name: string): string | null {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!isObject(entry)) return null;
+  return summarizeEntry(entry, 'user', stringField(entry, 'cwd'), new Map([[toolUseId, name]]), false).label;
+}
+
 function plain(kind: NodeKind, label: string, text = label, usage: TokenUsage | null = null, promptText: string | null = null): EntrySummary {
-  return { kind, label, text, toolUses: NO_TOOLS, toolResults: NO_TOOLS, spawnedAgentId: null, model: null, usage, promptText, spawns: NO_TOOLS };
+  return { kind, label, text, toolUses: NO_TOOLS, toolResults: NO_TOOLS, spawnedAgentId: null, model: null, usage, promptText, spawns: NO_TOOLS, unnamedToolUseId: null };
 }
 
 function summarizeUser(entry: JsonObject, toolNames: ToolNames, search: SearchText): EntrySummary {
@@ -90,7 +108,7 @@ function summarizeUser(entry: JsonObject, toolNames: ToolNames, search: SearchTe
   if (typeof content !== 'string' && !Array.isArray(content)) return plain('unknown', 'User line without message content');
 
   const results: ToolResultRef[] = [];
-  let labelResult: { name: string | null; text: string; isError: boolean } | null = null;
+  let labelResult: { toolUseId: string; name: string | null; text: string; isError: boolean } | null = null;
   let prompt: string | null = null;
   let context: string | null = null;
   let images = 0;
@@ -109,7 +127,7 @@ function summarizeUser(entry: JsonObject, toolNames: ToolNames, search: SearchTe
       const resultText = toolResultText(item.content, SEARCH_TEXT_LIMIT);
       search.add(resultText);
       if (labelResult === null || (isError && !labelResult.isError))
-        labelResult = { name: toolNames.get(toolUseId) ?? null, text: resultText, isError };
+        labelResult = { toolUseId, name: toolNames.get(toolUseId) ?? null, text: resultText, isError };
     } else if (isObject(item) && item.type === 'image') {
       images += 1;
     }
@@ -134,6 +152,7 @@ function summarizeUser(entry: JsonObject, toolNames: ToolNames, search: SearchTe
       usage,
       promptText: null,
       spawns: NO_TOOLS,
+      unnamedToolUseId: labelResult.name === null ? labelResult.toolUseId : null,
     };
   }
   const shown = (prompt ?? context ?? '').trimStart();
@@ -232,7 +251,7 @@ function summarizeAssistant(entry: JsonObject, cwd: string | null, search: Searc
     label = '(empty response)';
   }
   const searchText = search.toString();
-  return { kind, label, text: searchText, toolUses, toolResults: NO_TOOLS, spawnedAgentId: null, model, usage, promptText: null, spawns };
+  return { kind, label, text: searchText, toolUses, toolResults: NO_TOOLS, spawnedAgentId: null, model, usage, promptText: null, spawns, unnamedToolUseId: null };
 }
 
 function isAssistantError(entry: JsonObject): boolean {

@@ -6,7 +6,7 @@
 import type { NodeKind } from '../../../shared/model';
 import { RAW_LIMIT, type ParsedNode, type ParsedRecord, type ParseOptions, type ParseResult, type ParseSink, type TranscriptFile } from '../transcript';
 import { readLines, type OversizeLine } from '../line-reader';
-import { summarizeEntry, type EntrySummary, type SpawnCall } from './entry-summary';
+import { summarizeEntry, type EntrySummary, type SpawnCall, type ToolNames } from './entry-summary';
 import { isObject, objectField, stringField, type JsonObject } from './json-shape';
 import { clip } from './label-text';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
@@ -21,6 +21,8 @@ export interface ClaudeParseOptions extends ParseOptions {
 }
 
 const BOM = [0xef, 0xbb, 0xbf] as const;
+/** Tool names remembered for result labels (most results follow their call within a few lines). */
+const RECENT_TOOL_NAMES = 65_536;
 
 export async function parseClaudeTranscript(
   file: TranscriptFile,
@@ -55,7 +57,10 @@ export async function parseClaudeTranscript(
 
 /** What the parser remembers across lines of one file. */
 class TranscriptState {
-  private readonly toolNames = new Map<string, string>();
+  /** Two generations of recent calls' tool names (bounded; dropping the older one whole is O(1)). */
+  private recentToolNames = new Map<string, string>();
+  private olderToolNames = new Map<string, string>();
+  private readonly toolNames: ToolNames = { get: (id) => this.recentToolNames.get(id) ?? this.olderToolNames.get(id) };
   /** Main-thread Task/Agent calls whose inline sidechain has not been seen yet. */
   private readonly pendingSpawns: SpawnCall[] = [];
 
@@ -176,12 +181,20 @@ class TranscriptState {
       offset,
       raw: cutRaw(bytes),
       rawBytes: bytes.length,
+      ...(summary.unnamedToolUseId !== null ? { unnamedResultOf: summary.unnamedToolUseId } : {}),
     };
   }
 
   /** Tool names for result labels, and main-thread Task/Agent calls still waiting for an inline sidechain. */
   private remember(summary: EntrySummary, sidechain: boolean): void {
-    for (const use of summary.toolUses) this.toolNames.set(use.id, use.name);
+    for (const use of summary.toolUses) {
+      this.recentToolNames.set(use.id, use.name);
+      // Bounded on multi-GB files: a result that far from its call is named from the store (unnamedResultOf).
+      if (this.recentToolNames.size >= RECENT_TOOL_NAMES) {
+        this.olderToolNames = this.recentToolNames;
+        this.recentToolNames = new Map();
+      }
+    }
     if (sidechain || this.file.role !== 'main') return;
     for (const spawn of summary.spawns) this.pendingSpawns.push(spawn);
     for (const result of summary.toolResults) {

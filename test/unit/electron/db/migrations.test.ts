@@ -26,6 +26,9 @@ it('migrates a new store to the latest version once, with WAL and foreign keys o
   second.close();
 });
 
-it('numbers migrations 1, 2, 3… in order', () => {
-  expect(MIGRATIONS.map((migration) => migration.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
+// Numbers are reserved per change in flight (009, 010, 012 land from other branches), so gaps are allowed.
+it('numbers migrations in increasing order, each once', () => {
+  const versions = MIGRATIONS.map((migration) => migration.version);
+  expect(versions[0]).toBe(1);
+  expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
 });
