@@ -49,11 +49,11 @@ const SESSION_COLUMNS = `s.id, s.source, s.title, s.project, s.started_at, s.upd
     OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.session_id = s.id AND n.sidechain = 0)) AS orphan_subagent`;
 
 /**
- * A session a running import has stored but not linked yet has no summary (its id as title, no counts): the
- * list leaves it out until its first link (node_count is set then), and keeps showing a linked session's last
- * summary while more of its nodes arrive.
+ * A session a running import has stored but not linked yet has no title (its id stands in) and no file count:
+ * the list leaves it out until its first link sets file_count (node counts and times are kept as nodes are
+ * stored), and keeps showing a linked session while more of its nodes arrive.
  */
-const LISTED = `s.node_count > 0 AND (@needle = '' OR instr(lower(s.title), @needle) > 0 OR instr(lower(coalesce(s.project, '')), @needle) > 0 OR instr(lower(s.id), @needle) > 0)`;
+const LISTED = `s.node_count > 0 AND s.file_count > 0 AND (@needle = '' OR instr(lower(s.title), @needle) > 0 OR instr(lower(coalesce(s.project, '')), @needle) > 0 OR instr(lower(s.id), @needle) > 0)`;
 
 export function prepareSessionQueries(db: ReadableDB) {
   return {

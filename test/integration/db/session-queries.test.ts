@@ -98,11 +98,11 @@ describe('sessions listed while an import runs', () => {
     expect(store.listSessions({})).toEqual({ sessions: [], total: 0 });
     store.linkChangedSessions();
     expect(store.listSessions({}).sessions.map((s) => [s.id, s.title, s.nodeCount])).toEqual([['S6', 'tidy the build', 1]]);
-    // More nodes arriving: the last linked summary stays listed until the next link.
+    // More nodes arriving: the linked session stays listed, under its title, before the next link.
     const more = store.beginFile(transcriptFile('/p/-repo/S6.jsonl', { sessionHint: 'S6', size: 200 }));
     more.node(parsedNode('t2', 't1', { sessionSourceId: 'S6' }));
     more.finish({ endOffset: 200, endLine: 3 });
-    expect(store.listSessions({}).sessions.map((s) => [s.id, s.nodeCount])).toEqual([['S6', 1]]);
+    expect(store.listSessions({}).sessions.map((s) => [s.id, s.title])).toEqual([['S6', 'tidy the build']]);
     store.linkChangedSessions();
     expect(store.listSessions({ query: 'tidy' }).sessions.map((s) => [s.id, s.nodeCount])).toEqual([['S6', 2]]);
   });
