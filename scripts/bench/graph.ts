@@ -187,8 +187,9 @@ async function openToInteractive(page: Page, url: string, sessionId: string, nam
   const ms: number[] = [];
   const lines: string[] = [];
   for (let attempt = 0; attempt < attempts; attempt++) {
-    await page.goto(url);
-    await row.waitFor({ timeout: 30_000 });
+    // The previous attempt's sessions.states may still hold the server (seconds at 10k under load).
+    await page.goto(url, { timeout: 180_000 });
+    await row.waitFor({ timeout: 180_000 });
     const start = performance.now();
     await row.click();
     await page.getByTestId('graph').waitFor({ timeout });
