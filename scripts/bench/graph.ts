@@ -187,8 +187,9 @@ async function openToInteractive(page: Page, url: string, sessionId: string, nam
   const ms: number[] = [];
   const lines: string[] = [];
   for (let attempt = 0; attempt < attempts; attempt++) {
-    await page.goto(url);
-    await row.waitFor({ timeout: 30_000 });
+    // The previous attempt's sessions.states may still hold the server (seconds at 10k under load).
+    await page.goto(url, { timeout: 180_000 });
+    await row.waitFor({ timeout: 180_000 });
     const start = performance.now();
     await row.click();
     await page.getByTestId('graph').waitFor({ timeout });
@@ -546,30 +547,38 @@ const PARSE_RECORDS_RUN = `(count) => {
   return { ms: performance.now() - start, bytes: text.length, count: parsed.length };
 }`;
 
-/** Session opened → first interactive view at 1M nodes (issue 12: ≤ 2 s), beside d3's layout of 1M nodes. */
-async function benchMillion(): Promise<string[]> {
+/**
+ * Session opened → first interactive view at 1M nodes (issue 12: ≤ 2 s), beside JSON.parse of 1M records.
+ * Each attempt has its own `arbor serve`: after an open, the page asks for `sessions.states`, which on 1M
+ * nodes kept the server busy for minutes, so a second page load in the same server timed out.
+ */
+async function benchMillion(attempts = 2): Promise<string[]> {
   const cli = join(repoRoot, 'bin/arbor.cjs');
   const dataDir = await millionDataDir(cli);
-  const { url, server } = await startServe(cli, dataDir);
-  try {
-    const browser = await launchChromium();
+  const ms: number[] = [];
+  let parse: { ms: number; bytes: number } | null = null;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const { url, server } = await startServe(cli, dataDir);
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.addInitScript(DOM_MARKS_SCRIPT);
-      const opened = await openToInteractive(page, url, MILLION.sessionId, '1000k', 2, 600_000);
-      console.log(`  ${opened.lines.join('\n  ')}`);
-      await page.goto(url);
-      const parse = (await page.evaluate(`(${PARSE_RECORDS_RUN})(${MILLION.size})`)) as { ms: number; bytes: number };
-      return [
-        `open → first interactive view, 1000k nodes: ${opened.ms.map((ms) => ms.toFixed(0)).join(' / ')} ms (median ${median(opened.ms).toFixed(0)} ms, target ≤ 2000)` +
-          ` | anchor JSON.parse of 1000k node records (${(parse.bytes / 2 ** 20).toFixed(0)} MB) in the page: ${parse.ms.toFixed(0)} ms, ratio ${(median(opened.ms) / parse.ms).toFixed(1)}`,
-      ];
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        await page.addInitScript(DOM_MARKS_SCRIPT);
+        const opened = await openToInteractive(page, url, MILLION.sessionId, '1000k', 1, 600_000);
+        console.log(`  ${opened.lines.join('\n  ')}`);
+        ms.push(...opened.ms);
+        parse ??= (await page.evaluate(`(${PARSE_RECORDS_RUN})(${MILLION.size})`)) as { ms: number; bytes: number };
+      } finally {
+        await browser.close();
+      }
     } finally {
-      await browser.close();
+      server.kill('SIGKILL'); // it may be busy for minutes with sessions.states; nothing of it is kept
     }
-  } finally {
-    server.kill('SIGTERM');
   }
+  return [
+    `open → first interactive view, 1000k nodes: ${ms.map((value) => value.toFixed(0)).join(' / ')} ms (median ${median(ms).toFixed(0)} ms, target ≤ 2000)` +
+      ` | anchor JSON.parse of 1000k node records (${(parse!.bytes / 2 ** 20).toFixed(0)} MB) in the page: ${parse!.ms.toFixed(0)} ms, ratio ${(median(ms) / parse!.ms).toFixed(1)}`,
+  ];
 }
 
 async function main(): Promise<void> {
