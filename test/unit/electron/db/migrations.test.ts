@@ -26,6 +26,9 @@ it('migrates a new store to the latest version once, with WAL and foreign keys o
   second.close();
 });
 
-it('numbers migrations 1, 2, 3… in order', () => {
-  expect(MIGRATIONS.map((migration) => migration.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
+it('numbers migrations from 1 upwards, in order', () => {
+  // Numbers are handed out to parallel branches, so one may land before its predecessor does (010 before 009).
+  const versions = MIGRATIONS.map((migration) => migration.version);
+  expect(versions[0]).toBe(1);
+  expect(versions.every((version, index) => index === 0 || version > (versions[index - 1] ?? 0))).toBe(true);
 });
