@@ -55,10 +55,30 @@ export function parseSearchText(input: string): SearchTerm[] {
 }
 
 /** The text part of the query (`text` column only), or null when nothing in it can match. */
-export function toFtsQuery(input: string): string | null {
-  const terms = parseSearchText(input);
+export function toFtsQuery(input: string | readonly SearchTerm[]): string | null {
+  const terms = typeof input === 'string' ? parseSearchText(input) : input;
   if (terms.length === 0) return null;
   return terms.map((term) => quote(term.text) + (term.prefix ? '*' : '')).join(' ');
+}
+
+/** Prefix lengths the index keeps (migration 010): a longer prefix makes FTS5 merge every term it starts. */
+const INDEXED_PREFIX = 3;
+
+/**
+ * For a last word of more letters than the prefix index holds, still being typed: the same terms with that
+ * word cut to an indexed prefix (answered at once), and the folded word that candidates must then contain.
+ * A word like "session" starts thousands of terms in a big store (session, sessions, sessionId…), and FTS5
+ * merges all their doclists before the first row: ~70 ms over a million nodes.
+ */
+export function broadenLastWord(terms: readonly SearchTerm[]): { terms: SearchTerm[]; word: string } | null {
+  const last = terms.at(-1);
+  if (last === undefined || !last.prefix) return null;
+  const tokens = last.text.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [];
+  const token = tokens[0];
+  if (tokens.length !== 1 || token === undefined) return null;
+  const letters = [...token];
+  if (letters.length <= INDEXED_PREFIX) return null;
+  return { terms: [...terms.slice(0, -1), { text: letters.slice(0, INDEXED_PREFIX).join(''), prefix: true }], word: token };
 }
 
 export interface FacetSource {
@@ -121,7 +141,7 @@ const ALL_ROWIDS = { min: 0n, max: (1n << 63n) - 1n };
  * The whole query: the text part AND one group per filter. Null when nothing can match (no matchable text
  * and no filter, an empty session list, an empty date range).
  */
-export function buildFtsSearch(input: string, filters: ResolvedFilters = {}): FtsSearch | null {
+export function buildFtsSearch(input: string | readonly SearchTerm[], filters: ResolvedFilters = {}): FtsSearch | null {
   const parts: string[] = [];
   const text = toFtsQuery(input);
   if (text !== null) parts.push(`text : ( ${text} )`);

@@ -98,6 +98,15 @@ export function scoreText(text: string, length: number, pattern: SearchPattern, 
  * '…' where text was cut. Null when no term occurs (the caller falls back on the start of the text).
  */
 export function buildSnippet(text: string, pattern: SearchPattern, open: string, close: string): string | null {
+  const window = snippetWindow(text, pattern);
+  if (window !== null) {
+    const inner = snippetOf(window.text, pattern, open, close);
+    if (inner !== null) return (window.cutStart && !inner.startsWith('…') ? '…' : '') + inner + (window.cutEnd && !inner.endsWith('…') ? '…' : '');
+  }
+  return snippetOf(text, pattern, open, close);
+}
+
+function snippetOf(text: string, pattern: SearchPattern, open: string, close: string): string | null {
   const tokens = tokenize(text);
   const { covers } = matches(tokens, pattern);
   const first = covers.findIndex((cover) => cover > 0);
@@ -125,4 +134,35 @@ export function buildSnippet(text: string, pattern: SearchPattern, open: string,
   out += text.slice(cursor, endToken.end);
   if (to < tokens.length) out += '…';
   return out;
+}
+
+/**
+ * A test for "a token of the text starts with `word`" (as the tokenizer folds both). ASCII words use one
+ * native regex over the text (a candidate scan checks thousands of texts); others tokenize.
+ */
+export function wordStartTest(word: string): (text: string) => boolean {
+  const folded = foldToken(word);
+  if (NON_ASCII.test(folded)) return (text) => tokenize(text).some((token) => token.word.startsWith(folded));
+  const start = new RegExp(`(?:^|[^\\p{L}\\p{N}\\p{Co}])${folded}`, 'iu');
+  return (text) => (NON_ASCII.test(text) ? tokenize(text).some((token) => token.word.startsWith(folded)) : start.test(text));
+}
+
+/** Characters of a long text tokenized around its first match (a snippet shows 24 tokens of it). */
+const WINDOW_BEFORE = 200;
+const WINDOW_AFTER = 600;
+
+/**
+ * A long text cut to a window around the first place its first word starts (found by one native regex), so
+ * a snippet does not tokenize 30 KB; null when the text is short or the word is not found that way.
+ */
+function snippetWindow(text: string, pattern: SearchPattern): { text: string; cutStart: boolean; cutEnd: boolean } | null {
+  const first = pattern[0]?.words[0];
+  if (text.length <= WINDOW_BEFORE + WINDOW_AFTER || first === undefined || NON_ASCII.test(first)) return null;
+  const at = text.search(new RegExp(`(?:^|[^\\p{L}\\p{N}\\p{Co}])${first}`, 'iu'));
+  if (at === -1) return null;
+  // Cut at spaces so no word is split.
+  const from = at <= WINDOW_BEFORE ? 0 : Math.max(0, text.indexOf(' ', at - WINDOW_BEFORE) + 1);
+  const space = text.indexOf(' ', at + WINDOW_AFTER);
+  const to = space === -1 ? text.length : space;
+  return { text: text.slice(from, to), cutStart: from > 0, cutEnd: to < text.length };
 }

@@ -5,8 +5,8 @@
  */
 import { type NodeKind, type SearchFilters, type SearchHit, type SearchIndexProgress, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
 import type { ReadableDB, WritableDB } from './database';
-import { buildFtsSearch, facetTokens, type FtsSearch, MAX_FILTER_SESSIONS, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
-import { buildSnippet, scoreText, type SearchPattern, toPattern } from './search-rank';
+import { broadenLastWord, buildFtsSearch, facetTokens, type FtsSearch, MAX_FILTER_SESSIONS, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
+import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest } from './search-rank';
 
 /**
  * The newest matches ranked per query. A rare word has fewer matches than this, so all of them are ranked;
@@ -14,7 +14,7 @@ import { buildSnippet, scoreText, type SearchPattern, toPattern } from './search
  */
 export const SEARCH_CANDIDATES = 100;
 /** Characters of a candidate's text read to rank it (its whole length still counts). */
-const RANK_HEAD = 512;
+const RANK_HEAD = 384;
 
 interface Bounds {
   readonly match: string;
@@ -37,6 +37,10 @@ export function prepareSearchQueries(db: ReadableDB) {
        WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
     ),
     text: db.prepare<[bigint], { text: string }>(`SELECT text FROM node_text WHERE rowid = ?`),
+    // Newest first with whole texts, read lazily: a broadened query's candidates are checked one by one.
+    scan: db.prepare<[Bounds], { rowid: bigint; text: string }>(
+      `SELECT rowid, text FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC`,
+    ),
     node: db.prepare<[bigint], NodeRow>(
       `SELECT n.session_id, s.title, n.id, n.kind, n.timestamp FROM nodes n JOIN sessions s ON s.id = n.session_id WHERE n.seq = ?`,
     ),
@@ -50,6 +54,7 @@ export function prepareSearchQueries(db: ReadableDB) {
     ),
   };
   statements.candidates.safeIntegers(true);
+  statements.scan.safeIntegers(true);
   return statements;
 }
 export type SearchQueries = ReturnType<typeof prepareSearchQueries>;
@@ -90,11 +95,7 @@ export function searchNodes(q: SearchQueries, input: string, limit: number, offs
   const page: CandidateRow[] = [];
   if (offset < SEARCH_CANDIDATES) {
     const candidates = q.candidates.all({ ...bounds, limit: SEARCH_CANDIDATES, offset: 0, head: RANK_HEAD });
-    const average = candidates.reduce((sum, row) => sum + Number(row.length), 0) / Math.max(1, candidates.length);
-    const ranked = candidates.map((row, order) => ({ row, order, score: scoreText(row.head, Number(row.length), pattern, average) }));
-    // Equal scores (filters only, identical texts): newest first, which is the candidates' order.
-    ranked.sort((a, b) => b.score - a.score || a.order - b.order);
-    page.push(...ranked.slice(offset, offset + limit).map((entry) => entry.row));
+    page.push(...rankCandidates(candidates, pattern).slice(offset, offset + limit));
     if (candidates.length < SEARCH_CANDIDATES) return hitsOf(q, pattern, page);
   }
   const from = Math.max(offset, SEARCH_CANDIDATES);
@@ -123,6 +124,59 @@ function hitsOf(q: SearchQueries, pattern: SearchPattern, rows: readonly Candida
     });
   }
   return hits;
+}
+
+/** Rows of a broadened query read at most to find the candidates (then the exact query answers). */
+const BROAD_SCAN_ROWS = 3000;
+
+export interface SearchPage {
+  readonly hits: SearchHit[];
+  readonly total: number;
+  readonly capped: boolean;
+}
+
+/**
+ * One page with its bounded total. A last word longer than the prefix index is looked up by its indexed
+ * prefix and the newest candidates are checked for the whole word (broadenLastWord): the total is then
+ * exact when the scan saw every row, else "at least" the candidates found.
+ */
+export function searchPage(q: SearchQueries, input: string, options: { limit: number; offset: number; cap: number; filters?: SearchFilters }): SearchPage {
+  const { limit, offset, cap, filters = {} } = options;
+  const resolved = resolveFilters(q, filters);
+  const terms = parseSearchText(input);
+  const broad = offset < SEARCH_CANDIDATES ? broadenLastWord(terms) : null;
+  const broadSearch = broad === null ? null : buildFtsSearch(broad.terms, resolved);
+  if (broad !== null && broadSearch !== null) {
+    const found: CandidateRow[] = [];
+    const startsWord = wordStartTest(broad.word);
+    let scanned = 0;
+    let exhausted = true;
+    for (const row of q.scan.iterate(toBounds(broadSearch))) {
+      if (found.length >= SEARCH_CANDIDATES || scanned >= BROAD_SCAN_ROWS) {
+        exhausted = false;
+        break;
+      }
+      scanned++;
+      if (startsWord(row.text)) found.push({ rowid: row.rowid, head: row.text, length: row.text.length });
+    }
+    // Found enough, or saw every row: answered. Otherwise the word is rare under its prefix: ask FTS5 itself.
+    if (exhausted || found.length >= SEARCH_CANDIDATES) {
+      const pattern = toPattern(terms);
+      const page = rankCandidates(found, pattern).slice(offset, offset + limit);
+      const hits = hitsOf(q, pattern, page.map((row) => ({ ...row, head: row.head.slice(0, RANK_HEAD * 8) })));
+      return { hits, total: Math.min(found.length, cap), capped: !exhausted || found.length > cap };
+    }
+  }
+  const { total, capped } = countSearchHits(q, input, cap, filters);
+  return { hits: searchNodes(q, input, limit, offset, filters), total, capped };
+}
+
+function rankCandidates(candidates: readonly CandidateRow[], pattern: SearchPattern): CandidateRow[] {
+  const average = candidates.reduce((sum, row) => sum + Number(row.length), 0) / Math.max(1, candidates.length);
+  const ranked = candidates.map((row, order) => ({ row, order, score: scoreText(row.head.slice(0, RANK_HEAD), Number(row.length), pattern, average) }));
+  // Equal scores (filters only, identical texts): newest first, which is the candidates' order.
+  ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+  return ranked.map((entry) => entry.row);
 }
 
 /** How many nodes match, counted up to `cap` (more than that reads as `capped`). */

@@ -35,6 +35,8 @@ import {
   prepareIndexStatements,
   prepareSearchQueries,
   searchNodes,
+  searchPage,
+  type SearchPage,
 } from './search';
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
@@ -90,6 +92,8 @@ export interface SessionStore {
   search(query: string, limit: number, offset?: number, filters?: SearchFilters): SearchHit[];
   /** How many nodes match `query`, counted up to `cap`. */
   countSearch(query: string, cap: number, filters?: SearchFilters): { total: number; capped: boolean };
+  /** One page of `search` with its total counted up to `cap` (cheaper than the two apart). */
+  searchPage(query: string, options: { limit: number; offset: number; cap: number; filters?: SearchFilters }): SearchPage;
   /** Nodes indexed so far and all stored: searches answer from the indexed part. */
   indexProgress(): SearchIndexProgress;
   /**
@@ -153,6 +157,7 @@ export function openSessionStore(path: string): SessionStore {
     sessionOfProject: (dir) => snapshotQueries.sessionOfProject.get(dir)?.id ?? null,
     search: (query, limit, offset, filters) => searchNodes(searchQueries, query, limit, offset, filters),
     countSearch: (query, cap, filters) => countSearchHits(searchQueries, query, cap, filters),
+    searchPage: (query, options) => searchPage(searchQueries, query, options),
     indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),

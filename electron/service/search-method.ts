@@ -12,9 +12,9 @@ export const SEARCH_TOTAL_CAP = 1000;
 export function createSearchMethod(store: SessionStore, importing: () => boolean): ArborApi['search.query'] {
   return async ({ query, limit, offset, filters }) => {
     const index = store.indexProgress();
-    const { total, capped } = store.countSearch(query, SEARCH_TOTAL_CAP, filters);
+    const { hits, total, capped } = store.searchPage(query, { limit: limit ?? DEFAULT_SEARCH_LIMIT, offset: offset ?? 0, cap: SEARCH_TOTAL_CAP, filters });
     return {
-      hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT, offset ?? 0, filters),
+      hits,
       indexing: importing() || index.indexed < index.total,
       index,
       total,

@@ -162,3 +162,16 @@ describe('index progress', () => {
     expect(store.indexProgress()).toEqual({ indexed: 10, total: 10 });
   });
 });
+
+describe('a last word longer than the prefix index', () => {
+  it('finds the same nodes through its indexed prefix as the exact prefix query would', () => {
+    const texts = Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? `sessions ${i}` : i % 3 === 1 ? `sesame ${i}` : `session_id ${i}`));
+    session('s', '2025-01-01T00:00:00Z', texts);
+    indexAll();
+    const broad = store.searchPage('sessi', { limit: 200, offset: 0, cap: 1000 });
+    const expected = texts.map((text, i) => (text.startsWith('sessi') ? `s-${i}` : null)).filter((id) => id !== null);
+    expect(broad.hits.map((hit) => hit.nodeId).sort()).toEqual([...expected].sort());
+    expect(broad).toMatchObject({ total: expected.length, capped: false });
+    expect(broad.hits.every((hit) => hit.snippet.includes(`${SNIPPET_OPEN}sessi`))).toBe(true);
+  });
+});
