@@ -81,6 +81,10 @@ function grepFirst50(needle: string, dirs: readonly string[], runs: number): num
   return percentile(times, 0.5);
 }
 
+function daysBefore(iso: string, days: number): string {
+  return new Date(Date.parse(iso) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
 interface Case {
   readonly name: string;
   /** Typed queries, cycled through (so no one query's pages stay hot). */
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
 
     const sessions = (await service.api['sessions.list']({ limit: 1 })).sessions;
     const oneSession = sessions[0]?.id;
+    const newest = sessions[0]?.updatedAt ?? new Date().toISOString();
     const cases: Case[] = [
       { name: 'rare word', queries: ['flushStatus', 'migrationSchema99', 'zebra'], grep: 'flushStatus' },
       { name: 'common word', queries: ['session', 'cursor', 'buffer', 'the', 'query', 'result'], grep: 'session' },
@@ -133,7 +138,8 @@ async function main(): Promise<void> {
       { name: 'two-word phrase', queries: ['"cursor handling"', '"the buffer"', '"session is"'], grep: 'cursor handling' },
       { name: 'filtered: prompts in a project', queries: ['session', 'cur', 'b'], filters: { kinds: ['user'], projects: ['/home/dev/projects/notes-app'] }, grep: 'session' },
       ...(oneSession === undefined ? [] : [{ name: 'filtered: one session, replies', queries: ['session', 'c', 'buffer'], filters: { sessionIds: [oneSession], kinds: ['assistant' as const] }, grep: 'session' }]),
-      { name: 'filtered: a date range', queries: ['session', 'cu'], filters: { from: '2025-01-01', to: '2025-07-01' }, grep: 'session' },
+      // The three days before the newest message: a slice of the store, wherever the generator put it in time.
+      { name: 'filtered: a date range', queries: ['session', 'cu'], filters: { from: daysBefore(newest, 3), to: daysBefore(newest, -1) }, grep: 'session' },
     ];
 
     console.log(`\nround of ${rounds} searches per case (top 50 + bounded count); load average ${load()}`);
