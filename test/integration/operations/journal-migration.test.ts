@@ -29,7 +29,7 @@ it('upgrades a version-7 store: old operations have no folders recorded, new one
 
   const store = openSessionStore(path);
   try {
-    expect(store.handles.read.pragma('user_version', { simple: true })).toBe(8);
+    expect(store.handles.read.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)?.version);
     const journal = createOperationJournal(store.handles);
     expect(journal.get('op-old')).toMatchObject({ createdDirs: ['made'], foldersBefore: {} });
     journal.begin(
