@@ -12,7 +12,9 @@ import type {
   NodeFileContent,
   NodeFiles,
   NodeId,
+  SearchFilters,
   SearchHit,
+  SearchIndexProgress,
   SessionGraph,
   SessionId,
   SessionSummary,
@@ -31,6 +33,8 @@ import type {
   OperationSummary,
   RewindPreview,
 } from './operations';
+import { ArborError } from './errors';
+import { NODE_KINDS } from './model';
 import { v, type Validator } from './validate';
 
 export interface AppInfo {
@@ -102,12 +106,15 @@ export interface ArborMethods {
     result: MergeOutcome;
   };
   /**
-   * Best matches first, `limit` of them from `offset` ("load more" asks again with offset = hits so far).
-   * `total` counts every match up to SEARCH_TOTAL_CAP; `totalCapped` says there are more than that.
+   * The best of the newest matches first, `limit` of them from `offset` ("load more" asks again with offset =
+   * hits so far). Words match anywhere in a node, text in double quotes as a phrase; `filters` narrow it.
+   * `total` counts matches up to a cap; `totalCapped` says there are more than that. While the full-text
+   * index is unfinished the answer covers the nodes indexed so far: `indexing`, and `index` says how many
+   * (the service always sends it; absent reads as complete).
    */
   'search.query': {
-    request: { query: string; limit?: number; offset?: number };
-    result: { hits: SearchHit[]; indexing: boolean; total: number; totalCapped: boolean };
+    request: { query: string; limit?: number; offset?: number; filters?: SearchFilters };
+    result: { hits: SearchHit[]; indexing: boolean; index?: SearchIndexProgress; total: number; totalCapped: boolean };
   };
   'import.locations': { request: Record<string, never>; result: { locations: SourceLocation[] } };
   /** Imports the given files/folders, or the default locations when `paths` is absent. Reports progress. */
@@ -135,6 +142,15 @@ const path = v.string({ min: 1, max: 4096 });
 const nodeId = v.string({ min: 1, max: 200 });
 const token = v.string({ min: 1, max: 10_000 });
 const empty = v.object({});
+const isoText = v.string({ min: 4, max: 40 });
+/** A date or date-time as ISO-8601 (`2025-06-01`, `2025-06-01T12:00:00Z`). */
+const isoTime: Validator<string> = (value, at = '') => {
+  const text = isoText(value, at);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || !Number.isFinite(Date.parse(text))) {
+    throw new ArborError('BAD_REQUEST', `${at}: expected an ISO-8601 date`, { path: at });
+  }
+  return text;
+};
 /** The most ids one `nodes.details` call takes. */
 export const NODE_DETAILS_MAX = 200;
 
@@ -180,9 +196,20 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     conflictSide: v.optional(v.literal('ours', 'theirs')),
   }),
   'search.query': v.object({
-    query: v.string({ min: 1, max: 1000 }),
+    // Empty text with filters lists the newest nodes that pass them.
+    query: v.string({ max: 1000 }),
     limit: v.optional(v.int({ min: 1, max: 1000 })),
     offset: v.optional(v.int({ min: 0, max: 100_000 })),
+    filters: v.optional(
+      v.object({
+        sessionIds: v.optional(v.array(v.string({ min: 1, max: 200 }), { max: 1000 })),
+        projects: v.optional(v.array(path, { max: 100 })),
+        agent: v.optional(v.string({ min: 1, max: 200 })),
+        kinds: v.optional(v.array(v.literal(...NODE_KINDS), { max: NODE_KINDS.length })),
+        from: v.optional(isoTime),
+        to: v.optional(isoTime),
+      }),
+    ),
   }),
   'import.locations': empty,
   'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),

@@ -171,6 +171,25 @@ export interface SearchHit {
   readonly snippet: string;
 }
 
+/**
+ * What a search is narrowed to; every given filter must hold. `agent` is `main` (the main thread), `subagent`
+ * (any subagent run) or one agent's id. Dates are ISO-8601; `from` is inclusive, `to` exclusive (to the second).
+ */
+export interface SearchFilters {
+  readonly sessionIds?: readonly SessionId[];
+  readonly projects?: readonly string[];
+  readonly agent?: string;
+  readonly kinds?: readonly NodeKind[];
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** How much of the store the full-text index covers: search answers from the indexed part meanwhile. */
+export interface SearchIndexProgress {
+  readonly indexed: number;
+  readonly total: number;
+}
+
 /** Private-use characters that cannot occur in transcripts' visible text, so the UI can highlight safely. */
 export const SNIPPET_OPEN = '\ue000';
 export const SNIPPET_CLOSE = '\ue001';

@@ -35,6 +35,8 @@ export function openDatabase(path: string): DatabaseHandles {
   const reader = new Database(path, { readonly: true });
   reader.pragma('busy_timeout = 5000');
   reader.pragma('cache_size = -16000');
+  // Searches read scattered rows of a big file: mapped pages are read in place instead of copied 64 KiB at a time.
+  reader.pragma('mmap_size = 1073741824');
   const read = reader as ReadableDB;
 
   return {

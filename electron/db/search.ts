@@ -1,66 +1,221 @@
-/** Full-text search over node text (FTS5, external content), and the chunked indexer that fills it. */
-import { type NodeKind, type SearchHit, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
+/**
+ * Full-text search over node text (FTS5), and the chunked indexer that fills it. The index's rowids order by
+ * time (migration 010), so a search reads the newest matches first and ranks only a bounded set of them
+ * (search-rank.ts): a one-letter prefix over a million nodes costs about what a rare word costs.
+ */
+import { type NodeKind, type SearchFilters, type SearchHit, type SearchIndexProgress, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
 import type { ReadableDB, WritableDB } from './database';
-import { toFtsQuery } from './search-query';
+import { broadenLastWord, buildFtsSearch, facetTokens, type FtsSearch, MAX_FILTER_SESSIONS, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
+import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest } from './search-rank';
+
+/**
+ * The newest matches ranked per query. A rare word has fewer matches than this, so all of them are ranked;
+ * a common word or a short prefix is ranked among its newest CANDIDATES, then continues newest first.
+ */
+export const SEARCH_CANDIDATES = 100;
+/** Characters of a candidate's text read to rank it (its whole length still counts). */
+const RANK_HEAD = 384;
+
+interface Bounds {
+  readonly match: string;
+  readonly min: bigint;
+  readonly max: bigint;
+}
+
+interface CandidateRow {
+  readonly rowid: bigint;
+  readonly head: string;
+  /** A bigint from SQLite (the statement reads rowids as bigints); small enough for a number. */
+  readonly length: bigint | number;
+}
 
 export function prepareSearchQueries(db: ReadableDB) {
-  return {
-    search: db.prepare<[{ query: string; open: string; close: string; limit: number; offset: number }], SearchRow>(
-      `SELECT n.session_id, s.title, n.id, n.kind, n.timestamp,
-              snippet(node_text, 0, @open, @close, '…', 24) AS snippet
-       FROM node_text JOIN nodes n ON n.seq = node_text.rowid JOIN sessions s ON s.id = n.session_id
-       WHERE node_text MATCH @query ORDER BY rank LIMIT @limit OFFSET @offset`,
+  const statements = {
+    // ORDER BY rowid DESC is the index's own order (newest first): no sort, and it stops at the limit.
+    candidates: db.prepare<[Bounds & { limit: number; offset: number; head: number }], CandidateRow>(
+      `SELECT rowid, substr(text, 1, @head) AS head, length(text) AS length FROM node_text
+       WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
+    ),
+    text: db.prepare<[bigint], { text: string }>(`SELECT text FROM node_text WHERE rowid = ?`),
+    // Newest first with whole texts, read lazily: a broadened query's candidates are checked one by one.
+    scan: db.prepare<[Bounds], { rowid: bigint; text: string }>(
+      `SELECT rowid, text FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC`,
+    ),
+    node: db.prepare<[bigint], NodeRow>(
+      `SELECT n.session_id, s.title, n.id, n.kind, n.timestamp FROM nodes n JOIN sessions s ON s.id = n.session_id WHERE n.seq = ?`,
     ),
     // Counting stops past the cap: a one-letter query over a million nodes must still answer at once.
-    count: db.prepare<[{ query: string; cap: number }], { total: number }>(
-      `SELECT count(*) AS total FROM (SELECT 1 FROM node_text WHERE node_text MATCH @query LIMIT @cap)`,
+    count: db.prepare<[Bounds & { cap: number }], { total: number }>(
+      `SELECT count(*) AS total FROM (
+         SELECT 1 FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max LIMIT @cap)`,
+    ),
+    projectSessions: db.prepare<[string, number], { id: string }>(
+      `SELECT id FROM sessions WHERE project IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC LIMIT ?`,
     ),
   };
+  statements.candidates.safeIntegers(true);
+  statements.scan.safeIntegers(true);
+  return statements;
 }
 export type SearchQueries = ReturnType<typeof prepareSearchQueries>;
 
-interface SearchRow {
+interface NodeRow {
   readonly session_id: string;
   readonly title: string;
   readonly id: string;
   readonly kind: string;
   readonly timestamp: string | null;
-  readonly snippet: string;
 }
 
-/** Best matches first (bm25). Never throws on what the user typed: hostile input just finds less. */
-export function searchNodes(q: SearchQueries, input: string, limit: number, offset = 0): SearchHit[] {
-  const query = toFtsQuery(input);
-  if (query === null) return [];
-  return q.search.all({ query, open: SNIPPET_OPEN, close: SNIPPET_CLOSE, limit, offset }).map((row) => ({
-    sessionId: row.session_id,
-    sessionTitle: row.title,
-    nodeId: row.id,
-    kind: row.kind as NodeKind,
-    timestamp: row.timestamp,
-    snippet: row.snippet,
-  }));
+/** Filters as the index sees them: projects become their sessions, dates become seconds. */
+function resolveFilters(q: SearchQueries, filters: SearchFilters): ResolvedFilters {
+  let sessionIds = filters.sessionIds;
+  if (filters.projects !== undefined) {
+    const ofProjects = q.projectSessions.all(JSON.stringify(filters.projects), MAX_FILTER_SESSIONS).map((row) => row.id);
+    // Both given: a session must be named and in one of the projects.
+    sessionIds = sessionIds === undefined ? ofProjects : ofProjects.filter((id) => sessionIds?.includes(id));
+  }
+  const seconds = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : (unixSeconds(iso) ?? undefined));
+  return { kinds: filters.kinds, sessionIds, agent: filters.agent, fromSeconds: seconds(filters.from), toSeconds: seconds(filters.to) };
+}
+
+function toBounds(search: FtsSearch): Bounds {
+  return { match: search.match, min: search.minRowid, max: search.maxRowid };
+}
+
+/**
+ * The best of the newest SEARCH_CANDIDATES matches first, then older ones newest first. Pages are stable:
+ * offset counts through that one order. Never throws on what the user typed: odd input just finds less.
+ */
+export function searchNodes(q: SearchQueries, input: string, limit: number, offset = 0, filters: SearchFilters = {}): SearchHit[] {
+  const search = buildFtsSearch(input, resolveFilters(q, filters));
+  if (search === null || limit <= 0) return [];
+  const bounds = toBounds(search);
+  const pattern = toPattern(parseSearchText(input));
+  const page: CandidateRow[] = [];
+  if (offset < SEARCH_CANDIDATES) {
+    const candidates = q.candidates.all({ ...bounds, limit: SEARCH_CANDIDATES, offset: 0, head: RANK_HEAD });
+    page.push(...rankCandidates(candidates, pattern).slice(offset, offset + limit));
+    if (candidates.length < SEARCH_CANDIDATES) return hitsOf(q, pattern, page);
+  }
+  const from = Math.max(offset, SEARCH_CANDIDATES);
+  const wanted = offset + limit - from;
+  if (wanted > 0) page.push(...q.candidates.all({ ...bounds, limit: wanted, offset: from, head: RANK_HEAD }));
+  return hitsOf(q, pattern, page);
+}
+
+function hitsOf(q: SearchQueries, pattern: SearchPattern, rows: readonly CandidateRow[]): SearchHit[] {
+  const hits: SearchHit[] = [];
+  for (const row of rows) {
+    const node = q.node.get(row.rowid & SEQ_MASK);
+    if (node === undefined) continue;
+    // The match may lie past the head that was read to rank it.
+    const snippet =
+      buildSnippet(row.head, pattern, SNIPPET_OPEN, SNIPPET_CLOSE) ??
+      (Number(row.length) > row.head.length ? buildSnippet(q.text.get(row.rowid)?.text ?? '', pattern, SNIPPET_OPEN, SNIPPET_CLOSE) : null) ??
+      row.head.slice(0, 200);
+    hits.push({
+      sessionId: node.session_id,
+      sessionTitle: node.title,
+      nodeId: node.id,
+      kind: node.kind as NodeKind,
+      timestamp: node.timestamp,
+      snippet,
+    });
+  }
+  return hits;
+}
+
+/** Rows of a broadened query read at most to find the candidates (then the exact query answers). */
+const BROAD_SCAN_ROWS = 3000;
+
+export interface SearchPage {
+  readonly hits: SearchHit[];
+  readonly total: number;
+  readonly capped: boolean;
+}
+
+/**
+ * One page with its bounded total. A last word longer than the prefix index is looked up by its indexed
+ * prefix and the newest candidates are checked for the whole word (broadenLastWord): the total is then
+ * exact when the scan saw every row, else "at least" the candidates found.
+ */
+export function searchPage(q: SearchQueries, input: string, options: { limit: number; offset: number; cap: number; filters?: SearchFilters }): SearchPage {
+  const { limit, offset, cap, filters = {} } = options;
+  const resolved = resolveFilters(q, filters);
+  const terms = parseSearchText(input);
+  const broad = offset < SEARCH_CANDIDATES ? broadenLastWord(terms) : null;
+  const broadSearch = broad === null ? null : buildFtsSearch(broad.terms, resolved);
+  if (broad !== null && broadSearch !== null) {
+    const found: CandidateRow[] = [];
+    const startsWord = wordStartTest(broad.word);
+    let scanned = 0;
+    let exhausted = true;
+    for (const row of q.scan.iterate(toBounds(broadSearch))) {
+      if (found.length >= SEARCH_CANDIDATES || scanned >= BROAD_SCAN_ROWS) {
+        exhausted = false;
+        break;
+      }
+      scanned++;
+      if (startsWord(row.text)) found.push({ rowid: row.rowid, head: row.text, length: row.text.length });
+    }
+    // Found enough, or saw every row: answered. Otherwise the word is rare under its prefix: ask FTS5 itself.
+    if (exhausted || found.length >= SEARCH_CANDIDATES) {
+      const pattern = toPattern(terms);
+      const page = rankCandidates(found, pattern).slice(offset, offset + limit);
+      const hits = hitsOf(q, pattern, page.map((row) => ({ ...row, head: row.head.slice(0, RANK_HEAD * 8) })));
+      return { hits, total: Math.min(found.length, cap), capped: !exhausted || found.length > cap };
+    }
+  }
+  const { total, capped } = countSearchHits(q, input, cap, filters);
+  return { hits: searchNodes(q, input, limit, offset, filters), total, capped };
+}
+
+function rankCandidates(candidates: readonly CandidateRow[], pattern: SearchPattern): CandidateRow[] {
+  const average = candidates.reduce((sum, row) => sum + Number(row.length), 0) / Math.max(1, candidates.length);
+  const ranked = candidates.map((row, order) => ({ row, order, score: scoreText(row.head.slice(0, RANK_HEAD), Number(row.length), pattern, average) }));
+  // Equal scores (filters only, identical texts): newest first, which is the candidates' order.
+  ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+  return ranked.map((entry) => entry.row);
 }
 
 /** How many nodes match, counted up to `cap` (more than that reads as `capped`). */
-export function countSearchHits(q: SearchQueries, input: string, cap: number): { total: number; capped: boolean } {
-  const query = toFtsQuery(input);
-  if (query === null) return { total: 0, capped: false };
-  const total = q.count.get({ query, cap: cap + 1 })?.total ?? 0;
+export function countSearchHits(q: SearchQueries, input: string, cap: number, filters: SearchFilters = {}): { total: number; capped: boolean } {
+  const search = buildFtsSearch(input, resolveFilters(q, filters));
+  if (search === null) return { total: 0, capped: false };
+  const total = q.count.get({ ...toBounds(search), cap: cap + 1 })?.total ?? 0;
   return total > cap ? { total: cap, capped: true } : { total, capped: false };
+}
+
+interface ChunkRow {
+  readonly seq: number;
+  readonly raw: Buffer;
+  readonly text: string | null;
+  readonly format: string;
+  readonly kind: string;
+  readonly session_id: string;
+  readonly agent_id: string | null;
+  readonly sidechain: number;
+  readonly timestamp: string | null;
 }
 
 export function prepareIndexStatements(db: WritableDB) {
   return {
     watermark: db.prepare<[], { value: number }>(`SELECT value FROM meta WHERE key = 'fts_indexed_upto'`),
-    chunk: db.prepare<[number, number], { seq: number; raw: Buffer; text: string | null; format: string }>(
-      `SELECT n.seq, n.raw, n.text, f.format FROM nodes n JOIN files f ON f.id = n.file_id
+    chunk: db.prepare<[number, number], ChunkRow>(
+      `SELECT n.seq, n.raw, n.text, f.format, n.kind, n.session_id, n.agent_id, n.sidechain, n.timestamp
+       FROM nodes n JOIN files f ON f.id = n.file_id
        WHERE n.seq > ? ORDER BY n.seq LIMIT ?`,
     ),
-    insert: db.prepare<[number, string]>('INSERT INTO node_text (rowid, text) VALUES (?, ?)'),
+    insert: db.prepare<[bigint, string, string]>('INSERT INTO node_text (rowid, text, facets) VALUES (?, ?, ?)'),
     setWatermark: db.prepare<[number]>(`UPDATE meta SET value = ? WHERE key = 'fts_indexed_upto'`),
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
+    ),
+    // seq only grows (AUTOINCREMENT, no deletes), so the watermark over the newest seq is the share indexed,
+    // read in O(1) on every search instead of counting a million rows.
+    progress: db.prepare<[], { indexed: number; total: number }>(
+      `SELECT (SELECT value FROM meta WHERE key = 'fts_indexed_upto') AS indexed, coalesce((SELECT max(seq) FROM nodes), 0) AS total`,
     ),
   };
 }
@@ -82,7 +237,7 @@ const CHUNK_RAW_BYTES = 4 * 1024 * 1024;
 export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText): number {
   return db.transaction(() => {
     const from = s.watermark.get()?.value ?? 0;
-    const chunk: { seq: number; raw: Buffer; text: string | null; format: string }[] = [];
+    const chunk: ChunkRow[] = [];
     let bytes = 0;
     // Collected first: the connection cannot run the inserts while the SELECT is still iterating.
     for (const row of s.chunk.iterate(from, Math.max(1, rows))) {
@@ -94,7 +249,9 @@ export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number,
     if (last === undefined) return 0;
     for (const row of chunk) {
       const text = row.text ?? (derive === undefined ? '' : derive(row.raw, row.format));
-      if (text.length > 0) s.insert.run(row.seq, text);
+      if (text.length === 0) continue;
+      const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
+      s.insert.run(searchRowid(row.timestamp, row.seq), text, facets);
     }
     s.setWatermark.run(last.seq);
     return chunk.length;
@@ -103,4 +260,11 @@ export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number,
 
 export function pendingIndexRows(s: IndexStatements): number {
   return s.pending.get()?.pending ?? 0;
+}
+
+/** Nodes indexed so far out of all stored (by seq: approximate when an import's batch was rolled back). */
+export function indexProgress(s: IndexStatements): SearchIndexProgress {
+  const row = s.progress.get();
+  const total = row?.total ?? 0;
+  return { indexed: Math.min(row?.indexed ?? 0, total), total };
 }

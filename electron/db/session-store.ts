@@ -3,7 +3,7 @@
  * connection; reads through a read-only connection that sees the last committed state.
  */
 import type { TranscriptFile } from '../importers/transcript';
-import type { ImportProblem, NodeSummary, SearchHit, SessionId, SessionSummary } from '../../shared/model';
+import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
@@ -30,10 +30,13 @@ import {
   countSearchHits,
   type DeriveSearchText,
   indexNextChunk,
+  indexProgress,
   pendingIndexRows,
   prepareIndexStatements,
   prepareSearchQueries,
   searchNodes,
+  searchPage,
+  type SearchPage,
 } from './search';
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
@@ -89,9 +92,14 @@ export interface SessionStore {
   sessionOfProject(dir: string): SessionId | null;
 
   // --- full-text
-  search(query: string, limit: number, offset?: number): SearchHit[];
+  /** Best of the newest matches first; filters narrow it (search.ts). */
+  search(query: string, limit: number, offset?: number, filters?: SearchFilters): SearchHit[];
   /** How many nodes match `query`, counted up to `cap`. */
-  countSearch(query: string, cap: number): { total: number; capped: boolean };
+  countSearch(query: string, cap: number, filters?: SearchFilters): { total: number; capped: boolean };
+  /** One page of `search` with its total counted up to `cap` (cheaper than the two apart). */
+  searchPage(query: string, options: { limit: number; offset: number; cap: number; filters?: SearchFilters }): SearchPage;
+  /** Nodes indexed so far and all stored: searches answer from the indexed part. */
+  indexProgress(): SearchIndexProgress;
   /**
    * Indexes up to `rows` more nodes; returns how many it consumed (0 when the index is up to date). Nodes
    * stored without text (the parser deferred it) get theirs from `derive` (none without it).
@@ -148,8 +156,10 @@ export function openSessionStore(path: string): SessionStore {
     snapshotVersions: () => new Map(snapshotQueries.versions.all().map((row) => [row.session_id, `${row.count}:${row.last}`])),
     getSnapshotsByToolUse: (toolUseId) => snapshotQueries.byToolUse.all(toolUseId).map(toSnapshotRecord),
     sessionOfProject: (dir) => snapshotQueries.sessionOfProject.get(dir)?.id ?? null,
-    search: (query, limit, offset) => searchNodes(searchQueries, query, limit, offset),
-    countSearch: (query, cap) => countSearchHits(searchQueries, query, cap),
+    search: (query, limit, offset, filters) => searchNodes(searchQueries, query, limit, offset, filters),
+    countSearch: (query, cap, filters) => countSearchHits(searchQueries, query, cap, filters),
+    searchPage: (query, options) => searchPage(searchQueries, query, options),
+    indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     close: () => db.close(),

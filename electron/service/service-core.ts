@@ -21,6 +21,7 @@ import type { ArborService, ArborServiceOptions } from './service-types';
 import { createForkMethods } from './fork-methods';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
+import { createSearchMethod } from './search-method';
 import { createSessionGraphs, snapshotNodeDetail } from './session-graphs';
 import { createWorkspaceContext, type WorkspaceContext } from './workspace-context';
 import { createWorkspaceMethods } from './workspace-methods';
@@ -36,9 +37,6 @@ export interface ServiceParts {
 }
 
 export const STORE_FILE = 'arbor.sqlite';
-const DEFAULT_SEARCH_LIMIT = 50;
-/** Matches counted for "N hits" at most; past it the UI says "more than N". */
-const SEARCH_TOTAL_CAP = 10_000;
 
 export async function createServiceWith(options: ArborServiceOptions, parts: ServiceParts): Promise<ArborService> {
   const now = options.now ?? (() => new Date());
@@ -122,15 +120,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),
     ...createMergeMethods(workspace),
-    'search.query': async ({ query, limit, offset }) => {
-      const { total, capped } = store.countSearch(query, SEARCH_TOTAL_CAP);
-      return {
-        hits: store.search(query, limit ?? DEFAULT_SEARCH_LIMIT, offset ?? 0),
-        indexing: imports.busy || store.pendingIndexRows() > 0,
-        total,
-        totalCapped: capped,
-      };
-    },
+    'search.query': createSearchMethod(store, () => imports.busy),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

@@ -11,6 +11,7 @@ import { migration005SnapshotLinks } from './005-snapshot-links';
 import { migration006Operations } from './006-operations';
 import { migration007Forks } from './007-forks';
 import { migration008OperationFolders } from './008-operation-folders';
+import { migration010SearchOrder } from './010-search-order';
 import { migration011LinkState } from './011-link-state';
 
 export interface Migration {
@@ -19,7 +20,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration011LinkState];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -1,9 +1,11 @@
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchHit } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
 import { absoluteTime, formatCount, KIND_LABELS, relativeTime } from '../app/format';
 import { typingInto } from '../app/shortcuts';
 import { SEARCH_LIMIT } from '../state/search-slice';
+import { SearchFilterChips, SearchHint } from './SearchFilterChips';
+import { parseSearchInput } from './search-filters';
 import { Snippet } from './Snippet';
 
 export const SEARCH_DEBOUNCE_MS = 180;
@@ -21,6 +23,10 @@ export function SearchBox() {
   const hits = useAppState((s) => s.searchHits);
   const status = useAppState((s) => s.searchStatus);
   const indexing = useAppState((s) => s.searchIndexing);
+  const index = useAppState((s) => s.searchIndex);
+  const searchedFilters = useAppState((s) => s.searchFilters);
+  const sessionId = useAppState((s) => s.selectedSessionId);
+  const project = useAppState((s) => s.graph?.session.project ?? null);
   const searchedFor = useAppState((s) => s.searchQuery);
   const total = useAppState((s) => s.searchTotal);
   const totalCapped = useAppState((s) => s.searchTotalCapped);
@@ -46,10 +52,17 @@ export function SearchBox() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  const parsed = useMemo(() => parseSearchInput(text, { sessionId, project }), [text, sessionId, project]);
+  const filtersKey = JSON.stringify(parsed.filters ?? null);
   useEffect(() => {
-    const timer = setTimeout(() => void runSearch(text), text.trim() === '' ? 0 : SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(
+      () => void runSearch(parsed.query, parsed.filters),
+      text.trim() === '' ? 0 : SEARCH_DEBOUNCE_MS,
+    );
     return () => clearTimeout(timer);
-  }, [text, runSearch]);
+    // filtersKey stands for parsed.filters: a new object with the same filters must not search again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [parsed.query, filtersKey, runSearch]);
 
   // A new query starts at the top; more hits of the same query keep the cursor where it was.
   useEffect(() => setCursor(0), [searchedFor]);
@@ -98,7 +111,7 @@ export function SearchBox() {
     }
   };
 
-  const stale = searchedFor.trim() !== text.trim();
+  const stale = searchedFor.trim() !== parsed.query.trim() || JSON.stringify(searchedFilters ?? null) !== filtersKey;
   const showPanel = open && text.trim() !== '';
   return (
     <div className="search" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setOpen(false)}>
@@ -128,9 +141,14 @@ export function SearchBox() {
         <div className="search__panel" id="search-results" role="listbox" ref={listRef}>
           <div className="search__status">
             {status === 'loading' || stale ? 'Searching…' : hitCount(hits.length, total, totalCapped)}
-            {indexing ? <span className="search__indexing">indexing…</span> : null}
+            {indexing ? <span className="search__indexing">{indexingNote(index)}</span> : null}
           </div>
-          {status === 'ready' && !stale && hits.length === 0 ? <div className="search__empty">Nothing found for “{text.trim()}”.</div> : null}
+          <SearchFilterChips text={text} tokens={parsed.tokens} onChange={setText} />
+          {status === 'ready' && !stale && hits.length === 0 ? (
+            <div className="search__empty">
+              Nothing found for “{text.trim()}”{indexing ? ' in the part indexed so far' : ''}.
+            </div>
+          ) : null}
           {hits.map((hit, i) => (
             <SearchHitRow key={`${hit.nodeId}-${i}`} hit={hit} index={i} active={i === cursor} onChoose={choose} onHover={setCursor} />
           ))}
@@ -151,15 +169,23 @@ export function SearchBox() {
               {loadingMore ? 'Loading…' : `Load more (${formatCount(Math.min(total - hits.length, SEARCH_LIMIT))} of ${formatCount(total - hits.length)}${totalCapped ? '+' : ''} more)`}
             </div>
           ) : null}
+          <SearchHint />
         </div>
       ) : null}
     </div>
   );
 }
 
-/** "1 hit", "50 of 1,234 hits", "50 of more than 10,000 hits". */
+/** "indexed 40% — results so far": the hits come from the part of the store indexed yet. */
+export function indexingNote(index: { indexed: number; total: number } | null): string {
+  if (index === null || index.total === 0) return 'indexing…';
+  const percent = Math.min(99, Math.floor((index.indexed / index.total) * 100));
+  return `indexed ${percent}% — results so far`;
+}
+
+/** "1 hit", "50 of 1,234 hits", "50 of 1,000+ hits" (a common word is counted only so far). */
 export function hitCount(shown: number, total: number, capped: boolean): string {
-  const all = capped ? `more than ${formatCount(total)}` : formatCount(total);
+  const all = capped ? `${formatCount(total)}+` : formatCount(total);
   const noun = total === 1 && !capped ? 'hit' : 'hits';
   return shown >= total && !capped ? `${all} ${noun}` : `${formatCount(shown)} of ${all} ${noun}`;
 }

@@ -1,10 +1,14 @@
-import type { SearchHit } from '../../../shared/model';
+import type { SearchFilters, SearchHit, SearchIndexProgress } from '../../../shared/model';
 import type { LoadStatus, SliceCreator } from './app-state';
 
 export interface SearchSlice {
   readonly searchQuery: string;
   readonly searchHits: readonly SearchHit[];
   readonly searchIndexing: boolean;
+  /** How far the full-text index is while `searchIndexing` (the hits come from that part). */
+  readonly searchIndex: SearchIndexProgress | null;
+  /** The filters of the current query (typed as `kind:` style tokens). */
+  readonly searchFilters: SearchFilters | undefined;
   readonly searchStatus: LoadStatus;
   /** Every match of the query (up to the service's cap; `searchTotalCapped` says there are more). */
   readonly searchTotal: number;
@@ -12,7 +16,7 @@ export interface SearchSlice {
   /** True while "Load more" fetches the next page. */
   readonly searchLoadingMore: boolean;
   /** Runs `search.query` for `query` (callers debounce); an empty query clears the results. */
-  runSearch(query: string): Promise<void>;
+  runSearch(query: string, filters?: SearchFilters): Promise<void>;
   /** Appends the next SEARCH_LIMIT hits of the current query. */
   loadMoreSearch(): Promise<void>;
   clearSearch(): void;
@@ -27,30 +31,40 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (client) => (set, ge
     searchQuery: '',
     searchHits: [],
     searchIndexing: false,
+    searchIndex: null,
+    searchFilters: undefined,
     searchStatus: 'idle',
     searchTotal: 0,
     searchTotalCapped: false,
     searchLoadingMore: false,
-    async runSearch(query) {
+    async runSearch(query, filters) {
       current?.abort();
       current = null;
       more?.abort();
       more = null;
       const trimmed = query.trim();
-      if (trimmed === '') {
+      if (trimmed === '' && filters === undefined) {
         set({ searchQuery: query, searchHits: [], searchStatus: 'idle', searchTotal: 0, searchTotalCapped: false, searchLoadingMore: false });
         return;
       }
       const request = (current = new AbortController());
-      set({ searchQuery: query, searchStatus: 'loading' });
+      set({ searchQuery: query, searchFilters: filters, searchStatus: 'loading' });
       try {
-        const { hits, indexing, total, totalCapped } = await client.call(
+        const { hits, indexing, index, total, totalCapped } = await client.call(
           'search.query',
-          { query: trimmed.slice(0, 1000), limit: SEARCH_LIMIT },
+          { query: trimmed.slice(0, 1000), limit: SEARCH_LIMIT, ...(filters === undefined ? {} : { filters }) },
           { signal: request.signal },
         );
         if (request.signal.aborted) return;
-        set({ searchHits: hits, searchIndexing: indexing, searchStatus: 'ready', searchTotal: total, searchTotalCapped: totalCapped, searchLoadingMore: false });
+        set({
+          searchHits: hits,
+          searchIndexing: indexing,
+          searchIndex: index ?? null,
+          searchStatus: 'ready',
+          searchTotal: total,
+          searchTotalCapped: totalCapped,
+          searchLoadingMore: false,
+        });
       } catch (error) {
         if (request.signal.aborted) return;
         set({ searchHits: [], searchStatus: 'error' });
@@ -58,14 +72,14 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (client) => (set, ge
       }
     },
     async loadMoreSearch() {
-      const { searchQuery, searchHits, searchStatus, searchTotal, searchLoadingMore } = get();
+      const { searchQuery, searchFilters, searchHits, searchStatus, searchTotal, searchLoadingMore } = get();
       if (searchStatus !== 'ready' || searchLoadingMore || searchHits.length >= searchTotal) return;
       const request = (more = new AbortController());
       set({ searchLoadingMore: true });
       try {
         const { hits, total, totalCapped } = await client.call(
           'search.query',
-          { query: searchQuery.trim().slice(0, 1000), limit: SEARCH_LIMIT, offset: searchHits.length },
+          { query: searchQuery.trim().slice(0, 1000), limit: SEARCH_LIMIT, offset: searchHits.length, ...(searchFilters === undefined ? {} : { filters: searchFilters }) },
           { signal: request.signal },
         );
         if (request.signal.aborted) return;

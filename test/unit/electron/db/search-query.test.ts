@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFtsQuery } from '../../../../electron/db/search-query';
+import { buildFtsSearch, facetTokens, parseSearchText, searchRowid, SEQ_MASK, toFtsQuery } from '../../../../electron/db/search-query';
 
 describe('toFtsQuery', () => {
   it('quotes every token and prefix-matches the last', () => {
@@ -9,9 +9,21 @@ describe('toFtsQuery', () => {
 
   it('turns FTS5 syntax into plain text', () => {
     expect(toFtsQuery('a AND b')).toBe('"a" "AND" "b"*');
-    expect(toFtsQuery('"quoted')).toBe('"""quoted"*');
     expect(toFtsQuery('NEAR(x y)')).toBe('"NEAR(x" "y)"*');
     expect(toFtsQuery('col:value')).toBe('"col:value"*');
+    expect(toFtsQuery('text:(x) OR facets:y')).toBe('"text:(x)" "OR" "facets:y"*');
+  });
+
+  it('keeps quoted words together as a phrase: exact when closed, growing while still being typed', () => {
+    expect(toFtsQuery('"two words"')).toBe('"two words"');
+    expect(toFtsQuery('"two wo')).toBe('"two wo"*');
+    expect(toFtsQuery('"quoted')).toBe('"quoted"*');
+    expect(toFtsQuery('fix "merge preview" now')).toBe('"fix" "merge preview" "now"*');
+    expect(parseSearchText('a "b c" d')).toEqual([
+      { text: 'a', prefix: false },
+      { text: 'b c', prefix: false },
+      { text: 'd', prefix: true },
+    ]);
   });
 
   it('drops tokens that cannot match anything', () => {
@@ -19,9 +31,54 @@ describe('toFtsQuery', () => {
     expect(toFtsQuery('* - ()')).toBeNull();
     expect(toFtsQuery('')).toBeNull();
     expect(toFtsQuery('* x')).toBe('"x"*');
+    expect(toFtsQuery('x "" y')).toBe('"x" "y"*');
   });
 
   it('keeps non-Latin words', () => {
     expect(toFtsQuery('résumé 日本')).toBe('"résumé" "日本"*');
+  });
+});
+
+describe('buildFtsSearch', () => {
+  it('restricts the text to its column and adds one group per filter', () => {
+    expect(buildFtsSearch('fix', { kinds: ['user', 'tool_call'] })?.match).toBe('text : ( "fix"* ) AND facets : ( "\ue002kuser" OR "\ue002ktoolcall" )');
+    expect(buildFtsSearch('', { agent: 'main' })?.match).toBe('facets : ( "\ue002xmain" )');
+  });
+
+  it('finds nothing, without querying, for an empty filter or an empty date range', () => {
+    expect(buildFtsSearch('fix', { kinds: [] })).toBeNull();
+    expect(buildFtsSearch('fix', { sessionIds: [] })).toBeNull();
+    expect(buildFtsSearch('fix', { fromSeconds: 100, toSeconds: 100 })).toBeNull();
+    expect(buildFtsSearch('"')).toBeNull();
+  });
+
+  it('turns a date range into a rowid range that holds exactly the nodes of those seconds', () => {
+    const search = buildFtsSearch('x', { fromSeconds: 1_700_000_000, toSeconds: 1_700_000_060 });
+    const inside = searchRowid('2023-11-14T22:13:20.000Z', 42); // 1_700_000_000
+    const lastSecond = searchRowid('2023-11-14T22:14:19.999Z', 7);
+    const after = searchRowid('2023-11-14T22:14:20.000Z', 1);
+    expect(search && inside >= search.minRowid && inside <= search.maxRowid).toBe(true);
+    expect(search && lastSecond <= search.maxRowid).toBe(true);
+    expect(search && after > search.maxRowid).toBe(true);
+  });
+});
+
+describe('searchRowid', () => {
+  it('orders by time, then seq, and keeps the seq recoverable', () => {
+    const older = searchRowid('2024-01-01T00:00:00Z', 900);
+    const newer = searchRowid('2025-01-01T00:00:00Z', 3);
+    expect(newer > older).toBe(true);
+    expect(newer & SEQ_MASK).toBe(3n);
+    expect(searchRowid(null, 5)).toBe(5n);
+    expect(searchRowid('not a time', 5)).toBe(5n);
+    // Far future times are clamped rather than overflowing the 64-bit rowid.
+    expect(searchRowid('9999-12-31T00:00:00Z', 1) < 1n << 63n).toBe(true);
+  });
+});
+
+describe('facetTokens', () => {
+  it('names kind, session and agent as tokens no typed word can equal', () => {
+    expect(facetTokens({ kind: 'tool_result', sessionId: 'Ab-12', agentId: null, sidechain: false })).toBe('\ue002ktoolresult \ue002sab12 \ue002xmain');
+    expect(facetTokens({ kind: 'assistant', sessionId: 's', agentId: 'a9f', sidechain: true })).toBe('\ue002kassistant \ue002ss \ue002xsub \ue002xa9f');
   });
 });

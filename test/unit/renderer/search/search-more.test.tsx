@@ -25,7 +25,7 @@ describe('search totals and load more', () => {
     expect(hitCount(1, 1, false)).toBe('1 hit');
     expect(hitCount(7, 7, false)).toBe('7 hits');
     expect(hitCount(50, 120, false)).toBe('50 of 120 hits');
-    expect(hitCount(50, 10_000, true)).toBe('50 of more than 10,000 hits');
+    expect(hitCount(50, 1000, true)).toBe('50 of 1,000+ hits');
   });
 
   it('loads the next page after the hits so far, and stops at the total', async () => {

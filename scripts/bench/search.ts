@@ -1,0 +1,179 @@
+/**
+ * Search benchmark: `npm run bench:search [-- --messages 1000000 --dir /tmp/x --rounds 200]`.
+ * Writes about `messages` synthetic Claude Code messages with electron/demo's generator (streamed, in parts,
+ * until there are enough), imports them into a store and lets the background indexer finish: both are kept in
+ * `--dir` (default: a folder in the temp dir named after the size), so a second run reuses them.
+ * Then, in-process through the service's `search.query` (top 50, with its bounded count), it measures p50/p99
+ * latency for a rare word, common words, one-letter and two-letter prefixes (the first keystrokes of
+ * search-as-you-type), a two-word phrase and filtered queries, each printed beside `grep -F` over the same
+ * transcript files in the same run (first 50 matching lines: `grep -rF -m 50 … | head -n 50`), as a ratio.
+ * Targets: p50 ≤ 5 ms, p99 ≤ 50 ms. Also prints the store's size beside the transcripts' (target ≤ 1.3×).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync, readdirSync, mkdirSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SearchFilters } from '../../shared/model';
+import { writeSyntheticCorpus } from '../../electron/demo/synthetic';
+import { createArborService } from '../../electron/service/arbor-service';
+
+function argValue(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const inline = args.find((arg) => arg.startsWith(`${name}=`));
+  if (inline) return inline.slice(name.length + 1);
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+const MiB = 1024 * 1024;
+const load = (): string => loadavg().map((value) => value.toFixed(1)).join(' ');
+
+interface CorpusPart {
+  readonly dir: string;
+  readonly bytes: number;
+  readonly nodes: number;
+}
+
+/** Parts of about the missing number of messages each, until the corpus holds at least `messages`. */
+async function ensureCorpus(root: string, messages: number): Promise<CorpusPart[]> {
+  const markerFile = join(root, 'corpus.json');
+  const parts: CorpusPart[] = existsSync(markerFile) ? (JSON.parse(readFileSync(markerFile, 'utf8')) as CorpusPart[]) : [];
+  let nodes = parts.reduce((sum, part) => sum + part.nodes, 0);
+  let bytesPerNode = nodes > 0 ? parts.reduce((sum, part) => sum + part.bytes, 0) / nodes : 2800;
+  while (nodes < messages) {
+    const dir = join(root, 'projects', `part-${parts.length}`);
+    const started = performance.now();
+    // A little over the estimate: the generator stops on bytes, and sessions vary.
+    const totalBytes = Math.max(1, messages - nodes) * bytesPerNode * 1.03;
+    const corpus = await writeSyntheticCorpus(dir, { totalBytes, nodesPerSession: 2000, seed: 42 + parts.length });
+    parts.push({ dir, bytes: corpus.bytes, nodes: corpus.nodes });
+    writeFileSync(markerFile, JSON.stringify(parts));
+    nodes += corpus.nodes;
+    bytesPerNode = corpus.bytes / Math.max(1, corpus.nodes);
+    console.log(`corpus part ${parts.length - 1}: ${corpus.nodes} messages, ${(corpus.bytes / MiB).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  return parts;
+}
+
+function folderBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    bytes += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return bytes;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? Number.NaN;
+}
+
+/** The anchor: grep's first 50 matching lines over the same files (median of `runs`). */
+function grepFirst50(needle: string, dirs: readonly string[], runs: number): number {
+  const times: number[] = [];
+  const quoted = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    spawnSync('sh', ['-c', `grep -rF -m 50 -- ${quoted(needle)} ${dirs.map(quoted).join(' ')} | head -n 50 > /dev/null`]);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return percentile(times, 0.5);
+}
+
+function daysBefore(iso: string, days: number): string {
+  return new Date(Date.parse(iso) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+interface Case {
+  readonly name: string;
+  /** Typed queries, cycled through (so no one query's pages stay hot). */
+  readonly queries: readonly string[];
+  readonly filters?: SearchFilters;
+  /** What grep looks for (the same text; a filter has no grep equivalent). */
+  readonly grep: string;
+}
+
+async function main(): Promise<void> {
+  const messages = Number(argValue('--messages') ?? 1_000_000);
+  const rounds = Number(argValue('--rounds') ?? 200);
+  if (!Number.isFinite(messages) || messages <= 0) throw new Error('--messages needs a positive number');
+  const root = argValue('--dir') ?? join(tmpdir(), `arbor-bench-search-${messages}`);
+  mkdirSync(root, { recursive: true });
+  console.log(`bench:search in ${root} (kept for the next run; delete it to start over); load average ${load()}`);
+  const parts = await ensureCorpus(root, messages);
+  const corpusBytes = parts.reduce((sum, part) => sum + part.bytes, 0);
+  const corpusNodes = parts.reduce((sum, part) => sum + part.nodes, 0);
+  const projects = join(root, 'projects');
+
+  const dataDir = join(root, 'data');
+  const service = await createArborService({ dataDir, host: 'cli', version: 'bench', homeDir: root, env: {} });
+  try {
+    const readyFile = join(root, 'store.json');
+    if (!existsSync(readyFile)) {
+      let started = performance.now();
+      const report = await service.api['import.run']({ paths: [projects] });
+      const importSeconds = (performance.now() - started) / 1000;
+      started = performance.now();
+      await service.idle();
+      const indexSeconds = (performance.now() - started) / 1000;
+      console.log(`store built: ${report.sessions.length} sessions, import ${importSeconds.toFixed(0)} s, full-text indexing ${indexSeconds.toFixed(0)} s (load ${load()})`);
+      writeFileSync(readyFile, JSON.stringify({ importSeconds, indexSeconds }));
+    } else {
+      await service.idle();
+    }
+    const storeBytes = folderBytes(dataDir);
+    console.log(
+      `corpus: ${corpusNodes} messages, ${(corpusBytes / MiB).toFixed(0)} MB of transcripts; store ${(storeBytes / MiB).toFixed(0)} MB = ${(storeBytes / corpusBytes).toFixed(2)}× the transcripts (target ≤ 1.3×)`,
+    );
+
+    const sessions = (await service.api['sessions.list']({ limit: 1 })).sessions;
+    const oneSession = sessions[0]?.id;
+    const newest = sessions[0]?.updatedAt ?? new Date().toISOString();
+    const cases: Case[] = [
+      { name: 'rare word', queries: ['flushStatus', 'migrationSchema99', 'zebra'], grep: 'flushStatus' },
+      { name: 'common word', queries: ['session', 'cursor', 'buffer', 'the', 'query', 'result'], grep: 'session' },
+      { name: 'one-letter prefix', queries: 'abcdefghilmnoprstuw'.split(''), grep: 's' },
+      { name: 'two-letter prefix', queries: ['se', 'cu', 'bu', 'th', 'qu', 're', 'in', 'st'], grep: 'se' },
+      { name: 'two-word phrase', queries: ['"cursor handling"', '"the buffer"', '"session is"'], grep: 'cursor handling' },
+      { name: 'filtered: prompts in a project', queries: ['session', 'cur', 'b'], filters: { kinds: ['user'], projects: ['/home/dev/projects/notes-app'] }, grep: 'session' },
+      ...(oneSession === undefined ? [] : [{ name: 'filtered: one session, replies', queries: ['session', 'c', 'buffer'], filters: { sessionIds: [oneSession], kinds: ['assistant' as const] }, grep: 'session' }]),
+      // The three days before the newest message: a slice of the store, wherever the generator put it in time.
+      { name: 'filtered: a date range', queries: ['session', 'cu'], filters: { from: daysBefore(newest, 3), to: daysBefore(newest, -1) }, grep: 'session' },
+    ];
+
+    console.log(`\nround of ${rounds} searches per case (top 50 + bounded count); load average ${load()}`);
+    for (const testCase of cases) {
+      for (const query of testCase.queries) await service.api['search.query']({ query, limit: 50, filters: testCase.filters }); // warm
+      const times: number[] = [];
+      let hits = 0;
+      let total = '';
+      for (let i = 0; i < rounds; i++) {
+        const query = testCase.queries[i % testCase.queries.length] ?? '';
+        const started = performance.now();
+        const result = await service.api['search.query']({ query, limit: 50, filters: testCase.filters });
+        times.push(performance.now() - started);
+        if (i < testCase.queries.length) {
+          hits += result.hits.length;
+          total += `${i === 0 ? '' : ', '}${query}: ${result.total}${result.totalCapped ? '+' : ''}`;
+        }
+      }
+      times.sort((a, b) => a - b);
+      const p50 = percentile(times, 0.5);
+      const p99 = percentile(times, 0.99);
+      const grep = grepFirst50(testCase.grep, [projects], 3);
+      const verdict = p50 <= 5 && p99 <= 50 ? 'OK' : 'MISSED';
+      console.log(
+        `${testCase.name.padEnd(32)} p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  | grep -F "${testCase.grep}" first 50: ${grep.toFixed(1)} ms  | ratio p50/grep ${(p50 / grep).toFixed(3)}  ${verdict}  (${hits > 0 ? 'hits' : 'NO HITS'}; totals ${total})`,
+      );
+    }
+    console.log(`load average at the end: ${load()}`);
+  } finally {
+    await service.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { buildSnippet, scoreText, toPattern } from '../../../../electron/db/search-rank';
+import { parseSearchText } from '../../../../electron/db/search-query';
+
+const pattern = (input: string) => toPattern(parseSearchText(input));
+const snippet = (text: string, input: string) => buildSnippet(text, pattern(input), '[', ']');
+
+describe('buildSnippet', () => {
+  it('marks whole words, a growing last word, and phrases as one run', () => {
+    expect(snippet('Fix the parser now', 'parser')).toBe('Fix the [parser] now');
+    expect(snippet('Fix the parser now', 'fix pars')).toBe('[Fix] the [parser] now');
+    expect(snippet('the merge preview shows', '"merge preview"')).toBe('the [merge preview] shows');
+  });
+
+  it('folds case and diacritics as the index does', () => {
+    expect(snippet('Un RÉSUMÉ rapide', 'resume')).toBe('Un [RÉSUMÉ] rapide');
+  });
+
+  it('cuts long text around the first match', () => {
+    const words = Array.from({ length: 100 }, (_, i) => `w${i}`);
+    words[60] = 'needle';
+    const cut = snippet(words.join(' '), 'needle') ?? '';
+    expect(cut.startsWith('…w55 ')).toBe(true);
+    expect(cut).toContain('[needle]');
+    expect(cut.endsWith('…')).toBe(true);
+  });
+
+  it('says when nothing matches, so the caller can read further', () => {
+    expect(snippet('nothing here', 'needle')).toBeNull();
+  });
+});
+
+describe('scoreText', () => {
+  it('prefers more occurrences and shorter texts', () => {
+    const p = pattern('token');
+    expect(scoreText('token token token', 17, p, 20)).toBeGreaterThan(scoreText('token once', 10, p, 20));
+    expect(scoreText('token short', 11, p, 20)).toBeGreaterThan(scoreText('token short', 400, p, 20));
+    expect(scoreText('nothing', 7, p, 20)).toBe(0);
+  });
+});
