@@ -1,6 +1,7 @@
 /**
- * Numbered migrations, applied in order; `PRAGMA user_version` records how many have run.
- * To add one: write `NNN-what.ts` exporting a Migration, append it here, never edit a shipped one.
+ * Numbered migrations, applied in order; `PRAGMA user_version` records the highest one run, so numbers only
+ * grow (009 was never used: numbers were handed to changes made in parallel). To add one: write
+ * `NNN-what.ts` with a number above the last, append it here, never edit a shipped one.
  */
 import type { WritableDB } from '../database';
 import { migration001Sessions } from './001-sessions';

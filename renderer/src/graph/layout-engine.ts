@@ -5,7 +5,7 @@
 import type { FoldId } from '../../../shared/graph/folds';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
-import { toGraphNode, type GraphNode } from '../../../shared/graph/session-tree';
+import { toGraphNode } from '../../../shared/graph/session-tree';
 import { buildTurnOverview, type TurnOverview } from '../../../shared/graph/turn-overview';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
