@@ -87,7 +87,7 @@ function previousSchemaCopy(from: string, to: string, unlinked: boolean): void {
   const old = new Database(to) as WritableDB;
   try {
     migrate(old, MIGRATIONS.filter((migration) => migration.version < 11));
-    expect(old.pragma('user_version', { simple: true })).toBe(8);
+    expect(old.pragma('user_version', { simple: true })).toBe(10); // the schema before 011 (010 is the search's)
     old.prepare('ATTACH ? AS source').run(from);
     for (const [table, columns] of Object.entries(PREVIOUS_TABLES)) {
       old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM source.${table}`);
