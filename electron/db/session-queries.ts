@@ -214,6 +214,31 @@ export function getSession(q: SessionQueries, sessionId: string): SessionSummary
 const NO_EDGES: readonly ExtraEdge[] = Object.freeze([]);
 const NO_CALLS: readonly ToolCallRef[] = Object.freeze([]);
 
+/** One node row (its first ten columns, as both node queries select them) with its edges and calls. */
+function summaryOfRow(
+  row: readonly [number, string, string | null, string | null, string, string | null, string, number, string | null, string | null, ...unknown[]],
+  sessionId: string,
+  edges: ReadonlyMap<number, readonly ExtraEdge[]>,
+  calls: ReadonlyMap<number, readonly ToolCallRef[]>,
+): NodeSummary {
+  const [seq, id, parentSourceId, parentId, kind, timestamp, label, sidechain, agentId, model] = row;
+  return {
+    id,
+    sessionId,
+    sourceId: id,
+    parentSourceId,
+    parentId,
+    extraEdges: edges.get(seq) ?? NO_EDGES,
+    kind: kind as NodeKind,
+    timestamp,
+    label,
+    toolCalls: calls.get(seq) ?? NO_CALLS,
+    sidechain: sidechain !== 0,
+    agentId,
+    model,
+  };
+}
+
 /** A session's nodes in transcript order, each with its extra edges and tool calls (outcomes joined). */
 export function getSessionNodes(q: SessionQueries, sessionId: string): NodeSummary[] {
   const edges = groupBySeq(q.edges.all(sessionId), toEdge);
@@ -221,22 +246,7 @@ export function getSessionNodes(q: SessionQueries, sessionId: string): NodeSumma
   const rows = q.nodes.all(sessionId);
   const nodes = new Array<NodeSummary>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const [seq, id, parentSourceId, parentId, kind, timestamp, label, sidechain, agentId, model] = rows[i]!;
-    nodes[i] = {
-      id,
-      sessionId,
-      sourceId: id,
-      parentSourceId,
-      parentId,
-      extraEdges: edges.get(seq) ?? NO_EDGES,
-      kind: kind as NodeKind,
-      timestamp,
-      label,
-      toolCalls: calls.get(seq) ?? NO_CALLS,
-      sidechain: sidechain !== 0,
-      agentId,
-      model,
-    };
+    nodes[i] = summaryOfRow(rows[i]!, sessionId, edges, calls);
   }
   return nodes;
 }
@@ -269,22 +279,7 @@ export function getSessionNodesPage(
   const calls = groupBySeq(q.pageCalls.all(...range), toCallRef);
   const nodes = new Array<NodeSummary>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const [seq, id, parentSourceId, parentId, kind, timestamp, label, sidechain, agentId, model] = rows[i]!;
-    nodes[i] = {
-      id,
-      sessionId,
-      sourceId: id,
-      parentSourceId,
-      parentId,
-      extraEdges: edges.get(seq) ?? NO_EDGES,
-      kind: kind as NodeKind,
-      timestamp,
-      label,
-      toolCalls: calls.get(seq) ?? NO_CALLS,
-      sidechain: sidechain !== 0,
-      agentId,
-      model,
-    };
+    nodes[i] = summaryOfRow(rows[i]!, sessionId, edges, calls);
   }
   return { nodes, next: rows.length < limit ? null : end };
 }
