@@ -131,8 +131,10 @@ function snippetOf(text: string, pattern: SearchPattern, open: string, close: st
       highlightUntil = i + cover - 1;
     }
   }
-  out += text.slice(cursor, endToken.end);
-  if (to < tokens.length) out += '…';
+  // Through the end of the text when the snippet reaches its last token, as FTS5's snippet() does: a
+  // prompt's final full stop was cut off (a search for a whole sentence no longer matched its own hit).
+  if (to < tokens.length) out += text.slice(cursor, endToken.end) + '…';
+  else out += text.slice(cursor, endToken.end + 80) + (text.length > endToken.end + 80 ? '…' : '');
   return out;
 }
 

@@ -25,6 +25,11 @@ describe('buildSnippet', () => {
     expect(cut.endsWith('…')).toBe(true);
   });
 
+  it('regression: a snippet that reaches the end of the text keeps its last characters (a final full stop was cut off)', () => {
+    expect(snippet('Add a --top N option.', 'option')).toBe('Add a --top N [option].');
+    expect(snippet('Run it!) ', 'run')).toBe('[Run] it!) ');
+  });
+
   it('says when nothing matches, so the caller can read further', () => {
     expect(snippet('nothing here', 'needle')).toBeNull();
   });
