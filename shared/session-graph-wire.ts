@@ -187,6 +187,19 @@ function pick<T>(table: readonly T[], code: unknown, name: string): T {
 }
 
 /** Rebuilds the SessionGraph that was encoded (deep-equal to it); throws ArborError INTERNAL on bad input. */
+/** Flat [node index, kind, other id] triples (the wire's and the layout worker's form), grouped by node. */
+export function edgesByNode(flat: readonly (number | string)[]): Map<number, ExtraEdge[]> {
+  const edges = new Map<number, ExtraEdge[]>();
+  for (let k = 0; k + 2 < flat.length; k += 3) {
+    const index = flat[k] as number;
+    const edge: ExtraEdge = { kind: flat[k + 1] as ExtraEdgeKind, nodeId: flat[k + 2] as string };
+    const list = edges.get(index);
+    if (list) list.push(edge);
+    else edges.set(index, [edge]);
+  }
+  return edges;
+}
+
 export function decodeSessionGraph(encoded: EncodedSessionGraph): SessionGraph {
   const { session } = encoded;
   const ids = encoded.ids;
@@ -210,14 +223,7 @@ export function decodeSessionGraph(encoded: EncodedSessionGraph): SessionGraph {
   }
   const pairs = encoded.sourceParents;
   for (let k = 0; k + 1 < pairs.length; k += 2) parentSourceIds[pairs[k] as number] = pairs[k + 1] as string | null;
-  const edges = new Map<number, ExtraEdge[]>();
-  for (let k = 0; k + 2 < encoded.edges.length; k += 3) {
-    const index = encoded.edges[k] as number;
-    const edge: ExtraEdge = { kind: encoded.edges[k + 1] as ExtraEdgeKind, nodeId: encoded.edges[k + 2] as string };
-    const list = edges.get(index);
-    if (list) list.push(edge);
-    else edges.set(index, [edge]);
-  }
+  const edges = edgesByNode(encoded.edges);
   const calls = new Map<number, ToolCallRef[]>();
   for (let k = 0; k + 3 < encoded.calls.length; k += 4) {
     const index = encoded.calls[k] as number;

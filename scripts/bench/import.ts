@@ -24,19 +24,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticSessionLines, writeSyntheticCorpus } from '../../electron/demo/synthetic';
 import { createArborService } from '../../electron/service/arbor-service';
+import { argValue } from './bench-args';
 
 const MiB = 1024 * 1024;
 const APPENDED_LINES = 100;
 /** Bytes per node of the generator's sessions, to size a single transcript (measured: ~2.9 KB). */
 const BYTES_PER_NODE = 2900;
-
-function argValue(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const inline = args.find((arg) => arg.startsWith(`${name}=`));
-  if (inline) return inline.slice(name.length + 1);
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
 
 const mb = (bytes: number): string => (bytes / MiB).toFixed(1);
 const cpuSeconds = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1e6;

@@ -16,14 +16,7 @@ import { join } from 'node:path';
 import type { SearchFilters } from '../../shared/model';
 import { writeSyntheticCorpus } from '../../electron/demo/synthetic';
 import { createArborService } from '../../electron/service/arbor-service';
-
-function argValue(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const inline = args.find((arg) => arg.startsWith(`${name}=`));
-  if (inline) return inline.slice(name.length + 1);
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
+import { argValue } from './bench-args';
 
 const MiB = 1024 * 1024;
 const load = (): string => loadavg().map((value) => value.toFixed(1)).join(' ');

@@ -23,14 +23,7 @@ import type { PackCompression } from '../../electron/git/pack-writer';
 import { StatCache } from '../../electron/git/stat-cache';
 import { measureRewind, type RewindSample } from './rewind-figure';
 import { settle } from './settle';
-
-function argValue(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const inline = args.find((arg) => arg.startsWith(`${name}=`));
-  if (inline) return inline.slice(name.length + 1);
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
+import { argValue } from './bench-args';
 
 const FILE_BYTES = 2048;
 

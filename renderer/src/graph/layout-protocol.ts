@@ -1,6 +1,7 @@
 /** Messages between the graph view and its layout worker. Typed arrays make the answers cheap to copy. */
 import type { FoldId } from '../../../shared/graph/folds';
-import type { ExtraEdge, ExtraEdgeKind, NodeKind } from '../../../shared/model';
+import type { ExtraEdge, NodeKind } from '../../../shared/model';
+import { edgesByNode } from '../../../shared/session-graph-wire';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 import type { GraphNode } from '../../../shared/graph/session-tree';
@@ -118,14 +119,7 @@ export function unpackGraphNodes(packed: PackedGraphNodes): GraphNode[] {
   const timestamps = count === 0 ? [] : packed.timestamps.split('\n');
   const outside = new Map<number, string>();
   for (let k = 0; k + 1 < packed.outsideParents.length; k += 2) outside.set(packed.outsideParents[k] as number, packed.outsideParents[k + 1] as string);
-  const edges = new Map<number, ExtraEdge[]>();
-  for (let k = 0; k + 2 < packed.edges.length; k += 3) {
-    const index = packed.edges[k] as number;
-    const edge: ExtraEdge = { kind: packed.edges[k + 1] as ExtraEdgeKind, nodeId: packed.edges[k + 2] as string };
-    const list = edges.get(index);
-    if (list) list.push(edge);
-    else edges.set(index, [edge]);
-  }
+  const edges = edgesByNode(packed.edges);
   const nodes = new Array<GraphNode>(count);
   for (let i = 0; i < count; i++) {
     const parent = packed.parents[i]!;
