@@ -21,9 +21,9 @@ const ORPHAN_PROMPT = 'Find every place the notes index is rebuilt';
 const PROJECTS: Readonly<Record<string, readonly number[]>> = {
   '/home/dev/projects/billing-service': [900, 500, 1200, 300],
   '/home/dev/projects/arbor-sandbox': [700, 400, 1000],
-  '/home/dev/projects/notes-app': [600, 250, 8000],
+  '/home/dev/projects/notes-app': [600, 250, 20000],
 };
-/** The big one (~20 MB) is imported last (files go in path order), so the others are listed while it imports. */
+/** The big one (~50 MB) is imported last (files go in path order), so the others are listed while it imports. */
 const LAST_SESSION = 'ffffffff-ffff-4fff-8fff-ffffffffffff';
 
 /** A Claude Code folder: sessions in three projects and one orphan subagent transcript. */
@@ -80,7 +80,8 @@ test('the list fills while the first import runs, then reads as projects with an
   await app.open(arbor.url);
   await expect(list.importProgress).toBeVisible({ timeout: 30_000 });
   await expect(list.listbox.getByRole('option').first()).toBeVisible({ timeout: 60_000 });
-  await expect(list.importProgress).toBeVisible();
+  // Whether rows showed while the progress did is the frame watcher's to say (below): asking the progress
+  // again here raced the import's end once it got faster (failed in CI).
   await page.screenshot({ path: 'test-results/e2e/sessions-list-during-import.png' });
   await expect(list.importSummary).toBeVisible({ timeout: 90_000 });
   const seen = await page.evaluate(() => (window as unknown as { __listDuringImport: { rowsDuringImport: number; unlinkedRows: number } }).__listDuringImport);
