@@ -45,6 +45,8 @@ export interface ImportOptions {
   readonly onSessionsChanged?: (sessionIds: readonly SessionId[]) => void;
   /** Default SESSIONS_CHANGED_MS; tests pass 0 for a link after every file. */
   readonly sessionsChangedEveryMs?: number;
+  /** Default LIST_BEFORE_BYTES: before a file this big, the sessions stored so far are linked and announced. */
+  readonly listBeforeBytes?: number;
 }
 
 export interface ImportOutcome extends ImportReport {
@@ -58,6 +60,8 @@ export const SESSIONS_CHANGED_MS = 500;
 export const WORKER_FROM_BYTES = 4 * 1024 * 1024;
 /** A file at least this big waits for a worker still loading rather than being parsed in-thread. */
 const WAIT_FOR_WORKER_BYTES = 16 * 1024 * 1024;
+/** Before a file at least this big, what is stored but not yet listed is linked and announced, throttle or not. */
+const LIST_BEFORE_BYTES = 8 * 1024 * 1024;
 
 interface PlannedFile {
   readonly file: TranscriptFile;
@@ -101,6 +105,8 @@ export async function importSessions(
           worker = null;
         }
       }
+      // Sessions stored before a big file are listed before it starts, not after it (it may take minutes).
+      if (item.file.size - item.startOffset >= (options.listBeforeBytes ?? LIST_BEFORE_BYTES)) linked.beforeBigFile();
       progress.beginFile(item.file.path);
       const onBytes = (bytes: number): void => progress.fileBytes(bytes);
       let result: FileOutcome;
@@ -206,6 +212,8 @@ class LinkedSoFar {
   private readonly sessionIds = new Set<SessionId>();
   private readonly problemKeys = new Set<string>();
   private lastLink = -Infinity;
+  /** A file added nodes since the last link. */
+  private pending = false;
 
   constructor(
     private readonly store: SessionStore,
@@ -214,11 +222,19 @@ class LinkedSoFar {
   ) {}
 
   afterFile(): void {
-    const notify = this.options.onSessionsChanged;
-    if (!notify) return;
-    const now = performance.now();
-    if (now - this.lastLink < (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) return;
-    this.lastLink = now;
+    if (!this.options.onSessionsChanged) return;
+    this.pending = true;
+    if (performance.now() - this.lastLink < (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) return;
+    this.link();
+  }
+
+  beforeBigFile(): void {
+    if (this.options.onSessionsChanged && this.pending) this.link();
+  }
+
+  private link(): void {
+    this.lastLink = performance.now();
+    this.pending = false;
     const link = this.store.linkChangedSessions();
     this.addProblems(link.problems);
     this.announce(link.sessionIds);

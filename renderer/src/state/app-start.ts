@@ -6,7 +6,10 @@ import type { ArborClient } from '../client/arbor-client';
 import { syncSelectionWithHash } from './location-sync';
 import type { AppStore } from './store';
 
-/** Coalesces bursts of 'sessions.changed' (a large import sends many). */
+/**
+ * Coalesces bursts of 'sessions.changed' (a large import sends many): the first refreshes the list at once
+ * (a first import's sessions show as soon as they are stored), the rest at most this often.
+ */
 export const SESSIONS_REFRESH_MS = 300;
 
 export function startApp(store: AppStore, client: ArborClient, win?: Parameters<typeof syncSelectionWithHash>[1]): () => void {
@@ -14,7 +17,12 @@ export function startApp(store: AppStore, client: ArborClient, win?: Parameters<
   // A session named in the page's hash opens first; otherwise the newest one will.
   if (win) disposers.push(syncSelectionWithHash(store, win));
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastRefresh = -Infinity;
   let disposed = false;
+  const refreshList = (): void => {
+    lastRefresh = Date.now();
+    void store.getState().loadSessions();
+  };
 
   disposers.push(client.on('import.progress', (p) => store.getState().applyImportProgress(p)));
   disposers.push(
@@ -22,10 +30,12 @@ export function startApp(store: AppStore, client: ArborClient, win?: Parameters<
       const openId = store.getState().selectedSessionId;
       if (openId !== null && sessionIds.includes(openId)) void store.getState().refreshGraph();
       if (refreshTimer !== null) return;
+      const wait = lastRefresh + SESSIONS_REFRESH_MS - Date.now();
+      if (wait <= 0) return refreshList();
       refreshTimer = setTimeout(() => {
         refreshTimer = null;
-        if (!disposed) void store.getState().loadSessions();
-      }, SESSIONS_REFRESH_MS);
+        if (!disposed) refreshList();
+      }, wait);
     }),
   );
   // Events sent while the web host was unreachable are lost: catch up after a reconnect.

@@ -95,6 +95,29 @@ it('tells the list at most once per interval while an import runs', async () => 
   expect([...report.changedSessionIds].sort()).toEqual(['S0', 'S1', 'S2', 'S3', 'S4', 'S5']);
 });
 
+it('regression: sessions stored before a big file are listed before it starts, not when it ends', async () => {
+  for (let index = 0; index < 4; index++) writeTranscript(join(root, 'p', `S${index}.jsonl`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`)]);
+  const big = Array.from({ length: 40 }, (_, line) => prompt(`b${line}`, line === 0 ? null : `b${line - 1}`, `big prompt ${line} `.repeat(20), 'S9'));
+  writeTranscript(join(root, 'p', 'S9.jsonl'), big);
+  const heard: string[] = [];
+  let heardWhenBigStarted: string[] = [];
+  const reader: TranscriptReader = {
+    discover: claudeCodeReader.discover,
+    async parse(file, sink, options) {
+      if (file.path.endsWith('S9.jsonl')) heardWhenBigStarted = [...heard].sort();
+      return claudeCodeReader.parse(file, sink, options);
+    },
+  };
+  await importSessions(store, reader, [join(root, 'p')], {
+    jobId: 'j',
+    sessionsChangedEveryMs: 60_000,
+    listBeforeBytes: 8 * 1024,
+    onSessionsChanged: (ids) => heard.push(...ids),
+  });
+  expect(heardWhenBigStarted).toEqual(['S0', 'S1', 'S2', 'S3']);
+  expect(heard.sort()).toEqual(['S0', 'S1', 'S2', 'S3', 'S9']);
+});
+
 it('a parent cycle found by an early link and again at the end is reported once', async () => {
   writeTranscript(join(root, 'p', 'S1.jsonl'), [prompt('x', 'y', 'one'), prompt('y', 'x', 'two')]);
   writeTranscript(join(root, 'p', 'S1', 'subagents', 'agent-a1.jsonl'), [{ ...prompt('s1', null, 'sub'), isSidechain: true, agentId: 'a1' }]);

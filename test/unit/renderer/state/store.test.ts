@@ -177,7 +177,7 @@ describe('import slice and first run', () => {
     expect(store.getState().graph?.session.id).toBe('demo');
   });
 
-  it('refreshes the list (coalesced) and the open graph on sessions.changed', async () => {
+  it('refreshes the list (the first change at once, the rest coalesced) and the open graph on sessions.changed', async () => {
     vi.useFakeTimers();
     const client = createFakeClient({
       'sessions.list': () => ({ sessions: [session('s1')], total: 1 }),
@@ -193,10 +193,13 @@ describe('import slice and first run', () => {
     const lists = count('sessions.list');
     const graphs = count('sessions.graph');
     client.emit('sessions.changed', { sessionIds: ['s1'] });
-    client.emit('sessions.changed', { sessionIds: ['s2'] });
-    expect(count('sessions.graph')).toBe(graphs + 1);
-    await vi.advanceTimersByTimeAsync(SESSIONS_REFRESH_MS + 10);
     expect(count('sessions.list')).toBe(lists + 1);
+    client.emit('sessions.changed', { sessionIds: ['s2'] });
+    client.emit('sessions.changed', { sessionIds: ['s3'] });
+    expect(count('sessions.graph')).toBe(graphs + 1);
+    expect(count('sessions.list')).toBe(lists + 1);
+    await vi.advanceTimersByTimeAsync(SESSIONS_REFRESH_MS + 10);
+    expect(count('sessions.list')).toBe(lists + 2);
     dispose();
   });
 
