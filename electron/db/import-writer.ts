@@ -9,6 +9,9 @@ import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/tran
 import type { SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-state';
+import { TITLE_RECORD_TYPES } from './session-title';
+import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
+import type { ImportProblem } from '../../shared/model';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -37,6 +40,8 @@ export interface FileImportResult {
   /** The session the file's nodes went to (null when the file has no node yet). */
   readonly sessionId: SessionId | null;
   readonly nodesAdded: number;
+  /** Lines that repeated a stored uuid with other content (kept as variant records). */
+  readonly problems?: readonly ImportProblem[];
 }
 
 /** Receives one file's lines (it has the ParseSink's node/record shape); `finish` stores the resume point. */
@@ -88,6 +93,7 @@ export function prepareImportStatements(db: WritableDB) {
        WHERE id = @session`,
     ),
     link: prepareLinkStateStatements(db),
+    variants: prepareVariantStatements(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -122,6 +128,7 @@ class FileImportWriter implements FileImport {
   private older = new Map<string, number>();
   private readonly aliases = new Set<string>();
   private lastNodeId: string | null = null;
+  private readonly problems: ImportProblem[] = [];
   private readonly flushBatch: () => void;
 
   constructor(
@@ -153,7 +160,7 @@ class FileImportWriter implements FileImport {
     this.flush();
     const { size, mtimeMs } = this.file;
     this.statements.finishFile.run(size, mtimeMs, end.endOffset, end.endLine, this.firstCwd, this.fileId);
-    return { sessionId: this.sessionId, nodesAdded: this.nodesAdded };
+    return { sessionId: this.sessionId, nodesAdded: this.nodesAdded, ...(this.problems.length > 0 ? { problems: this.problems } : {}) };
   }
 
   private flush(): void {
@@ -185,7 +192,11 @@ class FileImportWriter implements FileImport {
           // null text: the full-text indexer derives it from raw later ('' = nothing to index).
           node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, node.raw, node.text,
         );
-        if (inserted.changes === 0) continue; // a copy of a node already stored (resume / fork replay)
+        if (inserted.changes === 0) {
+          // A copy of a node already stored (resume / fork replay) adds nothing; a line that says otherwise is kept.
+          this.keepVariant(node);
+          continue;
+        }
         added++;
         const seq = Number(inserted.lastInsertRowid);
         this.remember(node.sourceId, seq);
@@ -222,9 +233,18 @@ class FileImportWriter implements FileImport {
       );
       if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
         linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId);
+      } else if (inserted.changes > 0 && record.summary && sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
+        s.link.summaryStale.run(sessionId); // a custom or AI title: the link run looks the title up again
       }
     }
     this.nodesAdded += added;
+  }
+
+  private keepVariant(node: ParsedNode): void {
+    const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path);
+    if (problem === null) return;
+    this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, node.raw, node.rawBytes);
+    this.problems.push(problem);
   }
 
   /** The seq of a stored node, from the recent ids of this file or else the store (null: not stored yet). */

@@ -8,7 +8,7 @@
 import type { ImportProblem, SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 import { prepareLinkStateStatements, promptTime, removePrompt } from './link-state';
-import { isTitleWorthy } from './session-title';
+import { isTitleWorthy, prepareTitleStatements, transcriptTitle } from './session-title';
 
 /** First lines looked at for a title: enough to pass a run of caveats and command echoes, bounded. */
 const TITLE_CANDIDATES = 40;
@@ -65,6 +65,7 @@ export function prepareLinkStatements(db: WritableDB) {
       `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system') AND label != ''
        ORDER BY kind != 'assistant', file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
+    titles: prepareTitleStatements(db),
     updateSession: db.prepare<[string, string | null, number, string | null, string]>(
       `UPDATE sessions SET title = ?, project = ?, file_count = ?, summary_title = ?, summary_stale = 0, dirty = 0
        WHERE id = ?`,
@@ -88,7 +89,9 @@ export function linkChangedSessions(s: LinkStatements): { sessionIds: SessionId[
 
 function finishSession(s: LinkStatements, sessionId: SessionId): void {
   const state = s.sessionTitleState.get(sessionId);
-  const summaryTitle = state?.summary_stale ? (s.summaryTitle.get(sessionId)?.summary ?? null) : (state?.summary_title ?? null);
+  const summaryTitle = state?.summary_stale
+    ? transcriptTitle(s.titles, sessionId, () => s.summaryTitle.get(sessionId)?.summary ?? null)
+    : (state?.summary_title ?? null);
   const title =
     summaryTitle ??
     s.firstPrompts.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??

@@ -19,7 +19,21 @@ export interface TranscriptScope {
 export type AssistantBlock =
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Readonly<Record<string, unknown>> };
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Readonly<Record<string, unknown>> }
+  | ServerToolBlock;
+
+/** A server tool's call and its result (the advisor, web search): answered inside the message, never by a tool_result line. */
+export type ServerToolBlock =
+  | { readonly type: 'server_tool_use'; readonly id: string; readonly name: string; readonly input: Readonly<Record<string, unknown>> }
+  | { readonly type: `${string}_tool_result`; readonly tool_use_id: string; readonly content: unknown };
+
+/** `worktree-state`'s worktreeSession (issue 13): the session works in a git worktree of originalCwd. */
+export interface WorktreeSession {
+  readonly originalCwd: string;
+  readonly worktreePath: string;
+  readonly worktreeName?: string;
+  readonly worktreeBranch?: string;
+}
 
 export interface Usage {
   readonly input_tokens: number;
@@ -52,6 +66,9 @@ export class TranscriptBuilder {
   private forcedParent: { readonly uuid: string | null } | null = null;
   private bashProgressCount = 0;
   private reservedUuid: string | null = null;
+  /** The session's folder once a `relocated` or `worktree-state` line moved it (the scope's cwd before). */
+  private folder: string | null = null;
+  private worktree: WorktreeSession | null = null;
   /** The uuid of the last line that has one: the default parent of the next line. */
   last: string | null = null;
   /** Lines with a uuid written so far (the DAG's nodes). */
@@ -211,6 +228,57 @@ export class TranscriptBuilder {
     this.pending.push(JSON.stringify(fields));
   }
 
+  // Claude Code 2026 records (issue 13: folders that move, per-edit backups, titles, replacements, system lines).
+
+  /** The folder the next lines run in (the scope's cwd until a relocation or worktree moves it). */
+  cwd(): string {
+    return this.folder ?? this.scope.cwd;
+  }
+
+  /** `relocated`: the session's folder moved; later lines carry the new cwd. */
+  relocated(relocatedCwd: string): void {
+    this.pending.push(JSON.stringify({ type: 'relocated', sessionId: this.scope.sessionId, relocatedCwd, timestamp: this.timestamp() }));
+    this.folder = relocatedCwd;
+  }
+
+  /** `worktree-state`: the session enters a git worktree, or (null) leaves it for its original folder. */
+  worktreeState(worktree: WorktreeSession | null): void {
+    const worktreeSession = worktree === null ? null : { ...worktree, sessionId: this.scope.sessionId };
+    this.pending.push(JSON.stringify({ type: 'worktree-state', worktreeSession, sessionId: this.scope.sessionId }));
+    this.folder = worktree === null ? (this.worktree?.originalCwd ?? this.folder) : worktree.worktreePath;
+    this.worktree = worktree;
+  }
+
+  /** `file-history-delta`: the backup Claude Code took of one file before the edit `messageId` made. */
+  fileHistoryDelta(messageId: string, trackingPath: string, backup: FileBackup & { readonly realParentDir?: string }): void {
+    this.pending.push(JSON.stringify({ type: 'file-history-delta', messageId, trackingPath, backup, sessionId: this.scope.sessionId }));
+  }
+
+  customTitle(customTitle: string): void {
+    this.pending.push(JSON.stringify({ type: 'custom-title', customTitle, sessionId: this.scope.sessionId }));
+  }
+
+  aiTitle(aiTitle: string): void {
+    this.pending.push(JSON.stringify({ type: 'ai-title', aiTitle, sessionId: this.scope.sessionId }));
+  }
+
+  /** `content-replacement`: what Claude Code sent the model instead of some tool results (by tool_use id). */
+  contentReplacement(replacements: readonly Readonly<Record<string, unknown>>[]): void {
+    this.pending.push(JSON.stringify({ type: 'content-replacement', sessionId: this.scope.sessionId, replacements }));
+  }
+
+  modelFallback(fromModel: string, toModel: string, reason?: string): string {
+    return this.system('model_fallback', { fromModel, toModel, ...(reason === undefined ? {} : { reason }) });
+  }
+
+  agentKilled(agentId: string, description: string, reason?: string): string {
+    return this.system('agent_killed', { agentId, description, ...(reason === undefined ? {} : { reason }) });
+  }
+
+  scheduledTask(event: string, task: { readonly name: string; readonly schedule?: string; readonly prompt?: string }): string {
+    return this.system('scheduled_task', { event, task });
+  }
+
   private nextUuid(): string {
     const uuid = this.reservedUuid ?? this.random.uuid();
     this.reservedUuid = null;
@@ -247,10 +315,10 @@ export class TranscriptBuilder {
   private head(beforeEnvelope: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
     const parentUuid = this.forcedParent ? this.forcedParent.uuid : this.last;
     this.forcedParent = null;
-    const { sessionId, cwd, version, gitBranch, slug, agentId } = this.scope;
+    const { sessionId, version, gitBranch, slug, agentId } = this.scope;
     const head: Record<string, unknown> = { parentUuid, ...beforeEnvelope, isSidechain: agentId !== undefined };
     if (agentId !== undefined) head.agentId = agentId;
-    return { ...head, userType: 'external', cwd, sessionId, version, gitBranch, slug };
+    return { ...head, userType: 'external', cwd: this.cwd(), sessionId, version, gitBranch, slug };
   }
 
   private commit(uuid: string, line: Readonly<Record<string, unknown>>): void {

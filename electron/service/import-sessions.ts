@@ -194,7 +194,9 @@ async function importFile(
   };
   try {
     const end = await parse(sink);
-    return writer.finish(end);
+    const result = writer.finish(end);
+    problems.addAll(result.problems ?? []);
+    return result;
   } catch (error) {
     if (error instanceof ParseWorkerFailedError) throw error;
     if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();

@@ -6,6 +6,7 @@
 import type { NodeKind, TokenUsage } from '../../../shared/model';
 import { isObject, numberField, objectField, readUsage, stringField, toolResultText, type JsonObject } from './json-shape';
 import { clip, firstLine, formatDuration, formatTokens, isBlank, SEARCH_TEXT_LIMIT, SearchText } from './label-text';
+import { serverResultText, systemLabel2026 } from './records-2026';
 import { SPAWN_TOOLS, toolCallLabel, toolResultLabel } from './tool-labels';
 
 export interface ToolUseRef {
@@ -181,6 +182,7 @@ function summarizeAssistant(entry: JsonObject, cwd: string | null, search: Searc
   let text: string | null = null;
   let thinking: string | null = null;
   let redacted = false;
+  let serverResult: string | null = null;
 
   if (typeof content === 'string') {
     text = content;
@@ -222,8 +224,15 @@ function summarizeAssistant(entry: JsonObject, cwd: string | null, search: Searc
           search.addValues(item.input);
           break;
         }
-        default:
+        default: {
+          // A server tool's result (the advisor's, a web search's) is written on a line of its own.
+          const server = serverResultText(item);
+          if (server !== null) {
+            serverResult ??= server.label;
+            search.add(server.text);
+          }
           break;
+        }
       }
     }
   }
@@ -246,6 +255,9 @@ function summarizeAssistant(entry: JsonObject, cwd: string | null, search: Searc
     const detail = thinking === null ? '' : firstLine(thinking, 108);
     kind = 'thinking';
     label = detail.length > 0 ? `Thinking: ${detail}` : 'Thinking (redacted)';
+  } else if (serverResult !== null) {
+    kind = 'assistant';
+    label = serverResult;
   } else {
     kind = 'assistant';
     label = '(empty response)';
@@ -315,6 +327,8 @@ function summarizeSystem(entry: JsonObject, search: SearchText): EntrySummary {
       return plain('system', `Turn finished${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`, search.toString());
     }
     default: {
+      const modern = systemLabel2026(entry, subtype);
+      if (modern !== null) return plain('system', modern, search.toString() || modern);
       const label = contentLine.length > 0 ? contentLine : `System: ${subtype ?? 'message'}`;
       return plain('system', label, search.toString() || label);
     }

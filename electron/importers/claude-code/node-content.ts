@@ -6,6 +6,7 @@
 import type { ContentBlock, TokenUsage } from '../../../shared/model';
 import { isObject, objectField, readUsage, stringField, toolResultText, type JsonObject } from './json-shape';
 import { base64Bytes } from './label-text';
+import { serverResultText, systemText2026 } from './records-2026';
 
 export interface NodeContent {
   readonly blocks: ContentBlock[];
@@ -111,8 +112,12 @@ function messageBlock(item: unknown): ContentBlock[] {
     }
     case 'image':
       return [imageBlock(item)];
-    default:
-      return [{ type: 'other', blockType: typeof item.type === 'string' ? item.type : 'unknown', json: sanitize(item) }];
+    default: {
+      const other: ContentBlock = { type: 'other', blockType: typeof item.type === 'string' ? item.type : 'unknown', json: sanitize(item) };
+      // A server tool's result (the advisor's, a web search's) says what it answered, beside the block itself.
+      const server = serverResultText(item);
+      return server === null ? [other] : [{ type: 'text', text: server.text === '' ? server.label : `${server.name}: ${server.text}` }, other];
+    }
   }
 }
 
@@ -129,7 +134,7 @@ function imageBlock(image: JsonObject): ContentBlock {
 function systemBlocks(entry: JsonObject): ContentBlock[] {
   const content = stringField(entry, 'content');
   const subtype = stringField(entry, 'subtype');
-  const blocks: ContentBlock[] = [{ type: 'text', text: content ?? `System: ${subtype ?? 'message'}` }];
+  const blocks: ContentBlock[] = [{ type: 'text', text: content ?? systemText2026(entry, subtype) ?? `System: ${subtype ?? 'message'}` }];
   const details = withoutEnvelope(entry, ['subtype', 'content', 'level']);
   if (Object.keys(details).length > 0) blocks.push({ type: 'other', blockType: `system:${subtype ?? 'message'}`, json: sanitize(details) });
   return blocks;

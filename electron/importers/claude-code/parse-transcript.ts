@@ -9,7 +9,9 @@ import { readLines, type OversizeLine } from '../line-reader';
 import { summarizeEntry, type EntrySummary, type SpawnCall, type ToolNames } from './entry-summary';
 import { isObject, objectField, stringField, type JsonObject } from './json-shape';
 import { clip } from './label-text';
+import { invalidUtf8Reason, truncatedLineReason } from './line-problems';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
+import { recordReference, recordTitle } from './records-2026';
 
 export interface ClaudeParseOptions extends ParseOptions {
   /** Read size; tests shrink it to exercise chunk boundaries. */
@@ -50,7 +52,7 @@ export async function parseClaudeTranscript(
       // Claude Code ends every line with `\n`, so a final line without one is normally still being written;
       // but copied or hand-made files often lack the last newline. A final line that parses as a JSON object
       // is complete either way; anything else waits for the next import.
-      onUnterminatedLine: (line) => state.finalLine(line.bytes, line.line, line.offset),
+      onUnterminatedLine: (line) => state.finalLine(line.bytes, line.line, line.offset) || state.truncated(line.bytes, line.line),
     },
   );
 }
@@ -72,6 +74,7 @@ class TranscriptState {
   line(lineBytes: Buffer, line: number, offset: number): void {
     if (lineBytes.length === 0) return;
     const bytes = withoutBom(lineBytes, offset);
+    this.checkUtf8(bytes, line);
     const source = bytes.toString('utf8');
     let value: unknown;
     try {
@@ -98,8 +101,21 @@ class TranscriptState {
       return false;
     }
     if (!isObject(value)) return false;
+    this.checkUtf8(bytes, line);
     this.entry(value, bytes, line, offset);
     return true;
+  }
+
+  /** A final line that is not (yet) complete is reported; it stays unread, so a later import reads it whole. */
+  truncated(bytes: Buffer, line: number): false {
+    if (bytes.some((byte) => byte > 0x20)) this.problem(line, truncatedLineReason(bytes.length));
+    return false;
+  }
+
+  /** The line is kept as its bytes (raw); its strings were read with U+FFFD where they were not UTF-8: say so. */
+  private checkUtf8(bytes: Buffer, line: number): void {
+    const reason = invalidUtf8Reason(bytes);
+    if (reason !== null) this.problem(line, reason);
   }
 
   private entry(value: JsonObject, bytes: Buffer, line: number, offset: number): void {
@@ -237,8 +253,8 @@ function record(entry: JsonObject, type: string, raw: Buffer, rawBytes: number, 
   }
   return {
     type,
-    refSourceId,
-    summary: type === 'summary' ? stringField(entry, 'summary') : null,
+    refSourceId: refSourceId ?? recordReference(entry, type),
+    summary: type === 'summary' ? stringField(entry, 'summary') : recordTitle(entry, type),
     sessionSourceId: stringField(entry, 'sessionId'),
     line,
     offset,

@@ -211,11 +211,11 @@ describe('parseClaudeTranscript: system, progress and unknown lines', () => {
   it('keeps an unknown type with a uuid as an unknown node, and one without as a record', async () => {
     const { nodes, records, problems } = await parseLines([
       JSON.stringify({ ...envelope('n1', 'p'), type: 'teleport', payload: 1 }),
-      JSON.stringify({ type: 'ai-title', title: 'Fixing bugs', sessionId: SESSION }),
+      JSON.stringify({ type: 'teleport-state', target: 'Fixing bugs', sessionId: SESSION }),
     ]);
     expect(problems).toEqual([]);
     expect(nodes).toMatchObject([{ sourceId: 'n1', kind: 'unknown', label: 'Unknown line type "teleport"' }]);
-    expect(records).toMatchObject([{ type: 'ai-title', refSourceId: null, summary: null, sessionSourceId: SESSION, line: 2 }]);
+    expect(records).toMatchObject([{ type: 'teleport-state', refSourceId: null, summary: null, sessionSourceId: SESSION, line: 2 }]);
   });
 
   it('keeps summary, file-history-snapshot and queue lines as records pointing at their node', async () => {

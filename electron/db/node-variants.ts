@@ -1,0 +1,71 @@
+/**
+ * A line that repeats a stored node's uuid is usually a copy (a resume or fork replays the conversation
+ * into another file, FORMATS.md §1.5 fact 3): the store keeps the first and the copy adds nothing. When the
+ * copy says something else (other content, another parent), dropping it would lose a line, so it is kept as
+ * a `variant` record of that node, with its raw bytes, and reported (issue 13, "every line accounted for").
+ */
+import type { ImportProblem } from '../../shared/model';
+import type { ParsedNode } from '../importers/transcript';
+import type { WritableDB } from './database';
+
+/** The record type a variant is kept under, beside the node whose uuid it repeats. */
+export const VARIANT_RECORD = 'variant';
+
+/** Envelope fields a copy rewrites (the new file's session, folder, version) without changing what the line says. */
+const COPY_FIELDS = new Set(['sessionId', 'cwd', 'version', 'gitBranch', 'slug', 'userType', 'entrypoint', 'teamName', 'forkedFrom', 'isSidechain', 'agentId']);
+
+export function prepareVariantStatements(db: WritableDB) {
+  return {
+    storedLine: db.prepare<[string], { file_id: number; offset: number; raw: Buffer; raw_bytes: number; path: string; line: number }>(
+      'SELECT n.file_id, n.offset, n.raw, n.raw_bytes, f.path, n.line FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.id = ?',
+    ),
+  };
+}
+export type VariantStatements = ReturnType<typeof prepareVariantStatements>;
+
+/**
+ * The problem to report when `node` (not stored: its uuid was) differs from the stored line in more than a
+ * copy's envelope; null when it is a copy, or the same line read again.
+ */
+export function variantProblem(s: VariantStatements, node: ParsedNode, fileId: number, file: string): ImportProblem | null {
+  const stored = s.storedLine.get(node.sourceId);
+  if (stored === undefined) return null;
+  if (stored.file_id === fileId && stored.offset === node.offset) return null; // the same line, read again
+  if (stored.raw.equals(node.raw)) return null;
+  // A line cut at the store's limit cannot be compared as JSON: only its length tells.
+  const cut = stored.raw_bytes > stored.raw.length || node.rawBytes > node.raw.length;
+  if (cut ? stored.raw_bytes === node.rawBytes : sameContent(stored.raw, node.raw)) return null;
+  return {
+    file,
+    line: node.line,
+    reason: `uuid ${node.sourceId} repeats with different content (first at ${stored.path}:${stored.line}): kept as a variant of that node`,
+  };
+}
+
+function sameContent(a: Buffer, b: Buffer): boolean {
+  const left = contentOf(a);
+  const right = contentOf(b);
+  return left !== null && left === right;
+}
+
+/** The line without the fields a copy rewrites, keys sorted (a copy may write them in another order). */
+function contentOf(raw: Buffer): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !COPY_FIELDS.has(key)));
+  return stableJson(rest);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
