@@ -4,6 +4,7 @@
  */
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
+import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
@@ -41,6 +42,7 @@ import {
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
+export type { SessionRecord, SessionRecordType } from './session-records';
 export type { DeriveSearchText } from './search';
 export type { SnapshotRecord, ToolCallNodes } from './snapshot-records';
 
@@ -71,6 +73,8 @@ export interface SessionStore {
   getNodeIdsOfFile(path: string): string[];
   getToolCalls(node: StoredNode): StoredToolCall[];
   getRecords(nodeId: string): StoredRecord[];
+  /** The session's records of these 2026 types (folder changes, content replacements), in file order. */
+  getSessionRecords(sessionId: SessionId, types: readonly SessionRecordType[]): SessionRecord[];
   /** The session a file's nodes were grouped into. */
   sessionOfFile(path: string): SessionId | null;
   /** Every transcript file imported so far (live tail watches them). */
@@ -122,6 +126,7 @@ export function openSessionStore(path: string): SessionStore {
   const indexStatements = prepareIndexStatements(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
+  const sessionRecordQueries = prepareSessionRecordQueries(db.read);
   const searchQueries = prepareSearchQueries(db.read);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
@@ -144,6 +149,7 @@ export function openSessionStore(path: string): SessionStore {
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
+    getSessionRecords: (sessionId, types) => getSessionRecords(sessionRecordQueries, sessionId, types),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
     transcriptFiles: () => transcriptPaths.all().map((row) => row.path),
     findToolCall: (toolUseId) => findToolCallNodes(snapshotQueries, toolUseId),

@@ -18,6 +18,7 @@ import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { captureDirectory } from '../git/capture';
 import { snapshotRefName } from '../git/object-store';
 import { StatCache } from '../git/stat-cache';
+import { folderOfNode } from '../service/session-folders';
 import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
@@ -43,7 +44,8 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
   const stored = snapshot === null ? store.getNode(request.nodeId) : null;
   if (snapshot === null && stored === null) throw new ArborError('NOT_FOUND', `No node ${request.nodeId}`, { nodeId: request.nodeId });
   const sessionId = snapshot?.sessionId ?? stored!.summary.sessionId;
-  const source = snapshot?.dir ?? store.getSession(sessionId)?.project ?? null;
+  // The folder in force at the node: a session that moved or entered a worktree forks from where it then was.
+  const source = snapshot?.dir ?? folderOfNode(store, request.nodeId) ?? store.getSession(sessionId)?.project ?? null;
   const target = resolve(request.dir ?? join(workspace.dataDir, 'forks', `${stamp(workspace.now())}-${forkId.slice(0, 8)}`));
   // Through a symlink too: a fork inside the source would write into the user's workspace.
   if (source !== null && (isInside(target, source) || isInside(await resolvedPath(target), await resolvedPath(source)))) {

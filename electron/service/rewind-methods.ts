@@ -15,6 +15,7 @@ import type { OperationOutcome, RewindPreview } from '../../shared/operations';
 import type { ApplyOptions, PlannedFileChange } from '../operations/operation-types';
 import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type PlanOptions, type RewindPlan } from '../snapshots/rewind';
 import { sideEffectsSince } from '../snapshots/side-effects';
+import { folderOfNode } from './session-folders';
 import type { WorkspaceContext } from './workspace-context';
 import { doubtOf, type NodeState } from './workspace-state';
 
@@ -75,7 +76,8 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
 
   async function plan(nodeId: string, requested: string | undefined, signal: AbortSignal, onProgress?: PlanOptions['onProgress']): Promise<Planned> {
     const state = await states.stateOf(nodeId, signal);
-    const project = store.getSession(state.node.sessionId)?.project ?? null;
+    // The folder in force at the node: a session that moved or entered a worktree rewinds where it then was.
+    const project = folderOfNode(store, nodeId) ?? store.getSession(state.node.sessionId)?.project ?? null;
     const dir = await workspaceFor(state, requested, project);
     throwIfAborted(signal);
     const objects = workspace.objects();

@@ -9,9 +9,10 @@ import { hashObject } from '../git/git-object';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
 import { openBackupReader } from '../snapshots/file-history';
-import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
+import { FILE_HISTORY_RECORDS, reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
 import { ArborError } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
+import { sessionFolders, type FolderAt } from './session-folders';
 import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
@@ -141,10 +142,18 @@ async function fileHistorySource(store: SessionStore, configDir: string | undefi
   if (configDir === undefined) return undefined;
   const backups = await openBackupReader(configDir);
   if (backups === null) return undefined;
+  const foldersBySession = new Map<string, FolderAt>();
   return {
     recordsOf: (nodeId) =>
-      store.getRecords(nodeId).flatMap((record) => (record.type === 'file-history-snapshot' ? [{ type: record.type, raw: record.raw.toString('utf8'), file: record.file }] : [])),
+      store.getRecords(nodeId).flatMap((record) => (FILE_HISTORY_RECORDS.has(record.type) ? [{ type: record.type, raw: record.raw.toString('utf8'), file: record.file }] : [])),
     readBackup: (sessionId, backupFileName) => backups.read(sessionId, backupFileName),
+    folderAt: (nodeId) => {
+      const node = store.getNode(nodeId);
+      if (node === null) return null;
+      let folders = foldersBySession.get(node.summary.sessionId);
+      if (folders === undefined) foldersBySession.set(node.summary.sessionId, (folders = sessionFolders(store, node.summary.sessionId)));
+      return folders(node.file, node.line);
+    },
   };
 }
 

@@ -5,6 +5,11 @@
  *   when the prompt was sent (Claude Code re-uses a backup only when the file did not change since it);
  * - an update belongs to the message whose edit it prepared: only the backups it adds describe that moment
  *   (the ones it repeats were taken earlier), the state before that message's edits.
+ * - a `file-history-delta` (2026) belongs to the message whose one edit it prepared, like an update, and
+ *   describes that edit exactly: it wins over a snapshot entry for the same file and version anywhere in the
+ *   session (the snapshot's entry is then not read).
+ * Relative keys are relative to the folder in force at the node (a session that moved or entered a worktree,
+ * FileHistorySource.folderAt), else to the line's cwd; a delta's realParentDir, when given, wins over both.
  * Only files some edit of the session touched are observed; a missing, oversized or non-UTF-8 backup (the
  * reconstruction holds text) observes nothing.
  */
@@ -12,7 +17,7 @@ import { isUtf8 } from 'node:buffer';
 import { basename, posix, win32 } from 'node:path';
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
-import { parseCheckpointRecord, type CheckpointRecord } from '../file-history';
+import { parseCheckpointRecord, parseDeltaRecord, type CheckpointRecord, type DeltaRecord } from '../file-history';
 import type { ReadRaw } from './session-effects';
 
 /** A line attached to a node (store.getRecords), with the transcript file it was read from. */
@@ -27,7 +32,12 @@ export interface FileHistorySource {
   recordsOf(nodeId: NodeId): readonly AttachedLine[] | Promise<readonly AttachedLine[]>;
   /** The backup's bytes, or null when it is missing or not readable within limits. */
   readBackup(sessionId: string, backupFileName: string): Promise<Buffer | null>;
+  /** The folder in force at the node when the session moved or entered a worktree; null or absent: its cwd. */
+  folderAt?(nodeId: NodeId): string | null;
 }
+
+/** The record types this reader takes (recordsOf may give only these). */
+export const FILE_HISTORY_RECORDS: ReadonlySet<string> = new Set(['file-history-snapshot', 'file-history-delta']);
 
 export interface CheckpointObservation {
   /** Absolute, as the session's edits write it. */
@@ -89,24 +99,61 @@ export async function readCheckpoints(
     return pending;
   };
 
+  // First the lines of every node, so a delta is known before any snapshot entry it overrides is read.
+  interface NodeLines {
+    readonly i: number;
+    readonly cwd: string | null;
+    readonly sessionIds: readonly string[];
+    readonly snapshots: CheckpointRecord[];
+    readonly deltas: DeltaRecord[];
+  }
+  const read: NodeLines[] = [];
+  const deltaVersions = new Set<string>();
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
     if (!CHECKPOINT_KINDS.has(node.kind)) continue;
     if ((i & 255) === 0) throwIfAborted(signal);
-    const lines = (await source.recordsOf(node.id)).filter((line) => line.type === 'file-history-snapshot');
+    const lines = (await source.recordsOf(node.id)).filter((line) => line.type === 'file-history-snapshot' || line.type === 'file-history-delta');
     if (lines.length === 0) continue;
     const fields = lineFields(await readRaw(node.id));
+    const cwd = source.folderAt?.(node.id) ?? fields.cwd;
+    const fileSessions = lines.map((line) => SESSION_FILE.exec(basename(line.file))?.[1]);
+    const sessionIds = [...new Set([...fileSessions, fields.sessionId].filter((id): id is string => id != null))];
+    const entry: NodeLines = { i, cwd, sessionIds, snapshots: [], deltas: [] };
     for (const line of lines) {
-      const record = parseCheckpointRecord(line.raw);
-      if (record === null) continue;
-      const fileSession = SESSION_FILE.exec(basename(line.file))?.[1];
-      const sessionIds = [...new Set([fileSession, fields.sessionId].filter((id): id is string => id != null))];
+      if (line.type === 'file-history-delta') {
+        const delta = parseDeltaRecord(line.raw);
+        if (delta === null) continue;
+        entry.deltas.push(delta);
+        const path = absolutePath(delta.key, delta.realParentDir ?? cwd);
+        if (path !== null) deltaVersions.add(`${delta.version}@${path}`);
+      } else {
+        const record = parseCheckpointRecord(line.raw);
+        if (record !== null) entry.snapshots.push(record);
+      }
+    }
+    read.push(entry);
+  }
+
+  for (const { i, cwd, sessionIds, snapshots, deltas } of read) {
+    const observe = async (path: string | null, backupFileName: string | null) => {
+      if (path === null || !touched.has(path)) return;
+      const content = backupFileName === null ? null : await contentOf(sessionIds, backupFileName);
+      if (content === undefined) return;
+      (observed[i] ??= []).push({ path, content, backupFileName });
+    };
+    // At its node a delta is the exact state of its file: snapshot entries for that file there are not read.
+    const byDelta = new Set<string>();
+    for (const delta of deltas) {
+      const path = absolutePath(delta.key, delta.realParentDir ?? cwd);
+      if (path !== null) byDelta.add(path);
+      await observe(path, delta.backupFileName);
+    }
+    for (const record of snapshots) {
       for (const backup of assertedBackups(record, listed)) {
-        const path = absolutePath(backup.key, fields.cwd);
-        if (path === null || !touched.has(path)) continue;
-        const content = backup.backupFileName === null ? null : await contentOf(sessionIds, backup.backupFileName);
-        if (content === undefined) continue;
-        (observed[i] ??= []).push({ path, content, backupFileName: backup.backupFileName });
+        const path = absolutePath(backup.key, cwd);
+        if (path !== null && (byDelta.has(path) || deltaVersions.has(`${backup.version}@${path}`))) continue;
+        await observe(path, backup.backupFileName);
       }
     }
   }

@@ -32,4 +32,4 @@ export {
   type ReconstructionStats,
   type ReconstructOptions,
 } from './reconstruct-session';
-export { type FileHistorySource, type AttachedLine, type CheckpointObservation } from './checkpoints';
+export { FILE_HISTORY_RECORDS, type FileHistorySource, type AttachedLine, type CheckpointObservation } from './checkpoints';

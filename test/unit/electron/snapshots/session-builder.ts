@@ -106,9 +106,21 @@ export class Session {
     this.records.set(nodeId, lines);
   }
 
+  /**
+   * A `file-history-delta` line (Claude Code 2026) attached to `nodeId`: the backup of one file taken before
+   * that node's edit. `trackingPath` relative to the cwd (or `realParentDir`), or absolute.
+   */
+  delta(nodeId: string, trackingPath: string, backupFileName: string | null, version: number, realParentDir?: string): void {
+    const backup = { backupFileName, version, backupTime: '2026-01-01T00:00:09.000Z', ...(realParentDir === undefined ? {} : { realParentDir }) };
+    const raw = JSON.stringify({ type: 'file-history-delta', messageId: nodeId, trackingPath, backup, sessionId: SESSION_ID });
+    const lines = this.records.get(nodeId) ?? [];
+    lines.push({ type: 'file-history-delta', raw, file: `/home/u/.claude/projects/-w/${SESSION_ID}.jsonl` });
+    this.records.set(nodeId, lines);
+  }
+
   /** A file-history source over this session's checkpoint lines and the given backups (name → content). */
-  fileHistory(readBackup: (sessionId: string, name: string) => Promise<Buffer | null>): FileHistorySource {
-    return { recordsOf: (id) => this.records.get(id) ?? [], readBackup };
+  fileHistory(readBackup: (sessionId: string, name: string) => Promise<Buffer | null>, folderAt?: (id: string) => string | null): FileHistorySource {
+    return { recordsOf: (id) => this.records.get(id) ?? [], readBackup, ...(folderAt === undefined ? {} : { folderAt }) };
   }
 
   reconstruct(options: ReconstructOptions = {}) {

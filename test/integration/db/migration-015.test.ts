@@ -1,0 +1,62 @@
+/**
+ * Migration 015 on a store made by the previous schema (011): the partial index for session records is added,
+ * and custom-title / ai-title records stored before this version (their text not kept) get their text from
+ * the stored line, so the next link run titles their sessions as the new importer does.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openSessionStore } from '../../../electron/db/session-store';
+import { importSessions } from '../../../electron/service/import-sessions';
+import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { answer, titleBuilder } from '../service/generated-titles';
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'arbor-migrate-15-'));
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+it('migration 015: a store of schema 011 gets the session-records index, and its title records title their sessions', async () => {
+  const sessionId = '15151515-0000-4000-8000-000000000001';
+  const b = titleBuilder(sessionId, 15);
+  b.userPrompt('Make the loader retry');
+  answer(b, 'Done.');
+  b.aiTitle('Loader retries');
+  b.customTitle('My loader work');
+  const projects = join(root, 'projects', '-work-app');
+  mkdirSync(projects, { recursive: true });
+  writeFileSync(join(projects, `${sessionId}.jsonl`), b.take().join('\n') + '\n');
+  const path = join(root, 'arbor.sqlite');
+
+  let store = openSessionStore(path);
+  await importSessions(store, claudeCodeReader, [join(root, 'projects')], { jobId: 'm', workerFromBytes: Infinity });
+  store.close();
+
+  // What schema 011's importer left: title records without their text, the session titled by its prompt.
+  const old = new Database(path);
+  old.exec(`DROP INDEX records_of_sessions;
+    UPDATE records SET summary = NULL WHERE type IN ('custom-title', 'ai-title');
+    UPDATE sessions SET title = 'Make the loader retry', summary_title = NULL, summary_stale = 0, dirty = 0;`);
+  old.pragma('user_version = 11');
+  old.close();
+
+  store = openSessionStore(path);
+  try {
+    const db = store.handles.read;
+    expect(db.pragma('user_version', { simple: true })).toBe(15);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name = 'records_of_sessions'").get()).toEqual({ n: 1 });
+    expect(db.prepare("SELECT type, summary FROM records WHERE type LIKE '%-title' ORDER BY line").all()).toEqual([
+      { type: 'ai-title', summary: 'Loader retries' },
+      { type: 'custom-title', summary: 'My loader work' },
+    ]);
+    store.linkChangedSessions();
+    expect(store.getSession(sessionId)?.title).toBe('My loader work');
+  } finally {
+    store.close();
+  }
+});
