@@ -11,8 +11,11 @@ import type { WritableDB } from './database';
 /** The record type a variant is kept under, beside the node whose uuid it repeats. */
 export const VARIANT_RECORD = 'variant';
 
-/** Envelope fields a copy rewrites (the new file's session, folder, version) without changing what the line says. */
-const COPY_FIELDS = new Set(['sessionId', 'cwd', 'version', 'gitBranch', 'slug', 'userType', 'entrypoint', 'teamName', 'forkedFrom', 'isSidechain', 'agentId']);
+/**
+ * Envelope fields a copy rewrites without changing what the line says: the new file's session, folder and
+ * version, and the parent where a fork's copy moved a line or dropped a neighbour (electron/forks).
+ */
+const COPY_FIELDS = new Set(['sessionId', 'parentUuid', 'cwd', 'version', 'gitBranch', 'slug', 'userType', 'entrypoint', 'teamName', 'forkedFrom', 'isSidechain', 'agentId']);
 
 export function prepareVariantStatements(db: WritableDB) {
   return {
@@ -43,22 +46,33 @@ export function variantProblem(s: VariantStatements, node: ParsedNode, fileId: n
 }
 
 function sameContent(a: Buffer, b: Buffer): boolean {
-  const left = contentOf(a);
-  const right = contentOf(b);
-  return left !== null && left === right;
+  const left = parseLine(a);
+  const right = parseLine(b);
+  if (left === null || right === null) return false;
+  // Either line's folder, wherever it appears: a fork's copy moves some of the workspace's paths, not all.
+  const folders = [left.cwd, right.cwd].filter((cwd): cwd is string => typeof cwd === 'string' && cwd.length > 1);
+  return contentOf(left, folders) === contentOf(right, folders);
 }
 
-/** The line without the fields a copy rewrites, keys sorted (a copy may write them in another order). */
-function contentOf(raw: Buffer): string | null {
+function parseLine(raw: Buffer): Record<string, unknown> | null {
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !COPY_FIELDS.has(key)));
-  return stableJson(rest);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/**
+ * The line without the fields a copy rewrites, keys sorted (a copy may write them in another order), with the
+ * folders written as a placeholder: a fork's copy moves the workspace's paths into the fork's folder.
+ */
+function contentOf(line: Record<string, unknown>, folders: readonly string[]): string {
+  let text = stableJson(Object.fromEntries(Object.entries(line).filter(([key]) => !COPY_FIELDS.has(key))));
+  // Longest first, so a folder inside the other is not half replaced.
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) text = text.split(JSON.stringify(folder).slice(1, -1)).join('\u0000folder');
+  return text;
 }
 
 function stableJson(value: unknown): string {

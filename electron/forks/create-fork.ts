@@ -22,6 +22,7 @@ import { folderOfNode } from '../service/session-folders';
 import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
+import { carriedRecords } from './carried-records';
 import { resumableTranscriptPath } from './claude-projects';
 import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
@@ -97,7 +98,9 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         progress('transcript', 0, 1);
         resumeSessionId = randomUUID();
         const path = resumableTranscriptPath(workspace.homeDir, workspace.env, target, resumeSessionId);
-        const text = renderResumableTranscript(planned.plan, { sessionId: resumeSessionId, fromDir: source, toDir: target });
+        const replacements = store.getSessionRecords(store.getNode(conversation!)!.summary.sessionId, ['content-replacement']);
+        const carried = carriedRecords(replacements, planned.plan, resumeSessionId);
+        const text = renderResumableTranscript(planned.plan, { sessionId: resumeSessionId, fromDir: source, toDir: target }, carried);
         await writeResumableTranscript(path, text);
         transcript = path;
         const configDir = claudeConfigDir(workspace.homeDir, workspace.env);

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { ArborError } from '../../shared/errors';
+import type { CarriedLines } from './carried-records';
 import type { ResumablePlan } from './resumable-plan';
 import { relocateMessagePaths } from './transcript-paths';
 import { rewriteTopLevel, topLevelMembers } from './transcript-line';
@@ -29,8 +30,11 @@ export interface TranscriptRewrite {
 /** Old or hand-written lines may lack these; a resumable line has them. */
 const ADD_WHEN_MISSING = new Set(['sessionId', 'parentUuid']);
 
-/** The copy's text: one rewritten line per planned line, each ending in a newline. */
-export function renderResumableTranscript(plan: ResumablePlan, rewrite: TranscriptRewrite): string {
+/**
+ * The copy's text: one rewritten line per planned line, each ending in a newline, each followed by the
+ * records carried after it (content replacements: carried-records.ts).
+ */
+export function renderResumableTranscript(plan: ResumablePlan, rewrite: TranscriptRewrite, carried: CarriedLines = new Map()): string {
   let text = '';
   for (const { entry, parentUuid } of plan.lines) {
     const values: Record<string, unknown> = { sessionId: rewrite.sessionId, parentUuid };
@@ -40,6 +44,7 @@ export function renderResumableTranscript(plan: ResumablePlan, rewrite: Transcri
     const cwd = cwdSpan === undefined ? undefined : (JSON.parse(entry.text.slice(cwdSpan.start, cwdSpan.end)) as unknown);
     if (typeof cwd === 'string') values.cwd = movedCwd(cwd, rewrite.fromDir, rewrite.toDir);
     text += `${relocateMessagePaths(rewriteTopLevel(entry.text, values, ADD_WHEN_MISSING, members), rewrite.fromDir, rewrite.toDir)}\n`;
+    for (const line of carried.get(entry.id) ?? []) text += `${line}\n`;
   }
   return text;
 }
