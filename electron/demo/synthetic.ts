@@ -146,6 +146,8 @@ export function* syntheticSessionLines(nodes: number, options: SyntheticSessionO
         if (plan.changedFile !== null && !backups.has(plan.changedFile)) {
           backups.set(plan.changedFile, { backupFileName: `${random.hex(16)}@v1`, version: 1, backupTime: builder.timestamp() });
           builder.fileHistorySnapshot(builder.last ?? promptUuid, Object.fromEntries(backups), true, promptUuid);
+          // Claude Code 2026 also writes the edit's own backup (issue 13); same file and version as the entry above.
+          if (shapes) builder.fileHistoryDelta(call.lineUuid, plan.changedFile, backups.get(plan.changedFile)!);
         }
       });
       yield* builder.take();
