@@ -18,7 +18,7 @@ import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { captureDirectory } from '../git/capture';
 import { snapshotRefName } from '../git/object-store';
 import { StatCache } from '../git/stat-cache';
-import { folderOfNode } from '../service/session-folders';
+import { foldersOfNode } from '../service/session-folders';
 import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
@@ -46,7 +46,8 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
   if (snapshot === null && stored === null) throw new ArborError('NOT_FOUND', `No node ${request.nodeId}`, { nodeId: request.nodeId });
   const sessionId = snapshot?.sessionId ?? stored!.summary.sessionId;
   // The folder in force at the node: a session that moved or entered a worktree forks from where it then was.
-  const source = snapshot?.dir ?? folderOfNode(store, request.nodeId) ?? store.getSession(sessionId)?.project ?? null;
+  const folders = snapshot === null ? foldersOfNode(store, request.nodeId) : { folder: null, movedFrom: [] };
+  const source = snapshot?.dir ?? folders.folder ?? store.getSession(sessionId)?.project ?? null;
   const target = resolve(request.dir ?? join(workspace.dataDir, 'forks', `${stamp(workspace.now())}-${forkId.slice(0, 8)}`));
   // Through a symlink too: a fork inside the source would write into the user's workspace.
   if (source !== null && (isInside(target, source) || isInside(await resolvedPath(target), await resolvedPath(source)))) {
@@ -74,7 +75,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         throw new ArborError('NOT_FOUND', `The session of ${request.nodeId} has no known workspace to fork from`, { nodeId: request.nodeId });
       } else {
         const state = await workspace.states.stateOf(request.nodeId, signal);
-        const written = await writeReconstructedFork(objects, source, state, target, { signal, onProgress: progress, git: workspace.git });
+        const written = await writeReconstructedFork(objects, source, state, target, { signal, onProgress: progress, git: workspace.git, formerDirs: folders.movedFrom });
         skipped = written.skipped;
         if (state.known === 'unknown') {
           warnings.push('A step before the node may have changed files in ways the transcript does not record: those files are as the source has them now');

@@ -9,6 +9,7 @@
  */
 import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { workspacePath } from '../snapshots/rewind';
 import { captureDirectory } from '../git/capture';
 import type { GitEnvironment } from '../git/ignore-files';
 import { checkWorkspacePath, materializeSnapshot } from '../git/materialize';
@@ -27,6 +28,8 @@ export interface ForkWorkspaceOptions {
   readonly onProgress?: (phase: ForkPhase, done: number, total: number) => void;
   /** Where git finds the user's global excludes file: the copy leaves out what it ignores, as git would. */
   readonly git?: GitEnvironment;
+  /** Folders the session's files were moved from into the source (Claude Code's `relocated`), latest first. */
+  readonly formerDirs?: readonly string[];
 }
 
 /** Refuses a target that exists and is not an empty folder; says whether Arbor will have to create it. */
@@ -118,11 +121,12 @@ async function applyNodeFiles(
   const skipped: SkippedPath[] = [];
   const unverified: UnverifiedPath[] = [];
   const paths = state.paths();
+  const touched = new Set(paths);
   let done = 0;
   for (const path of paths) {
     throwIfAborted(options.signal);
     options.onProgress?.('apply', done++, paths.length);
-    const relativePath = relative(source, path).split(sep).join('/');
+    const relativePath = workspacePath(source, options.formerDirs, path, touched).split(sep).join('/');
     if (relativePath === '' || relativePath.startsWith('../') || relativePath === '..' || isAbsolute(relativePath)) {
       skipped.push({ path, reason: 'outside-workspace' });
       continue;

@@ -15,7 +15,7 @@ import type { OperationOutcome, RewindPreview } from '../../shared/operations';
 import type { ApplyOptions, PlannedFileChange } from '../operations/operation-types';
 import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type PlanOptions, type RewindPlan } from '../snapshots/rewind';
 import { sideEffectsSince } from '../snapshots/side-effects';
-import { folderOfNode } from './session-folders';
+import { foldersOfNode } from './session-folders';
 import type { WorkspaceContext } from './workspace-context';
 import { doubtOf, type NodeState } from './workspace-state';
 
@@ -77,7 +77,8 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
   async function plan(nodeId: string, requested: string | undefined, signal: AbortSignal, onProgress?: PlanOptions['onProgress']): Promise<Planned> {
     const state = await states.stateOf(nodeId, signal);
     // The folder in force at the node: a session that moved or entered a worktree rewinds where it then was.
-    const project = folderOfNode(store, nodeId) ?? store.getSession(state.node.sessionId)?.project ?? null;
+    const folders = foldersOfNode(store, nodeId);
+    const project = folders.folder ?? store.getSession(state.node.sessionId)?.project ?? null;
     const dir = await workspaceFor(state, requested, project);
     throwIfAborted(signal);
     const objects = workspace.objects();
@@ -85,7 +86,7 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
     if (state.snapshot !== undefined) {
       planned = await planExactRewind(objects, state.snapshot.treeOid, dir, { signal, git: workspace.git, ...(onProgress ? { onProgress } : {}) });
     } else {
-      const files = { projectDir: project ?? dir, paths: state.paths(), content: (path: string) => state.content(path), doubtOf: (path: string) => doubtOf(state, path) };
+      const files = { projectDir: project ?? dir, formerDirs: folders.movedFrom, paths: state.paths(), content: (path: string) => state.content(path), doubtOf: (path: string) => doubtOf(state, path) };
       planned = await planReconstructedRewind(objects, files, dir, { signal, git: workspace.git });
     }
     const preview: RewindPreview = {

@@ -3,7 +3,7 @@
  * copies, and what relative file-history paths are relative to, once a session moved or entered a worktree.
  */
 import type { SessionStore } from '../db/session-store';
-import { folderChanges, folderInForce } from '../snapshots/folders/folders-in-force';
+import { folderChanges, folderInForce, movedFrom } from '../snapshots/folders/folders-in-force';
 
 /** A session's folder at a line of one of its files (null: the session's own folder, `project`). */
 export type FolderAt = (file: string, line: number) => string | null;
@@ -13,10 +13,12 @@ export function sessionFolders(store: SessionStore, sessionId: string): FolderAt
   return changes.length === 0 ? () => null : (file, line) => folderInForce(changes, file, line);
 }
 
-/** The folder the session worked in at this transcript node: the folder in force there, else its project. */
-export function folderOfNode(store: SessionStore, nodeId: string): string | null {
+/** The folder in force at the node and the folders its files were moved from into it (latest first). */
+export function foldersOfNode(store: SessionStore, nodeId: string): { readonly folder: string | null; readonly movedFrom: readonly string[] } {
   const node = store.getNode(nodeId);
-  if (node === null) return null;
+  if (node === null) return { folder: null, movedFrom: [] };
   const sessionId = node.summary.sessionId;
-  return sessionFolders(store, sessionId)(node.file, node.line) ?? store.getSession(sessionId)?.project ?? null;
+  const project = store.getSession(sessionId)?.project ?? null;
+  const changes = folderChanges(store.getSessionRecords(sessionId, ['relocated', 'worktree-state']));
+  return { folder: folderInForce(changes, node.file, node.line) ?? project, movedFrom: movedFrom(changes, node.file, node.line, project) };
 }

@@ -19,6 +19,8 @@ export interface FolderChange {
   readonly file: string;
   readonly line: number;
   readonly folder: string | null;
+  /** A relocation moves the same files elsewhere; a worktree is another checkout of them. */
+  readonly kind: 'relocated' | 'worktree';
 }
 
 type Json = Record<string, unknown>;
@@ -55,7 +57,7 @@ export function folderChanges(records: readonly FolderRecord[]): FolderChange[] 
     } else continue;
     now.folder = folder ?? null;
     state.set(record.file, now);
-    changes.push({ file: record.file, line: record.line, folder: now.folder });
+    changes.push({ file: record.file, line: record.line, folder: now.folder, kind: record.type === 'relocated' ? 'relocated' : 'worktree' });
   }
   return changes;
 }
@@ -65,4 +67,24 @@ export function folderInForce(changes: readonly FolderChange[], file: string, li
   let folder: string | null = null;
   for (const change of changes) if (change.file === file && change.line < line) folder = change.folder;
   return folder;
+}
+
+/**
+ * The folders the session's files were moved from (by `relocated`) into the folder in force at the line,
+ * latest first: a file the session edited there before a move is the same file in the folder now. A worktree
+ * is another checkout, so entering or leaving one starts the list again. `own` is the session's own folder.
+ */
+export function movedFrom(changes: readonly FolderChange[], file: string, line: number, own: string | null): string[] {
+  let current = own;
+  let former: string[] = [];
+  for (const change of changes) {
+    if (change.file !== file || change.line >= line) continue;
+    if (change.kind === 'relocated') {
+      if (current !== null && current !== change.folder) former = [current, ...former];
+    } else {
+      former = [];
+    }
+    current = change.folder ?? own;
+  }
+  return former;
 }

@@ -8,7 +8,7 @@
  *   (`unknown-content`); one a shell command (or another unreplayable step) may have changed is written with
  *   its replay and listed as unverified, so the preview says so before anything is written (undo restores it).
  */
-import { relative, sep, isAbsolute } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { FileUnknownReason, NodeId } from '../../../shared/model';
 import type { SkippedPath, UnverifiedPath } from '../../../shared/operations';
 import { captureDirectory, type CaptureProgress } from '../../git/capture';
@@ -45,6 +45,11 @@ export async function planExactRewind(objects: SnapshotStore, treeOid: string, w
 export interface TouchedFiles {
   /** The folder the session ran in; touched paths are mapped relative to it. */
   readonly projectDir: string;
+  /**
+   * Folders the session's files were moved from into projectDir (Claude Code's `relocated`), latest first: a
+   * touched path there maps to the same place in projectDir, unless projectDir's own copy was touched too.
+   */
+  readonly formerDirs?: readonly string[];
   readonly paths: readonly string[];
   /** Text, null (absent at the node) or UNKNOWN_CONTENT. */
   content(path: string): FileContent | { readonly binary: true; readonly oid: string };
@@ -65,8 +70,9 @@ export async function planReconstructedRewind(objects: SnapshotStore, files: Tou
   const targets: TargetFile[] = [];
   const contents = new Map<string, Buffer>();
   const doubted = new Map<string, UnverifiedPath>();
+  const touched = new Set(files.paths);
   for (const absolute of files.paths) {
-    const path = relative(files.projectDir, absolute);
+    const path = workspacePath(files.projectDir, files.formerDirs, absolute, touched);
     if (path === '' || path.startsWith('..') || isAbsolute(path)) {
       skipped.push({ path: absolute, reason: 'outside-workspace' });
       continue;
@@ -110,6 +116,22 @@ export async function planReconstructedRewind(objects: SnapshotStore, files: Tou
     return doubt === undefined ? [] : [doubt];
   });
   return { ...plan, unverified };
+}
+
+/**
+ * Where a touched path lies in the workspace (OS separators; outside: starts with `..` or is absolute): relative
+ * to projectDir, or to a folder the files were moved from (TouchedFiles.formerDirs).
+ */
+export function workspacePath(projectDir: string, formerDirs: readonly string[] | undefined, absolute: string, touched: ReadonlySet<string>): string {
+  const path = relative(projectDir, absolute);
+  if (!(path === '' || path.startsWith('..') || isAbsolute(path))) return path;
+  for (const former of formerDirs ?? []) {
+    const moved = relative(former, absolute);
+    if (moved === '' || moved.startsWith('..') || isAbsolute(moved)) continue;
+    // The file as it is in the folder now was touched after the move: that state is the newer one.
+    return touched.has(join(projectDir, moved)) ? path : moved;
+  }
+  return path;
 }
 
 /** A transcript records text, not modes: the file keeps its executable bit. */

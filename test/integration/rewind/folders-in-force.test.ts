@@ -88,15 +88,27 @@ describe('relocated', () => {
 
     const after = await service.api['rewind.preview']({ nodeId: at.afterMove! });
     expect(after.workspace).toBe(newDir);
-    expect(after.written).toEqual(['b.txt']);
-    // The old folder's file is not the new folder's to write.
-    expect(after.skipped).toContainEqual({ path: join(oldDir, 'a.txt'), reason: 'outside-workspace' });
+    // a.txt was written in the old folder before the move: the same file is now in the new one.
+    expect(after.written).toEqual(['a.txt', 'b.txt']);
+    expect(after.skipped.map((file) => file.path)).not.toContain(join(oldDir, 'a.txt'));
+  });
+
+  it('relocated: reconstruction maps a path written before the move into the folder in force', async () => {
+    const files = await service.api['nodes.files']({ nodeId: at.afterMove! });
+    expect(JSON.stringify(files)).toContain(join(oldDir, 'a.txt'));
+    const outcome = await service.api['rewind.apply']({ nodeId: at.afterMove!, token: (await service.api['rewind.preview']({ nodeId: at.afterMove! })).token });
+    if (outcome.status !== 'applied') throw new Error(`rewind stopped: ${JSON.stringify(outcome)}`);
+    expect(readFileSync(join(newDir, 'a.txt'), 'utf8')).toBe('a one\n');
+    expect(readFileSync(join(newDir, 'b.txt'), 'utf8')).toBe('b one\n');
+    expect(readFileSync(join(oldDir, 'a.txt'), 'utf8')).toBe('a now\n'); // the old folder is not touched
+    await service.api['operations.undo']({ operationId: outcome.operation });
+    expect(readFileSync(join(newDir, 'a.txt'), 'utf8')).toBe('a now\n');
   });
 
   it('relocated: a fork at a node after the relocation copies the new folder, before it the old one', async () => {
     const after = await service.api['fork.create']({ nodeId: at.afterMove!, dir: join(root, 'fork-after') });
     expect(readFileSync(join(after.dir, 'b.txt'), 'utf8')).toBe('b one\n');
-    expect(readFileSync(join(after.dir, 'a.txt'), 'utf8')).toBe('a now\n'); // the new folder's copy, as it is
+    expect(readFileSync(join(after.dir, 'a.txt'), 'utf8')).toBe('a one\n'); // written before the move, as it was then
     const before = await service.api['fork.create']({ nodeId: at.beforeMove!, dir: join(root, 'fork-before') });
     expect(readFileSync(join(before.dir, 'a.txt'), 'utf8')).toBe('a one\n');
     expect(existsSync(join(before.dir, 'b.txt'))).toBe(false);
