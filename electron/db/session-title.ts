@@ -49,8 +49,8 @@ export function prepareTitleStatements(db: WritableDB) {
 }
 export type TitleStatements = ReturnType<typeof prepareTitleStatements>;
 
-/** Record types whose arrival makes a session look its title up again. */
-export const TITLE_RECORD_TYPES: ReadonlySet<string> = new Set(['custom-title', 'ai-title', 'summary']);
+/** Record types (besides `summary`, linked by its leafUuid) whose arrival makes a session look its title up again. */
+export const TITLE_RECORD_TYPES: ReadonlySet<string> = new Set(['custom-title', 'ai-title']);
 
 export function transcriptTitle(s: TitleStatements, sessionId: string, summary: () => string | null): string | null {
   return s.latestTitleRecord.get(sessionId, 'custom-title')?.summary ?? s.latestTitleRecord.get(sessionId, 'ai-title')?.summary ?? summary();
