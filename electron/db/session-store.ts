@@ -16,6 +16,7 @@ import {
   type StoredRecord,
   type StoredToolCall,
 } from './node-queries';
+import { forEachSessionLine, prepareSessionLineQueries, type StoredLine } from './session-lines';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
 import {
   findToolCallNodes,
@@ -41,6 +42,7 @@ import {
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
+export type { StoredLine } from './session-lines';
 export type { DeriveSearchText } from './search';
 export type { SnapshotRecord, ToolCallNodes } from './snapshot-records';
 
@@ -71,6 +73,8 @@ export interface SessionStore {
   getNodeIdsOfFile(path: string): string[];
   getToolCalls(node: StoredNode): StoredToolCall[];
   getRecords(nodeId: string): StoredRecord[];
+  /** Every stored line of the session (its nodes and its files' records) in file order, streamed. */
+  forEachSessionLine(sessionId: SessionId, onLine: (line: StoredLine) => void): void;
   /** The session a file's nodes were grouped into. */
   sessionOfFile(path: string): SessionId | null;
   /** Every transcript file imported so far (live tail watches them). */
@@ -122,6 +126,7 @@ export function openSessionStore(path: string): SessionStore {
   const indexStatements = prepareIndexStatements(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
+  const sessionLineQueries = prepareSessionLineQueries(db.read);
   const searchQueries = prepareSearchQueries(db.read);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
@@ -144,6 +149,7 @@ export function openSessionStore(path: string): SessionStore {
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
+    forEachSessionLine: (sessionId, onLine) => forEachSessionLine(sessionLineQueries, sessionId, onLine),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
     transcriptFiles: () => transcriptPaths.all().map((row) => row.path),
     findToolCall: (toolUseId) => findToolCallNodes(snapshotQueries, toolUseId),

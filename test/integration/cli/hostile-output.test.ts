@@ -157,6 +157,8 @@ describe('terminal output is inert', () => {
       ['diff --json', ['diff', nodes[0]!.id, last.id, '--json']],
       ['forks', ['forks']],
       ['forks --json', ['forks', '--json']],
+      ['doctor', ['doctor', join(home, '.claude', 'projects')]],
+      ['doctor --json', ['doctor', '--json']],
       ['show an unknown hostile id (the error echoes it)', ['show', `nope${HOSTILE}`]],
       ['cat a hostile missing path (the error echoes it)', ['cat', last.id, `${CWD}/missing${HOSTILE}`]],
       ['an unknown hostile command', [`frob${HOSTILE}`]],
