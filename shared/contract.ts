@@ -34,6 +34,7 @@ import type {
   RewindPreview,
 } from './operations';
 import { ArborError } from './errors';
+import type { FormatReport } from './format-report';
 import { NODE_KINDS } from './model';
 import { v, type Validator } from './validate';
 
@@ -82,6 +83,8 @@ export interface ArborMethods {
   'snapshots.capture': { request: { dir: string; hook?: HookCapture }; result: SnapshotCaptured };
   /** How each node's workspace state is known (exact / reconstructed / unknown), for the graph's markers. */
   'sessions.states': { request: { sessionId: SessionId }; result: { known: Record<NodeId, WorkspaceStateKnown> } };
+  /** What of the session's stored lines Arbor does not model yet (`arbor doctor` for one session). */
+  'sessions.formatReport': { request: { sessionId: SessionId }; result: FormatReport };
   /** What rewinding `workspace` (default: the session's folder) to the node would write, create and delete. */
   'rewind.preview': { request: { nodeId: NodeId; workspace?: string }; result: RewindPreview };
   /** Applies a previewed rewind (journaled, undoable); stops if the workspace changed since `token`. */
@@ -174,6 +177,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     ),
   }),
   'sessions.states': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
+  'sessions.formatReport': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'rewind.preview': v.object({ nodeId, workspace: v.optional(path) }),
   'rewind.apply': v.object({ nodeId, workspace: v.optional(path), token }),
   'operations.undo': v.object({ operationId: v.string({ min: 1, max: 200 }) }),

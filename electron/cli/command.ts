@@ -13,6 +13,8 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** True when stderr is a terminal: progress lines are printed only then. */
   readonly interactive: boolean;
+  /** True when stdout is a terminal: bytes (a file's content) are then shown escaped (inert-output.ts). */
+  readonly stdoutIsTerminal?: boolean;
 }
 
 export interface CliContext {

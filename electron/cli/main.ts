@@ -10,6 +10,7 @@ import { resolveDataDir } from '../service/data-dir';
 import { parseGlobalOptions } from './args';
 import { UsageError, type CliCommand, type CliContext, type CliIO } from './command';
 import { COMMANDS, findCommand } from './commands/index';
+import { inertIO } from './inert-output';
 import { processIO } from './process-io';
 import { version as ARBOR_VERSION } from '../../package.json';
 
@@ -43,7 +44,9 @@ Global options:
   -V, --version   Print Arbor's version`;
 }
 
-export async function runCli(argv: readonly string[], io: CliIO, options: CliOptions = {}): Promise<number> {
+export async function runCli(argv: readonly string[], rawIO: CliIO, options: CliOptions = {}): Promise<number> {
+  // Every command prints through this: transcript text never drives the terminal (inert-output.ts).
+  const io = inertIO(rawIO);
   let command: CliCommand | undefined;
   let service: Promise<ArborService> | undefined;
   const signal = options.signal ?? new AbortController().signal;

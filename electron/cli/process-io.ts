@@ -9,5 +9,6 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     interactive: process.stderr.isTTY === true,
+    stdoutIsTerminal: process.stdout.isTTY === true,
   };
 }

@@ -1,10 +1,17 @@
 /**
- * `arbor tree`: a session as an indented text tree. Iterative (an explicit stack), because real sessions
- * are chains tens of thousands of nodes deep; a linear run stays at the same indentation and only a real
- * fork adds a `├─`/`└─` level, so a long conversation reads like a log rather than a staircase.
+ * `arbor tree`: a session as an indented text tree. Only real branch points (a rewind, an edited prompt, a
+ * retried answer, a fork or merge Arbor made) open `├─`/`└─` branches — told by the graph's own rule
+ * (shared/graph/branch-points.ts), so the text tree and the app agree. Recording artifacts (progress and hook
+ * lines beside a step, parallel tool results hanging on their call lines, compaction roots) are spliced into
+ * the line as the graph's display tree does and keep its indentation; the noise among them is marked `·`.
+ * Iterative (an explicit stack): real sessions are chains tens of thousands of nodes deep.
  */
-import type { NodeId, NodeSummary, SessionGraph, ToolCallRef, ToolOutcome } from '../../shared/model';
+import type { NodeSummary, SessionGraph, ToolCallRef, ToolOutcome } from '../../shared/model';
 import { assertNever } from '../../shared/errors';
+import { BRANCH_NONE, branchHeads, branchOrdinal, buildDisplayTree, classifyBranchPoints } from '../../shared/graph/branch-points';
+import type { Forest } from '../../shared/graph/forest';
+import { NOISE_NONE, noiseOf } from '../../shared/graph/noise';
+import { buildSessionTree } from '../../shared/graph/session-tree';
 import { oneLine } from './format';
 
 export interface TreeOptions {
@@ -16,9 +23,11 @@ export interface TreeOptions {
 
 /** Beyond this many nested forks the indentation stops growing and shows the depth as a number instead. */
 const MAX_INDENT_LEVELS = 24;
+/** Before a line Claude Code recorded beside a step (hook, progress, empty reply…): it is not a step. */
+const ANNOTATION = '· ';
 
 interface Frame {
-  readonly node: NodeSummary;
+  readonly node: number;
   /** Text before this node's line (guides and connector). */
   readonly lead: string;
   /** Guides inherited by this node's children. */
@@ -26,67 +35,56 @@ interface Frame {
   readonly depth: number;
 }
 
-/** Lines of the tree, without a trailing newline on each. Nodes unreachable from any root are shown as extra roots. */
+/** Lines of the tree, without a trailing newline on each. */
 export function renderSessionTree(graph: SessionGraph, options: TreeOptions = {}): string[] {
-  const byId = new Map<NodeId, NodeSummary>(graph.nodes.map((n) => [n.id, n]));
-  const children = new Map<NodeId, NodeSummary[]>();
-  const roots: NodeSummary[] = [];
-  for (const node of graph.nodes) {
-    const parent = displayParent(node, byId);
-    if (parent === undefined) roots.push(node);
-    else {
-      const list = children.get(parent);
-      if (list === undefined) children.set(parent, [node]);
-      else list.push(node);
-    }
-  }
+  const nodes = graph.nodes;
+  const session = buildSessionTree(nodes);
+  const branches = classifyBranchPoints(session, branchHeads(session, graph.workspaceNodes));
+  const display = buildDisplayTree(session, branches);
   const lines: string[] = [];
-  const printed = new Set<NodeId>();
-  const walk = (root: NodeSummary, lead: string, guide: string): void => {
+  const roots: number[] = [];
+  for (let i = 0; i < nodes.length; i++) if (display.parent[i]! < 0) roots.push(i);
+
+  const walk = (root: number, lead: string, guide: string): void => {
     const stack: Frame[] = [{ node: root, lead, guide, depth: 0 }];
     while (stack.length > 0) {
       const frame = stack.pop() as Frame;
-      if (printed.has(frame.node.id)) continue; // extra edges may form a cycle: print each node once
-      printed.add(frame.node.id);
-      lines.push(frame.lead + describeNode(frame.node, options));
-      const kids = (children.get(frame.node.id) ?? []).filter((k) => !printed.has(k.id));
-      const continuing = kids.filter((k) => (children.get(k.id)?.length ?? 0) > 0);
-      if (kids.length === 1 || (continuing.length === 1 && kids.length > 1)) {
-        // One way on (plus, maybe, leaf side-notes such as hook progress lines): stay at this indentation,
-        // listing the side-notes as twigs first, so a long conversation does not drift to the right.
-        const main = continuing[0] ?? (kids[0] as NodeSummary);
-        stack.push({ node: main, lead: frame.guide, guide: frame.guide, depth: frame.depth });
-        const twigs = kids.filter((k) => k !== main);
-        for (let i = twigs.length - 1; i >= 0; i--) {
-          stack.push({ node: twigs[i] as NodeSummary, lead: `${frame.guide}├─ `, guide: `${frame.guide}│  `, depth: frame.depth });
-        }
+      const node = nodes[frame.node] as NodeSummary;
+      const annotation = noiseOf(node.kind, node.label) === NOISE_NONE ? '' : ANNOTATION;
+      lines.push(frame.lead + annotation + describeNode(node, options));
+      const kids = childrenOf(display, frame.node);
+      if (kids.length === 0) continue;
+      const diverging = branches.branch[frame.node] === BRANCH_NONE ? [] : kids.filter((kid) => branchOrdinal(session, branches, kid, display) !== null);
+      if (diverging.length < 2) {
+        // One way on (the display tree's line child comes first): the line stays at this indentation; what
+        // could not join it (a subagent run, a side with branches of its own) hangs off it as a twig first.
+        stack.push({ node: kids[0]!, lead: frame.guide, guide: frame.guide, depth: frame.depth });
+        pushTwigs(stack, kids.slice(1), frame);
         continue;
       }
-      for (let i = kids.length - 1; i >= 0; i--) {
-        const last = i === kids.length - 1;
-        const depth = frame.depth + 1;
-        const base = depth > MAX_INDENT_LEVELS ? depthMarker(frame.guide, depth) : frame.guide;
-        stack.push({ node: kids[i] as NodeSummary, lead: base + (last ? '└─ ' : '├─ '), guide: base + (last ? '   ' : '│  '), depth });
+      const depth = frame.depth + 1;
+      const base = depth > MAX_INDENT_LEVELS ? depthMarker(frame.guide, depth) : frame.guide;
+      for (let i = diverging.length - 1; i >= 0; i--) {
+        const last = i === diverging.length - 1;
+        stack.push({ node: diverging[i]!, lead: base + (last ? '└─ ' : '├─ '), guide: base + (last ? '   ' : '│  '), depth });
       }
+      // Artifacts under a branch point (a hook line beside the rewound prompts) are twigs before the branches.
+      pushTwigs(stack, kids.filter((kid) => !diverging.includes(kid)), frame);
     }
   };
   roots.forEach((root, i) => {
     if (roots.length === 1) walk(root, '', '');
     else walk(root, i === roots.length - 1 ? '└─ ' : '├─ ', i === roots.length - 1 ? '   ' : '│  ');
   });
-  // Whatever is left hangs off a cycle of extra edges; never drop a node silently.
-  for (const node of graph.nodes) if (!printed.has(node.id)) walk(node, '?─ ', '   ');
   return lines;
 }
 
-/**
- * Where a node hangs in the printed tree: its parent, or else the node it continues from (compaction's
- * logical parent, the call that spawned a subagent, a fork point) when that node is in this session.
- */
-function displayParent(node: NodeSummary, byId: ReadonlyMap<NodeId, NodeSummary>): NodeId | undefined {
-  if (node.parentId !== null && byId.has(node.parentId) && node.parentId !== node.id) return node.parentId;
-  const extra = node.extraEdges.find((e) => e.kind !== 'merge' && byId.has(e.nodeId) && e.nodeId !== node.id);
-  return extra?.nodeId;
+function pushTwigs(stack: Frame[], twigs: readonly number[], frame: Frame): void {
+  for (let i = twigs.length - 1; i >= 0; i--) stack.push({ node: twigs[i]!, lead: `${frame.guide}├─ `, guide: `${frame.guide}│  `, depth: frame.depth });
+}
+
+function childrenOf(forest: Forest, node: number): number[] {
+  return Array.from(forest.children.subarray(forest.childStart[node]!, forest.childStart[node + 1]!));
 }
 
 /** Keeps the first levels of guides and replaces the rest with the fork depth, so deep lines stay readable. */

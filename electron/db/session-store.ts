@@ -17,6 +17,7 @@ import {
   type StoredRecord,
   type StoredToolCall,
 } from './node-queries';
+import { forEachSessionLine, prepareSessionLineQueries, type StoredLine } from './session-lines';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
 import {
   findToolCallNodes,
@@ -43,6 +44,7 @@ import {
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { SessionRecord, SessionRecordType } from './session-records';
+export type { StoredLine } from './session-lines';
 export type { DeriveSearchText } from './search';
 export type { SnapshotRecord, ToolCallNodes } from './snapshot-records';
 
@@ -75,6 +77,8 @@ export interface SessionStore {
   getRecords(nodeId: string): StoredRecord[];
   /** The session's records of these 2026 types (folder changes, content replacements), in file order. */
   getSessionRecords(sessionId: SessionId, types: readonly SessionRecordType[]): SessionRecord[];
+  /** Every stored line of the session (its nodes and its files' records) in file order, streamed. */
+  forEachSessionLine(sessionId: SessionId, onLine: (line: StoredLine) => void): void;
   /** The session a file's nodes were grouped into. */
   sessionOfFile(path: string): SessionId | null;
   /** Every transcript file imported so far (live tail watches them). */
@@ -127,6 +131,7 @@ export function openSessionStore(path: string): SessionStore {
   const sessionQueries = prepareSessionQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
   const sessionRecordQueries = prepareSessionRecordQueries(db.read);
+  const sessionLineQueries = prepareSessionLineQueries(db.read);
   const searchQueries = prepareSearchQueries(db.read);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
@@ -150,6 +155,7 @@ export function openSessionStore(path: string): SessionStore {
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
     getSessionRecords: (sessionId, types) => getSessionRecords(sessionRecordQueries, sessionId, types),
+    forEachSessionLine: (sessionId, onLine) => forEachSessionLine(sessionLineQueries, sessionId, onLine),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
     transcriptFiles: () => transcriptPaths.all().map((row) => row.path),
     findToolCall: (toolUseId) => findToolCallNodes(snapshotQueries, toolUseId),

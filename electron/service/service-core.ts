@@ -22,6 +22,7 @@ import { createForkMethods } from './fork-methods';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
 import { createSearchMethod } from './search-method';
+import { sessionFormatReport } from './session-format-report';
 import { createSessionGraphs, snapshotNodeDetail } from './session-graphs';
 import { createWorkspaceContext, type WorkspaceContext } from './workspace-context';
 import { createWorkspaceMethods } from './workspace-methods';
@@ -121,6 +122,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createForkMethods(workspace),
     ...createMergeMethods(workspace),
     'search.query': createSearchMethod(store, () => imports.busy),
+    'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

@@ -90,6 +90,10 @@ export function createFakeService(): FakeService {
       throw new ArborError('UNSUPPORTED', 'no snapshots in this fake');
     },
     'sessions.states': async (request) => (record('sessions.states', request), { known: {} }),
+    'sessions.formatReport': async (request) => (
+      record('sessions.formatReport', request),
+      { files: 1, lines: 0, bytes: 0, unmodelled: [], unreadable: { count: 0, examples: [] }, tooLarge: 0 }
+    ),
     ...unsupported(record, [
       'rewind.preview',
       'rewind.apply',

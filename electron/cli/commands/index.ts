@@ -3,6 +3,7 @@ import type { CliCommand } from '../command';
 import { catCommand } from './cat';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
+import { doctorCommand } from './doctor';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
 import { forksCommand } from './forks';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly CliCommand[] = [
   mergeFileCommand,
   serveCommand,
   demoCommand,
+  doctorCommand,
 ];
 
 export function findCommand(name: string): CliCommand | undefined {

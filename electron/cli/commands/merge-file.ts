@@ -10,7 +10,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { mergeText } from '../../../shared/merge';
 import type { MergeFavor, MergeStyle } from '../../../shared/merge';
-import { configuredConflictStyle, findGitDir } from '../../git/git-config';
+import { findGitDir } from '../../git/git-config';
+import { repositoryConflictStyle } from '../git-conflict-style';
 import type { CliCommand, CliContext, CliIO } from '../command';
 import { gitInteger, type GitOption, parseGitOptions } from '../git-options';
 
@@ -159,11 +160,11 @@ function reason(error: unknown): string {
   }
 }
 
-/** merge.conflictStyle, read as git merge-file does: only inside a repository. */
+/** merge.conflictStyle, read as git merge-file does: only inside a repository, and as git reads it. */
 function startingStyle(io: CliIO): { readonly style: MergeStyle } | { readonly fatal: string } {
   const gitDir = findGitDir(io.cwd, io.env);
   if (gitDir === undefined) return { style: 'merge' };
-  return configuredConflictStyle({ home: io.env.HOME, env: io.env }, gitDir);
+  return repositoryConflictStyle(io.cwd, io.env, gitDir);
 }
 
 async function run(args: readonly string[], context: CliContext): Promise<number> {

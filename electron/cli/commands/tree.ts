@@ -10,8 +10,10 @@ export const treeCommand: CliCommand = {
   usage: `Usage: arbor tree SESSION [--ids]
 
 Prints every node of the session as a tree: [kind] label, tool calls with their outcome
-(✓ ok, ✗ error, ? no result recorded). A linear run stays at one indentation; each fork
-(rewind, edited prompt) opens ├─ / └─ branches.
+(✓ ok, ✗ error, ? no result recorded). Only a real branch point opens ├─ / └─ branches: a rewind
+or edited prompt, a retried answer, a fork or merge made with Arbor. What Claude Code records beside
+a step stays in the line, which keeps its indentation: hook and progress lines (marked ·), parallel
+tool results, compaction roots. A subagent run hangs off its call as a ├─ twig.
 
 Options:
   --ids       Start each line with the node's short id

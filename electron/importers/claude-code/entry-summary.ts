@@ -7,6 +7,7 @@ import type { NodeKind, TokenUsage } from '../../../shared/model';
 import { isObject, numberField, objectField, readUsage, stringField, toolResultText, type JsonObject } from './json-shape';
 import { clip, firstLine, formatDuration, formatTokens, isBlank, SEARCH_TEXT_LIMIT, SearchText } from './label-text';
 import { serverResultText, systemLabel2026 } from './records-2026';
+import { isModelledAttachmentType, isModelledRecordType } from './modelled';
 import { SPAWN_TOOLS, toolCallLabel, toolResultLabel } from './tool-labels';
 
 export interface ToolUseRef {
@@ -67,6 +68,8 @@ export function summarizeEntry(
   withText = true,
 ): EntrySummary {
   const search = new SearchText(withText ? SEARCH_TEXT_LIMIT : 0);
+  // The registry `arbor doctor` reports against (modelled.ts): a type it does not list is an opaque node.
+  if (type === null || !isModelledRecordType(type)) return plain('unknown', clip(type === null ? 'Line without a type' : `Unknown line type "${type}"`));
   switch (type) {
     case 'user':
       return summarizeUser(entry, toolNames, search);
@@ -368,7 +371,7 @@ function progressLabel(entry: JsonObject, type: string): string {
     const attachment = objectField(entry, 'attachment');
     const kind = attachment === null ? null : stringField(attachment, 'type');
     const hook = attachment === null ? null : (stringField(attachment, 'hookName') ?? stringField(attachment, 'hookEvent'));
-    if (kind !== null && kind.startsWith('hook_') && hook !== null) {
+    if (kind !== null && isModelledAttachmentType(kind) && hook !== null) {
       const failed = kind.includes('error') ? '✗ ' : '';
       return clip(`${failed}Hook ${hook}: ${kind.slice('hook_'.length).replace(/_/g, ' ')}`);
     }

@@ -8,6 +8,7 @@ import { SessionGraphView } from '../graph/SessionGraphView';
 import { CompareBar } from '../time-travel/CompareBar';
 import { MergeAction } from '../merge/MergeAction';
 import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
+import { FormatReportNote } from './FormatReportNote';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -82,6 +83,7 @@ export function GraphPane() {
             <span>{plural(graph.session.nodeCount, 'node')}</span>
             <span>{plural(graph.session.branchCount, 'branch point')}</span>
             {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
+            <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
           </div>
         </div>
       ) : null}
