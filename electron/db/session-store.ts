@@ -16,6 +16,7 @@ import {
   type StoredRecord,
   type StoredToolCall,
 } from './node-queries';
+import { allLineageLinks, nodePath, prepareLineageQueries, type LineageLink } from './session-lineage';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
 import {
   findToolCallNodes,
@@ -40,6 +41,7 @@ import {
 } from './search';
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
+export type { LineageLink } from './session-lineage';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { DeriveSearchText } from './search';
 export type { SnapshotRecord, ToolCallNodes } from './snapshot-records';
@@ -67,6 +69,10 @@ export interface SessionStore {
   /** One slice of getSessionNodes' answer, from `after` (FIRST_PAGE) on; `next` is null after the last. */
   getSessionNodesPage(sessionId: SessionId, after: NodePagePosition, limit: number): { nodes: NodeSummary[]; next: NodePagePosition | null };
   getNode(nodeId: string): StoredNode | null;
+  /** Every fork, continuation and cleared-context link between sessions (migration 014). */
+  lineageLinks(): LineageLink[];
+  /** Root → node by parents, across sessions (a fork's shared prefix). */
+  nodePath(nodeId: string): NodeSummary[];
   /** The nodes first stored from this transcript file (lines it shares with earlier files belong to those). */
   getNodeIdsOfFile(path: string): string[];
   getToolCalls(node: StoredNode): StoredToolCall[];
@@ -121,6 +127,7 @@ export function openSessionStore(path: string): SessionStore {
   const linkStatements = prepareLinkStatements(db.write);
   const indexStatements = prepareIndexStatements(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
+  const lineageQueries = prepareLineageQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
   const searchQueries = prepareSearchQueries(db.read);
   const snapshotWrites = prepareSnapshotWrites(db.write);
@@ -141,6 +148,8 @@ export function openSessionStore(path: string): SessionStore {
     getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
     getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
+    lineageLinks: () => allLineageLinks(lineageQueries),
+    nodePath: (nodeId) => nodePath(lineageQueries, nodeId),
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),

@@ -12,6 +12,7 @@ import { openBackupReader } from '../snapshots/file-history';
 import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
 import { ArborError } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
+import { lineageNodes } from './session-lineage';
 import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
@@ -94,7 +95,8 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       cache.set(sessionId, hit);
       return hit;
     }
-    const nodes = store.getSessionNodes(sessionId);
+    // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
+    const nodes = lineageNodes(store, sessionId, store.getSessionNodes(sessionId));
     const built = fileHistorySource(store, options.claudeConfigDir).then((fileHistory) =>
       reconstructSession(nodes, (id) => readRaw(store, id), fileHistory === undefined ? { signal } : { signal, fileHistory }),
     );
