@@ -9,7 +9,7 @@ import type { ImportProblem, SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 import { prepareLinkStateStatements, promptTime, removePrompt } from './link-state';
 import { isTitleWorthy } from './session-title';
-import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
+import { prepareLineageStatements } from './lineage-links';
 
 /** First lines looked at for a title: enough to pass a run of caveats and command echoes, bounded. */
 const TITLE_CANDIDATES = 40;
@@ -31,7 +31,6 @@ const WALK_COLUMNS = 'seq, id, session_id, parent_id, parent_source_id, file_id,
 export function prepareLinkStatements(db: WritableDB) {
   return {
     state: prepareLinkStateStatements(db),
-    lineage: prepareLineageStatements(db),
     dirtySessions: db.prepare<[], { id: string }>('SELECT id FROM sessions WHERE dirty = 1'),
     cycleChecks: db.prepare<[], { node_seq: number; forward_min_seq: number | null }>(
       `SELECT c.node_seq, s.forward_min_seq FROM link_cycle_checks c
@@ -85,7 +84,6 @@ export function linkChangedSessions(s: LinkStatements): { sessionIds: SessionId[
   s.clearCycleChecks.run();
   const sessionIds = s.dirtySessions.all().map((row) => row.id);
   for (const sessionId of sessionIds) finishSession(s, sessionId);
-  problems.push(...reportMissingLineage(s.lineage));
   return { sessionIds, problems };
 }
 

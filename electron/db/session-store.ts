@@ -7,6 +7,7 @@ import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexP
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
+import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
 import {
   getAttachedRecords,
   getStoredNode,
@@ -54,6 +55,8 @@ export interface SessionStore {
   beginFile(file: TranscriptFile): FileImport;
   /** Finishes every session that received nodes since the last call (cycles a late parent closed, title, project). */
   linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
+  /** At an import's end: each new fork / continuation / cleared-context link whose other session is not stored, once. */
+  lineageProblems(): ImportProblem[];
   /** The tool name of a stored call (to name a result whose call an earlier import read). */
   toolNameOf(toolUseId: string): string | null;
   /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
@@ -136,11 +139,14 @@ export function openSessionStore(path: string): SessionStore {
   const toolName = db.write.prepare<[string], { name: string }>('SELECT name FROM tool_calls WHERE tool_use_id = ? LIMIT 1');
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
   const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
+  const lineageStatements = prepareLineageStatements(db.write);
+  const lineageProblems = db.write.transaction(() => reportMissingLineage(lineageStatements));
 
   return {
     fileState: (path) => readFileState(importStatements, path),
     beginFile: (file) => beginFileImport(db.write, importStatements, file),
     linkChangedSessions: () => linkAll(),
+    lineageProblems: () => lineageProblems(),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
     listSessions: (request) => listSessions(sessionQueries, request),
