@@ -9,7 +9,6 @@ import type { ImportProblem, SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 import { prepareLinkStateStatements, promptTime, removePrompt } from './link-state';
 import { isTitleWorthy } from './session-title';
-import { prepareLineageStatements } from './lineage-links';
 
 /** First lines looked at for a title: enough to pass a run of caveats and command echoes, bounded. */
 const TITLE_CANDIDATES = 40;
