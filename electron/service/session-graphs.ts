@@ -56,8 +56,15 @@ export function createSessionGraphs(
   function graphKey(sessionId: string, session: SessionSummary | null, snapshots: readonly SnapshotRecord[]): string {
     const last = snapshots.at(-1);
     const forkCount = snapshots.length === 0 ? 0 : forks.list().length;
-    // Another session's fork or continuation linked to this one changes what its graph draws.
-    const lineage = store.lineageLinks().filter((link) => link.laterId === sessionId || link.earlierId === sessionId).length;
+    // A session linked to this one (a fork, a continuation) changes what its graph draws when it grows.
+    const lineage = store
+      .lineageLinks()
+      .filter((link) => link.laterId === sessionId || link.earlierId === sessionId)
+      .map((link) => {
+        const other = store.getSession(link.laterId === sessionId ? link.earlierId : link.laterId);
+        return `${link.kind}:${other?.nodeCount ?? 0}:${other?.updatedAt ?? ''}`;
+      })
+      .join(',');
     return `${generation.get(sessionId) ?? 0}|${session?.updatedAt}|${session?.nodeCount}|${snapshots.length}:${last?.nodeId}|${forkCount}|${lineage}`;
   }
 
