@@ -84,10 +84,10 @@ export function prepareLinkStateStatements(db: WritableDB) {
     summaryStale: db.prepare<[string]>('UPDATE sessions SET summary_stale = 1, dirty = 1 WHERE id = ?'),
     sessionOfNode: db.prepare<[string], { session_id: string }>('SELECT session_id FROM nodes WHERE id = ?'),
     // The newest Task/Agent call of an agent's file in a session, not after the nested agent started.
-    agentSpawnCall: db.prepare<[string, string, string | null], { id: string }>(
+    agentSpawnCall: db.prepare<[string, string, string | null, string | null], { id: string }>(
       `SELECT n.id FROM nodes n JOIN tool_calls c ON c.node_seq = n.seq
        WHERE n.session_id = ? AND n.file_id IN (SELECT id FROM files WHERE agent_id = ?) AND c.name IN ('Task', 'Agent')
-         AND (?3 IS NULL OR n.timestamp IS NULL OR n.timestamp <= ?3)
+         AND (? IS NULL OR n.timestamp IS NULL OR n.timestamp <= ?)
        ORDER BY n.file_id DESC, n.line DESC LIMIT 1`,
     ),
   };
@@ -153,7 +153,7 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
   if (linkSpawner(s, node.seq, node.id, node.spawnedByToolUseId, rootOfAgent) || rootOfAgent === null) return;
   const parentAgentId = node.parentAgentId ?? null;
   if (parentAgentId === null || parentAgentId === rootOfAgent) return;
-  const call = s.agentSpawnCall.get(node.sessionId, parentAgentId, node.timestamp);
+  const call = s.agentSpawnCall.get(node.sessionId, parentAgentId, node.timestamp, node.timestamp);
   if (call !== undefined) nestUnder(s, node.seq, call.id, parentAgentId);
   else s.wait.run(parentAgentId, 'nested', node.seq);
 }
