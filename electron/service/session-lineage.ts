@@ -75,15 +75,6 @@ export function withLinks(store: Pick<SessionStore, 'getSession'>, summary: Sess
   return mine.length === 0 ? summary : { ...summary, links: mine };
 }
 
-/** "continues <title>", "forked from <title>", … : how the list marks a session that goes on from another. */
-export function lineageNote(link: SessionLink): string {
-  const other = link.title ?? `${link.sessionId} (not imported)`;
-  if (link.direction === 'earlier') {
-    return link.kind === 'fork' ? `forked from ${other}` : link.kind === 'continues' ? `continues ${other}` : `follows ${other}`;
-  }
-  return link.kind === 'fork' ? `forked into ${other}` : link.kind === 'continues' ? `continued in ${other}` : `followed by ${other}`;
-}
-
 /** The sessions of one line of continuations through `sessionId`, earliest first (a cycle stops the walk). */
 function continuationChain(links: readonly LineageLink[], sessionId: SessionId): SessionId[] {
   const earlierOf = new Map<string, string>();

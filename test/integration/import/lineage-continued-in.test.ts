@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { lineageNote } from '../../../electron/service/session-lineage';
+import { lineageNote } from '../../../shared/session-links';
 import { openHarness, type Harness } from '../service/service-harness';
 import { builder, editTurn, random, talkTurn, writeLines } from './lineage-fixtures';
 
