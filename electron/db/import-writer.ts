@@ -221,6 +221,7 @@ class FileImportWriter implements FileImport {
           subagentAgentId: this.file.role === 'subagent' ? (this.file.agentId ?? node.agentId) : null,
           contextParentSourceId: node.contextParentSourceId ?? null,
           parentAgentId: this.file.parentAgentId ?? null,
+          workflowRunId: this.file.workflowRunId ?? null,
           spawnsAgent: node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
         });
         if (owner === sessionId && node.timestamp !== null) {

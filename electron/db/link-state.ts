@@ -10,9 +10,10 @@ import type { WritableDB } from './database';
 
 /**
  * What a waiting row is waiting for: a parent or logical parent node, a spawner, a summary's node, a forked
- * subagent's context node (`fork-context-ref`), a nested agent's parent agent's spawn call (ref: that agent).
+ * subagent's context node (`fork-context-ref`), a nested agent's parent agent's spawn call (ref: that agent), a
+ * workflow agent's launching call (ref: the run id its result names).
  */
-type WaitKind = 'parent' | 'logical' | 'subagent' | 'summary' | 'context' | 'nested';
+type WaitKind = 'parent' | 'logical' | 'subagent' | 'summary' | 'context' | 'nested' | 'workflow';
 
 export interface LinkedNode {
   readonly seq: number;
@@ -34,6 +35,8 @@ export interface LinkedNode {
   readonly contextParentSourceId?: string | null;
   /** A nested agent's file (meta.json `parentAgentId`): without a recorded spawn, its root nests under that agent's call. */
   readonly parentAgentId?: string | null;
+  /** A workflow agent's file (`subagents/workflows/<runId>/`): without a recorded spawn, its root nests under the run's launch. */
+  readonly workflowRunId?: string | null;
   /** The node carries a Task/Agent call (a nested agent may be waiting for its agent's). */
   readonly spawnsAgent?: boolean;
 }
@@ -122,10 +125,16 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
     for (const waiting of s.waitingFor.all(toolUseId)) if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
   }
   if (node.spawnedAgentId !== null) {
-    for (const waiting of s.waitingFor.all(node.spawnedAgentId)) if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
+    for (const waiting of s.waitingFor.all(node.spawnedAgentId)) {
+      if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
+      else if (waiting.kind === 'workflow') {
+        const spawner = s.spawnOf.get(node.spawnedAgentId)?.id;
+        if (spawner !== undefined) nestUnder(s, waiting.item, spawner, node.spawnedAgentId, 'workflow');
+      }
+    }
   }
   if (node.spawnsAgent === true && node.subagentAgentId !== null) {
-    for (const waiting of s.waitingFor.all(node.subagentAgentId)) if (waiting.kind === 'nested') nestUnder(s, waiting.item, node.id, node.subagentAgentId);
+    for (const waiting of s.waitingFor.all(node.subagentAgentId)) if (waiting.kind === 'nested') nestUnder(s, waiting.item, node.id, node.subagentAgentId, 'nested');
   }
 
   if (node.parentSourceId !== null) {
@@ -152,15 +161,22 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
   const rootOfAgent = node.subagentAgentId !== null && node.parentSourceId === null ? node.subagentAgentId : null;
   if (linkSpawner(s, node.seq, node.id, node.spawnedByToolUseId, rootOfAgent) || rootOfAgent === null) return;
   const parentAgentId = node.parentAgentId ?? null;
-  if (parentAgentId === null || parentAgentId === rootOfAgent) return;
-  const call = s.agentSpawnCall.get(node.sessionId, parentAgentId, node.timestamp, node.timestamp);
-  if (call !== undefined) nestUnder(s, node.seq, call.id, parentAgentId);
-  else s.wait.run(parentAgentId, 'nested', node.seq);
+  if (parentAgentId !== null && parentAgentId !== rootOfAgent) {
+    const call = s.agentSpawnCall.get(node.sessionId, parentAgentId, node.timestamp, node.timestamp);
+    if (call !== undefined) nestUnder(s, node.seq, call.id, parentAgentId, 'nested');
+    else s.wait.run(parentAgentId, 'nested', node.seq);
+    return;
+  }
+  const runId = node.workflowRunId ?? null;
+  if (runId === null) return;
+  const launch = s.spawnOf.get(runId);
+  if (launch !== undefined) nestUnder(s, node.seq, launch.id, runId, 'workflow');
+  else s.wait.run(runId, 'workflow', node.seq);
 }
 
 /** A nested agent's root hangs from its parent agent's spawn call (no spawn of it was recorded). */
-function nestUnder(s: LinkStateStatements, seq: number, spawnerId: string, parentAgentId: string): void {
-  s.stopWaiting.run(parentAgentId, 'nested', seq);
+function nestUnder(s: LinkStateStatements, seq: number, spawnerId: string, ref: string, kind: 'nested' | 'workflow'): void {
+  s.stopWaiting.run(ref, kind, seq);
   const child = s.child.get(seq);
   if (!child) return;
   s.insertEdge.run(seq, 'subagent', spawnerId);

@@ -19,6 +19,8 @@ export interface TranscriptFile {
   readonly agentId: string | null;
   /** From `agent-<id>.meta.json` beside a subagent file: the agent that spawned this one (nested agents stored flat). */
   readonly parentAgentId?: string | null;
+  /** `<runId>` of `subagents/workflows/<runId>/agent-<id>.jsonl`: the workflow run the agent belongs to. */
+  readonly workflowRunId?: string | null;
   /** From the same meta file: `agentType: description`, the run's label. */
   readonly agentLabel?: string | null;
 }

@@ -13,12 +13,12 @@ import { runLabel } from './lineage';
 const META_LIMIT = 64 * 1024;
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
-export type AgentMeta = Pick<TranscriptFile, 'parentAgentId' | 'agentLabel'>;
+export type AgentMeta = Pick<TranscriptFile, 'parentAgentId' | 'agentLabel' | 'workflowRunId'>;
 
 export async function readAgentMeta(transcriptPath: string): Promise<AgentMeta> {
   const agentId = AGENT_FILE.exec(basename(transcriptPath))?.[1];
   const workflow = workflowOf(transcriptPath);
-  if (agentId === undefined) return {};
+  if (agentId === undefined) return workflow === null ? {} : { workflowRunId: workflow };
   let meta: unknown;
   try {
     const text = await readFile(join(dirname(transcriptPath), `agent-${agentId}.meta.json`), 'utf8');
@@ -28,9 +28,9 @@ export async function readAgentMeta(transcriptPath: string): Promise<AgentMeta> 
   }
   const parentAgentId = isObject(meta) ? stringField(meta, 'parentAgentId') : null;
   const label = isObject(meta) ? runLabel(stringField(meta, 'agentType'), stringField(meta, 'description')) : null;
-  // A workflow's agents (subagents/workflows/<wf>/) were spawned by the agent the folder is named after,
-  // unless their meta says otherwise.
-  return { parentAgentId: parentAgentId ?? workflow, agentLabel: label };
+  // A workflow's agents (subagents/workflows/<runId>/) were spawned by what launched the run: the call whose
+  // result names that runId (lineage.ts), unless their meta names a parent agent.
+  return { parentAgentId, agentLabel: label, ...(workflow === null ? {} : { workflowRunId: workflow }) };
 }
 
 /** `<wf>` of `…/subagents/workflows/<wf>/agent-<id>.jsonl`, else null. */

@@ -9,6 +9,8 @@
  *   line: the run's root inherits the parent's context up to `parentLastUuid` and hangs from that node.
  * - `continued-in {sessionId, continuedInSessionId}`: the session went on under a new id.
  * - A subagent's `agent-<id>.meta.json` label (`agentType: description`) names its run on its root.
+ * - A workflow's launch (`toolUseResult.runId`, its agents in `subagents/workflows/<runId>/`) is recorded as a
+ *   spawn of `runId`, so the workflow's agents nest under the call that launched it.
  */
 import type { ForkedFrom, ParsedNode, ParsedRecord, TranscriptFile } from '../transcript';
 import { objectField, stringField, type JsonObject } from './json-shape';
@@ -52,8 +54,14 @@ export class TranscriptLineage {
       this.contextParent = null;
     }
     if (node.parentSourceId === null && this.runLabel !== null) {
-      lineage = { ...lineage, label: this.runLabel };
+      // A type alone (workflow agents) keeps the root's own words after it.
+      lineage = { ...lineage, label: this.runLabel.endsWith(': ') ? clip(`${this.runLabel}${node.label}`) : this.runLabel };
       this.runLabel = null;
+    }
+    if (node.spawnedAgentId === null && node.toolResults.length > 0) {
+      const launched = objectField(entry, 'toolUseResult');
+      const runId = launched === null ? null : stringField(launched, 'runId');
+      if (runId !== null) lineage = { ...lineage, spawnedAgentId: runId };
     }
     return lineage;
   }
@@ -84,8 +92,13 @@ export function readForkedFrom(entry: JsonObject): ForkedFrom | null {
   return sessionId !== null && messageUuid !== null ? { sessionId, messageUuid } : null;
 }
 
-/** The run's label from a subagent's meta file: `agentType: description`, either alone, or null. */
+/**
+ * The run's label from a subagent's meta file: `agentType: description`, the description alone, or
+ * `agentType: ` to be followed by the root's own label; null without either.
+ */
 export function runLabel(agentType: string | null, description: string | null): string | null {
-  const parts = [agentType, description].filter((part): part is string => part !== null && part.trim() !== '');
-  return parts.length === 0 ? null : clip(parts.join(': '));
+  const type = agentType !== null && agentType.trim() !== '' ? agentType.trim() : null;
+  const text = description !== null && description.trim() !== '' ? description.trim() : null;
+  if (text === null) return type === null ? null : `${type}: `;
+  return clip(type === null ? text : `${type}: ${text}`);
 }

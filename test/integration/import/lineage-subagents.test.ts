@@ -4,8 +4,8 @@
  * guessed spawn call; nested agents stored flat (`agent-<id>.meta.json` with `parentAgentId`, and
  * `subagents/workflows/<id>/`) nest under the agent that spawned them, labelled from their meta file.
  */
-import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { agentMetaJson } from '../../../electron/demo/transcript-builder';
 import type { NodeSummary } from '../../../shared/model';
@@ -79,8 +79,9 @@ function writeNested(f: ReturnType<typeof nestedFixture>): void {
   writeFileSync(join(sessionFolder(), MAIN, 'subagents', 'agent-outer.meta.json'), agentMetaJson({ agentType: 'general-purpose', description: 'research' }));
   writeLines(agentPath('inner'), f.inner);
   writeFileSync(join(sessionFolder(), MAIN, 'subagents', 'agent-inner.meta.json'), agentMetaJson({ agentType: 'Explore', description: 'dig deeper', parentAgentId: 'outer' }));
-  // A workflow started by the outer agent: its folder is named after it, and its agents have no parentAgentId.
-  writeLines(agentPath('step1', 'outer'), f.flow);
+  // A workflow agent whose meta names the agent that started it.
+  writeLines(agentPath('step1', 'run-by-outer'), f.flow);
+  writeFileSync(join(sessionFolder(), MAIN, 'subagents', 'workflows', 'run-by-outer', 'agent-step1.meta.json'), agentMetaJson({ parentAgentId: 'outer' }));
 }
 
 it('nested subagents stored flat (meta.json parentAgentId, subagents/workflows/<id>/) nest under the agent that spawned them', async () => {
@@ -99,6 +100,25 @@ it('nested subagents stored flat (meta.json parentAgentId, subagents/workflows/<
   expect(byId.get(f.flowRoot)?.label).toBe('workflow step one');
 });
 
+it('subagents/workflows/<runId>/: a workflow\'s agents nest under the call that launched the run (its result names the runId)', async () => {
+  const r = random(13);
+  const main = builder(r, MAIN);
+  talkTurn(main, 'review the diff', 'Launching a workflow.');
+  const id = main.toolUseId();
+  const call = main.assistant([{ type: 'tool_use', id, name: 'Workflow', input: { script: 'review.js' } }], 'claude-opus-4-5', { input_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 }, 'tool_use').calls[0]!;
+  main.toolResult(call, 'Workflow launched in background.', { isAsync: true, status: 'async_launched', runId: 'wf_run1', transcriptDir: `${MAIN}/subagents/workflows/wf_run1` });
+  const step = builder(r, MAIN, { agentId: 'w1', startMinutes: 1 });
+  const root = step.userPrompt('Map the loader area.');
+  // The agent file first (it sorts before the main file's folder walk finishes), then the launch.
+  writeLines(agentPath('w1', 'wf_run1'), step.take());
+  writeFileSync(join(sessionFolder(), MAIN, 'subagents', 'workflows', 'wf_run1', 'agent-w1.meta.json'), agentMetaJson({ agentType: 'workflow-subagent' }));
+  expect((await h.service.api['import.run']({ paths: [agentPath('w1', 'wf_run1')] })).problems).toEqual([]);
+  writeLines(join(sessionFolder(), `${MAIN}.jsonl`), main.take());
+  expect((await h.service.api['import.run']({ paths: [h.projects] })).problems).toEqual([]);
+  const node = (await nodes()).find((each) => each.id === root);
+  expect(node).toMatchObject({ extraEdges: [{ kind: 'subagent', nodeId: call.lineUuid }], label: 'workflow-subagent: Map the loader area.' });
+});
+
 it('nested subagents stored flat: the parent agent imported first, the nested one in a later import', async () => {
   const f = nestedFixture();
   writeNested(f);
@@ -106,4 +126,21 @@ it('nested subagents stored flat: the parent agent imported first, the nested on
   await h.service.api['import.run']({ paths: [agentPath('inner')] });
   const inner = (await nodes()).find((node) => node.id === f.innerRoot);
   expect(inner?.extraEdges).toEqual([{ kind: 'subagent', nodeId: f.innerSpawn.call }]);
+});
+
+const workflowCorpus = resolve(__dirname, '../../../../shared/corpus/sessions/claude-code/claude-code-log/fixtures/workflow_basic');
+if (!existsSync(workflowCorpus)) console.warn(`lineage-subagents: corpus case skipped, ${workflowCorpus} is absent (the public corpus lives beside the repo)`);
+
+it.skipIf(!existsSync(workflowCorpus))('subagents/workflows/<runId>/ in the corpus (workflow_basic): each agent nests under the Workflow call, labelled by its meta', async () => {
+  expect((await h.service.api['import.run']({ paths: [workflowCorpus] })).problems).toEqual([]);
+  const sessions = (await h.service.api['sessions.list']({})).sessions;
+  expect(sessions.map((session) => session.id)).toEqual(['11110000-0000-4000-8000-000000000001']);
+  const graph = (await h.service.api['sessions.graph']({ sessionId: sessions[0]!.id })).nodes;
+  const launch = graph.find((node) => node.toolCalls.some((call) => call.name === 'Workflow'))!;
+  const roots = graph.filter((node) => node.sidechain && node.parentId === null);
+  expect(roots.map((node) => node.agentId).sort()).toEqual(['ag000001', 'ag000002', 'ag000003']);
+  for (const root of roots) {
+    expect(root.extraEdges).toEqual([{ kind: 'subagent', nodeId: launch.id }]);
+    expect(root.label.startsWith('workflow-subagent: ')).toBe(true);
+  }
 });

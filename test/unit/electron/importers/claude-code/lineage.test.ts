@@ -74,7 +74,7 @@ describe('lineage lines', () => {
       await writeFile(join(flat, 'agent-c.meta.json'), '{not json');
       expect(await readAgentMeta(join(flat, 'agent-b.jsonl'))).toEqual({ parentAgentId: 'a', agentLabel: 'Explore: find it' });
       expect(await readAgentMeta(join(flat, 'agent-c.jsonl'))).toEqual({ parentAgentId: null, agentLabel: null });
-      expect(await readAgentMeta(join(flat, 'workflows', 'wf1', 'agent-d.jsonl'))).toEqual({ parentAgentId: 'wf1', agentLabel: null });
+      expect(await readAgentMeta(join(flat, 'workflows', 'wf1', 'agent-d.jsonl'))).toEqual({ parentAgentId: null, agentLabel: null, workflowRunId: 'wf1' });
       // The label names the run's root, once, when the file is read from its start.
       const agent = new TranscriptBuilder(scope(PARENT, 'b'), new Random(6), new Date(Date.UTC(2026, 1, 1)));
       agent.userPrompt('find the thing');
