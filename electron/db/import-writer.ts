@@ -222,7 +222,8 @@ class FileImportWriter implements FileImport {
           contextParentSourceId: node.contextParentSourceId ?? null,
           parentAgentId: this.file.parentAgentId ?? null,
           workflowRunId: this.file.workflowRunId ?? null,
-          spawnsAgent: node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
+          // Only an agent's own calls can spawn a nested agent (a main-thread call is found through agent_spawns).
+          spawnsAgent: this.file.role === 'subagent' && node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
         });
         if (owner === sessionId && node.timestamp !== null) {
           if (first === null || node.timestamp < first) first = node.timestamp;
