@@ -42,6 +42,7 @@ export type ExtraEdgeKind =
   | 'logical' // compact_boundary → logicalParentUuid
   | 'subagent' // a subagent run's root → the Task/Agent call that spawned it
   | 'fork-of' // a forked session's root → the node it was forked from
+  | 'continues' // a continuation's first step → the last step of the session it continues (Claude Code `continued-in`)
   | 'merge'; // a merge node's second parent
 
 export interface ExtraEdge {
@@ -82,6 +83,24 @@ export interface SessionSummary {
    * store: listed on its own, marked, rather than passed off as a session the user ran.
    */
   readonly orphanSubagent?: boolean;
+  /** Sessions this one goes on from, or that go on from it (forks, background continuations, a cleared context). */
+  readonly links?: readonly SessionLink[];
+}
+
+/**
+ * One line of work across session ids (Claude Code 2026): `fork` (`/branch`, `--fork-session`), `continues`
+ * (`continued-in`: moved to the background, went on under a new id), `follows` (its file opened with the
+ * previous session's lines: a plan accepted, the context cleared).
+ */
+export interface SessionLink {
+  readonly kind: 'fork' | 'continues' | 'follows';
+  /** 'earlier': this session goes on from `sessionId`; 'later': `sessionId` goes on from this one. */
+  readonly direction: 'earlier' | 'later';
+  readonly sessionId: SessionId;
+  /** The other session's title; null when its transcript is not imported (a missing link). */
+  readonly title: string | null;
+  /** A fork's fork point, in the earlier session. */
+  readonly nodeId: NodeId | null;
 }
 
 /** A node as the graph and `arbor show` need it: light, no full content. */

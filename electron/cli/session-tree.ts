@@ -110,6 +110,8 @@ function edgeTag(kind: NodeSummary['extraEdges'][number]['kind']): string {
       return 'subagent run';
     case 'fork-of':
       return 'forked';
+    case 'continues':
+      return 'continues';
     case 'merge':
       return 'merge';
     default:

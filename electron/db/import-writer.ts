@@ -12,6 +12,7 @@ import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-
 import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
+import { fileSessionIdentity, forkParentSession, linkLineage, prepareLineageStatements } from './lineage-links';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -94,6 +95,7 @@ export function prepareImportStatements(db: WritableDB) {
     ),
     link: prepareLinkStateStatements(db),
     variants: prepareVariantStatements(db),
+    lineage: prepareLineageStatements(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -129,6 +131,8 @@ class FileImportWriter implements FileImport {
   private readonly aliases = new Set<string>();
   private lastNodeId: string | null = null;
   private readonly problems: ImportProblem[] = [];
+  /** The session id this (main) file is, by its name or most of its lines (lineage-links.ts); null: not worked out. */
+  private identity: string | null = null;
   private readonly flushBatch: () => void;
 
   constructor(
@@ -139,6 +143,8 @@ class FileImportWriter implements FileImport {
     private sessionId: SessionId | null,
   ) {
     this.flushBatch = db.transaction(() => this.writeBatch());
+    // A file read again (appended to) is the session it was stored as, under the id its name gives.
+    if (file.role === 'main' && sessionId !== null) this.identity = fileSessionIdentity(file.sessionHint, [sessionId]);
   }
 
   node(node: ParsedNode): void {
@@ -180,14 +186,18 @@ class FileImportWriter implements FileImport {
       let first: string | null = null;
       let last: string | null = null;
       for (const node of this.nodes) {
+        // A fork's copied line is its parent session's node; lines of another session are linked, not joined.
+        const owner: SessionId = node.forkedFrom === undefined ? sessionId : forkParentSession(s.lineage, node.forkedFrom.sessionId, this.file.format);
+        if (node.forkedFrom !== undefined) linkLineage(s.lineage, sessionId, 'fork', owner, node.sourceId);
         if (node.sessionSourceId !== null && !this.aliases.has(node.sessionSourceId)) {
           this.aliases.add(node.sessionSourceId);
-          s.insertAlias.run(node.sessionSourceId, sessionId);
+          if (node.forkedFrom === undefined && this.isForeign(node.sessionSourceId)) linkLineage(s.lineage, sessionId, 'follows', node.sessionSourceId, null);
+          else s.insertAlias.run(node.sessionSourceId, owner);
         }
         const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
         const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
         const inserted = s.insertNode.run(
-          node.sourceId, sessionId, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
+          node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
           // null text: the full-text indexer derives it from raw later ('' = nothing to index).
           node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, node.raw, node.text,
@@ -197,7 +207,9 @@ class FileImportWriter implements FileImport {
           this.keepVariant(node);
           continue;
         }
-        added++;
+        this.nodesAdded++;
+        if (owner === sessionId) added++;
+        else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
         const seq = Number(inserted.lastInsertRowid);
         this.remember(node.sourceId, seq);
         node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
@@ -207,7 +219,7 @@ class FileImportWriter implements FileImport {
         linkStoredNode(s.link, {
           seq,
           id: node.sourceId,
-          sessionId,
+          sessionId: owner,
           parentSourceId: node.parentSourceId,
           parentSeq: node.parentSourceId === node.sourceId ? seq : parentSeq,
           logicalParentSourceId: node.logicalParentSourceId,
@@ -218,8 +230,13 @@ class FileImportWriter implements FileImport {
           spawnedAgentId: node.spawnedAgentId,
           toolUseIds: node.toolUses.map((use) => use.id),
           subagentAgentId: this.file.role === 'subagent' ? (this.file.agentId ?? node.agentId) : null,
+          contextParentSourceId: node.contextParentSourceId ?? null,
+          parentAgentId: this.file.parentAgentId ?? null,
+          workflowRunId: this.file.workflowRunId ?? null,
+          // Only an agent's own calls can spawn a nested agent (a main-thread call is found through agent_spawns).
+          spawnsAgent: this.file.role === 'subagent' && node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
         });
-        if (node.timestamp !== null) {
+        if (owner === sessionId && node.timestamp !== null) {
           if (first === null || node.timestamp < first) first = node.timestamp;
           if (last === null || node.timestamp > last) last = node.timestamp;
         }
@@ -236,8 +253,14 @@ class FileImportWriter implements FileImport {
       } else if (inserted.changes > 0 && record.summary && sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
         s.link.summaryStale.run(sessionId); // a custom or AI title: the link run looks the title up again
       }
+      const earlier = this.sessionId ?? record.sessionSourceId;
+      if (record.continuedInSessionId !== undefined && earlier !== null) linkLineage(s.lineage, record.continuedInSessionId, 'continues', earlier, null);
     }
-    this.nodesAdded += added;
+  }
+
+  /** A line of a session file naming another session than the file's own (the one before a cleared context). */
+  private isForeign(lineSession: string): boolean {
+    return this.file.role === 'main' && this.identity !== null && lineSession !== this.identity && lineSession !== this.sessionId;
   }
 
   private keepVariant(node: ParsedNode): void {
@@ -266,14 +289,20 @@ class FileImportWriter implements FileImport {
    */
   private resolveSession(): SessionId {
     const s = this.statements;
-    const ids = this.nodes.map((node) => node.sourceId);
+    // A fork's copies are the parent's nodes, and lines naming another session than the file's own are that
+    // session's: neither pulls the file into their session.
+    const own = this.nodes.filter((node) => node.forkedFrom === undefined);
+    const identity = this.file.role === 'main' ? fileSessionIdentity(this.file.sessionHint, own.map((node) => node.sessionSourceId)) : null;
+    this.identity = identity;
+    const joining = identity === null ? own : own.filter((node) => node.sessionSourceId === null || node.sessionSourceId === identity);
+    const ids = joining.map((node) => node.sourceId);
     const known = new Map(s.knownNodes.all(JSON.stringify(ids)).map((row) => [row.id, row.session_id]));
     let sessionId: SessionId | undefined;
     for (const id of ids) {
       sessionId = known.get(id);
       if (sessionId !== undefined) break;
     }
-    const lineSession = this.nodes.find((node) => node.sessionSourceId !== null)?.sessionSourceId ?? null;
+    const lineSession = identity ?? own.find((node) => node.sessionSourceId !== null)?.sessionSourceId ?? null;
     // A session file's lines name their session best (the file may be renamed); a subagent's folder names its parent.
     const ordered = this.file.role === 'main' ? [lineSession, this.file.sessionHint] : [this.file.sessionHint, lineSession];
     const claims = ordered.filter((claim): claim is string => claim !== null);

@@ -8,8 +8,12 @@
 import type { SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 
-/** What a waiting row is waiting for: a parent or logical parent node, a spawner, a summary's node. */
-type WaitKind = 'parent' | 'logical' | 'subagent' | 'summary';
+/**
+ * What a waiting row is waiting for: a parent or logical parent node, a spawner, a summary's node, a forked
+ * subagent's context node (`fork-context-ref`), a nested agent's parent agent's spawn call (ref: that agent), a
+ * workflow agent's launching call (ref: the run id its result names).
+ */
+type WaitKind = 'parent' | 'logical' | 'subagent' | 'summary' | 'context' | 'nested' | 'workflow';
 
 export interface LinkedNode {
   readonly seq: number;
@@ -27,6 +31,14 @@ export interface LinkedNode {
   readonly toolUseIds: readonly string[];
   /** Set for the nodes of a subagent's file: its root is linked to the call that spawned the agent. */
   readonly subagentAgentId: string | null;
+  /** A forked subagent's root: the parent's node it inherits its context from (wins over any spawn call). */
+  readonly contextParentSourceId?: string | null;
+  /** A nested agent's file (meta.json `parentAgentId`): without a recorded spawn, its root nests under that agent's call. */
+  readonly parentAgentId?: string | null;
+  /** A workflow agent's file (`subagents/workflows/<runId>/`): without a recorded spawn, its root nests under the run's launch. */
+  readonly workflowRunId?: string | null;
+  /** The node carries a Task/Agent call (a nested agent may be waiting for its agent's). */
+  readonly spawnsAgent?: boolean;
 }
 
 export function prepareLinkStateStatements(db: WritableDB) {
@@ -74,6 +86,13 @@ export function prepareLinkStateStatements(db: WritableDB) {
     markDirty: db.prepare<[string]>('UPDATE sessions SET dirty = 1 WHERE id = ?'),
     summaryStale: db.prepare<[string]>('UPDATE sessions SET summary_stale = 1, dirty = 1 WHERE id = ?'),
     sessionOfNode: db.prepare<[string], { session_id: string }>('SELECT session_id FROM nodes WHERE id = ?'),
+    // The newest Task/Agent call of an agent's file in a session, not after the nested agent started.
+    agentSpawnCall: db.prepare<[string, string, string | null, string | null], { id: string }>(
+      `SELECT n.id FROM nodes n JOIN tool_calls c ON c.node_seq = n.seq
+       WHERE n.session_id = ? AND n.file_id IN (SELECT id FROM files WHERE agent_id = ?) AND c.name IN ('Task', 'Agent')
+         AND (? IS NULL OR n.timestamp IS NULL OR n.timestamp <= ?)
+       ORDER BY n.file_id DESC, n.line DESC LIMIT 1`,
+    ),
   };
 }
 export type LinkStateStatements = ReturnType<typeof prepareLinkStateStatements>;
@@ -106,7 +125,16 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
     for (const waiting of s.waitingFor.all(toolUseId)) if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
   }
   if (node.spawnedAgentId !== null) {
-    for (const waiting of s.waitingFor.all(node.spawnedAgentId)) if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
+    for (const waiting of s.waitingFor.all(node.spawnedAgentId)) {
+      if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
+      else if (waiting.kind === 'workflow') {
+        const spawner = s.spawnOf.get(node.spawnedAgentId)?.id;
+        if (spawner !== undefined) nestUnder(s, waiting.item, spawner, node.spawnedAgentId, 'workflow');
+      }
+    }
+  }
+  if (node.spawnsAgent === true && node.subagentAgentId !== null) {
+    for (const waiting of s.waitingFor.all(node.subagentAgentId)) if (waiting.kind === 'nested') nestUnder(s, waiting.item, node.id, node.subagentAgentId, 'nested');
   }
 
   if (node.parentSourceId !== null) {
@@ -124,7 +152,35 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
       s.wait.run(node.logicalParentSourceId, 'logical', node.seq);
     }
   }
-  linkSpawner(s, node.seq, node.id, node.spawnedByToolUseId, node.subagentAgentId !== null && node.parentSourceId === null ? node.subagentAgentId : null);
+  const context = node.contextParentSourceId ?? null;
+  if (context !== null) {
+    if (s.seqOf.get(context) !== undefined) s.insertEdge.run(node.seq, 'subagent', context);
+    else s.wait.run(context, 'context', node.seq);
+    return;
+  }
+  const rootOfAgent = node.subagentAgentId !== null && node.parentSourceId === null ? node.subagentAgentId : null;
+  if (linkSpawner(s, node.seq, node.id, node.spawnedByToolUseId, rootOfAgent) || rootOfAgent === null) return;
+  const parentAgentId = node.parentAgentId ?? null;
+  if (parentAgentId !== null && parentAgentId !== rootOfAgent) {
+    const call = s.agentSpawnCall.get(node.sessionId, parentAgentId, node.timestamp, node.timestamp);
+    if (call !== undefined) nestUnder(s, node.seq, call.id, parentAgentId, 'nested');
+    else s.wait.run(parentAgentId, 'nested', node.seq);
+    return;
+  }
+  const runId = node.workflowRunId ?? null;
+  if (runId === null) return;
+  const launch = s.spawnOf.get(runId);
+  if (launch !== undefined) nestUnder(s, node.seq, launch.id, runId, 'workflow');
+  else s.wait.run(runId, 'workflow', node.seq);
+}
+
+/** A nested agent's root hangs from its parent agent's spawn call (no spawn of it was recorded). */
+function nestUnder(s: LinkStateStatements, seq: number, spawnerId: string, ref: string, kind: 'nested' | 'workflow'): void {
+  s.stopWaiting.run(ref, kind, seq);
+  const child = s.child.get(seq);
+  if (!child) return;
+  s.insertEdge.run(seq, 'subagent', spawnerId);
+  s.markDirty.run(child.session_id);
 }
 
 /** A summary record: retitles the session of the node it names, now or when that node arrives. */
@@ -142,7 +198,10 @@ function resolveWaiting(s: LinkStateStatements, node: LinkedNode, kind: WaitKind
   }
   const child = s.child.get(item);
   if (!child) return;
-  if (kind === 'logical') {
+  if (kind === 'context') {
+    s.insertEdge.run(item, 'subagent', node.id);
+    s.markDirty.run(child.session_id);
+  } else if (kind === 'logical') {
     s.insertEdge.run(item, 'logical', node.id);
     s.markDirty.run(child.session_id);
   } else if (kind === 'parent') {
@@ -162,18 +221,19 @@ function noteForwardEdge(s: LinkStateStatements, childSeq: number, sessionId: st
  * A subagent's root (or a line naming the call that spawned it) gets an edge to the spawning call: by the
  * call's id when it has one, else by the agent id its file is named after.
  */
-function linkSpawner(s: LinkStateStatements, seq: number, id: string, byToolUseId: string | null, rootOfAgent: string | null): void {
-  if (byToolUseId === null && rootOfAgent === null) return;
+function linkSpawner(s: LinkStateStatements, seq: number, id: string, byToolUseId: string | null, rootOfAgent: string | null): boolean {
+  if (byToolUseId === null && rootOfAgent === null) return false;
   let spawner = byToolUseId !== null ? s.callNode.get(byToolUseId)?.id : undefined;
   if (spawner === undefined && rootOfAgent !== null) spawner = s.spawnOf.get(rootOfAgent)?.id;
   if (spawner !== undefined) {
     if (spawner !== id) s.insertEdge.run(seq, 'subagent', spawner);
     if (byToolUseId !== null) s.stopWaiting.run(byToolUseId, 'subagent', seq);
     if (rootOfAgent !== null) s.stopWaiting.run(rootOfAgent, 'subagent', seq);
-    return;
+    return true;
   }
   if (byToolUseId !== null) s.wait.run(byToolUseId, 'subagent', seq);
   if (rootOfAgent !== null) s.wait.run(rootOfAgent, 'subagent', seq);
+  return false;
 }
 
 function retrySpawner(s: LinkStateStatements, seq: number): void {

@@ -13,9 +13,10 @@ export const VARIANT_RECORD = 'variant';
 
 /**
  * Envelope fields a copy rewrites without changing what the line says: the new file's session, folder and
- * version, and the parent where a fork's copy moved a line or dropped a neighbour (electron/forks).
+ * version, the parent where a fork's copy moved a line or dropped a neighbour (electron/forks), and the uuid
+ * of a `/branch` copy written under a new uuid (lineage.ts stores it as the original it names in `forkedFrom`).
  */
-const COPY_FIELDS = new Set(['sessionId', 'parentUuid', 'cwd', 'version', 'gitBranch', 'slug', 'userType', 'entrypoint', 'teamName', 'forkedFrom', 'isSidechain', 'agentId']);
+const COPY_FIELDS = new Set(['uuid', 'sessionId', 'parentUuid', 'cwd', 'version', 'gitBranch', 'slug', 'userType', 'entrypoint', 'teamName', 'forkedFrom', 'isSidechain', 'agentId']);
 
 export function prepareVariantStatements(db: WritableDB) {
   return {

@@ -8,6 +8,7 @@ import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, typ
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
+import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
 import {
   getAttachedRecords,
   getStoredNode,
@@ -18,6 +19,7 @@ import {
   type StoredToolCall,
 } from './node-queries';
 import { forEachSessionLine, prepareSessionLineQueries, type StoredLine } from './session-lines';
+import { allLineageLinks, nodePath, prepareLineageQueries, type LineageLink } from './session-lineage';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
 import {
   findToolCallNodes,
@@ -42,6 +44,7 @@ import {
 } from './search';
 
 export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
+export type { LineageLink } from './session-lineage';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { SessionRecord, SessionRecordType } from './session-records';
 export type { StoredLine } from './session-lines';
@@ -56,6 +59,8 @@ export interface SessionStore {
   beginFile(file: TranscriptFile): FileImport;
   /** Finishes every session that received nodes since the last call (cycles a late parent closed, title, project). */
   linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
+  /** At an import's end: each new fork / continuation / cleared-context link whose other session is not stored, once. */
+  lineageProblems(): ImportProblem[];
   /** The tool name of a stored call (to name a result whose call an earlier import read). */
   toolNameOf(toolUseId: string): string | null;
   /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
@@ -71,6 +76,10 @@ export interface SessionStore {
   /** One slice of getSessionNodes' answer, from `after` (FIRST_PAGE) on; `next` is null after the last. */
   getSessionNodesPage(sessionId: SessionId, after: NodePagePosition, limit: number): { nodes: NodeSummary[]; next: NodePagePosition | null };
   getNode(nodeId: string): StoredNode | null;
+  /** Every fork, continuation and cleared-context link between sessions (migration 014). */
+  lineageLinks(): LineageLink[];
+  /** Root → node by parents, across sessions (a fork's shared prefix). */
+  nodePath(nodeId: string): NodeSummary[];
   /** The nodes first stored from this transcript file (lines it shares with earlier files belong to those). */
   getNodeIdsOfFile(path: string): string[];
   getToolCalls(node: StoredNode): StoredToolCall[];
@@ -129,6 +138,7 @@ export function openSessionStore(path: string): SessionStore {
   const linkStatements = prepareLinkStatements(db.write);
   const indexStatements = prepareIndexStatements(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
+  const lineageQueries = prepareLineageQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
   const sessionRecordQueries = prepareSessionRecordQueries(db.read);
   const sessionLineQueries = prepareSessionLineQueries(db.read);
@@ -139,11 +149,14 @@ export function openSessionStore(path: string): SessionStore {
   const toolName = db.write.prepare<[string], { name: string }>('SELECT name FROM tool_calls WHERE tool_use_id = ? LIMIT 1');
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
   const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
+  const lineageStatements = prepareLineageStatements(db.write);
+  const lineageProblems = db.write.transaction(() => reportMissingLineage(lineageStatements));
 
   return {
     fileState: (path) => readFileState(importStatements, path),
     beginFile: (file) => beginFileImport(db.write, importStatements, file),
     linkChangedSessions: () => linkAll(),
+    lineageProblems: () => lineageProblems(),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
     listSessions: (request) => listSessions(sessionQueries, request),
@@ -151,6 +164,8 @@ export function openSessionStore(path: string): SessionStore {
     getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
     getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
+    lineageLinks: () => allLineageLinks(lineageQueries),
+    nodePath: (nodeId) => nodePath(lineageQueries, nodeId),
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),

@@ -60,6 +60,11 @@ export interface FileBackup {
   readonly backupTime: string;
 }
 
+/** `agent-<id>.meta.json` beside a subagent's transcript (2026): its type, description and, when nested, its parent agent. */
+export function agentMetaJson(meta: { readonly agentType?: string; readonly description?: string; readonly parentAgentId?: string }): string {
+  return `${JSON.stringify(meta)}\n`;
+}
+
 export class TranscriptBuilder {
   private readonly pending: string[] = [];
   private time: number;
@@ -69,6 +74,8 @@ export class TranscriptBuilder {
   /** The session's folder once a `relocated` or `worktree-state` line moved it (the scope's cwd before). */
   private folder: string | null = null;
   private worktree: WorktreeSession | null = null;
+  /** Set while lines are written under another session's id (withSessionId). */
+  private sessionOverride: string | null = null;
   /** The uuid of the last line that has one: the default parent of the next line. */
   last: string | null = null;
   /** Lines with a uuid written so far (the DAG's nodes). */
@@ -279,6 +286,51 @@ export class TranscriptBuilder {
     return this.system('scheduled_task', { event, task });
   }
 
+  /**
+   * The lineage lines of Claude Code 2026 (issue 13). A fork (`/branch`, `--fork-session`) starts its file with
+   * copies of the parent's lines, each carrying `forkedFrom: {sessionId, messageUuid}` (the original's uuid),
+   * with this session's id, and with the same uuids or, `newUuids`, fresh ones (parents renumbered alike).
+   * The next line of this builder continues from the last copy. Returns the copies' uuids.
+   */
+  forkCopies(parentLines: readonly string[], parentSessionId: string, options: { readonly newUuids?: boolean } = {}): string[] {
+    const renamed = new Map<string, string>();
+    const uuids: string[] = [];
+    for (const text of parentLines) {
+      const entry = JSON.parse(text) as Record<string, unknown>;
+      if (typeof entry.uuid !== 'string') continue; // records (snapshots, summaries) are not copied
+      const uuid = options.newUuids === true ? this.random.uuid() : entry.uuid;
+      renamed.set(entry.uuid, uuid);
+      const parent = typeof entry.parentUuid === 'string' ? (renamed.get(entry.parentUuid) ?? entry.parentUuid) : null;
+      const copy = { ...entry, parentUuid: parent, sessionId: this.scope.sessionId, uuid, forkedFrom: { sessionId: parentSessionId, messageUuid: entry.uuid } };
+      this.pending.push(JSON.stringify(copy));
+      uuids.push(uuid);
+      this.last = uuid;
+      this.nodeCount++;
+    }
+    return uuids;
+  }
+
+  /** `continued-in`: this session moved to the background and goes on under `continuedInSessionId`. */
+  continuedIn(continuedInSessionId: string): void {
+    this.pending.push(JSON.stringify({ type: 'continued-in', sessionId: this.scope.sessionId, continuedInSessionId, timestamp: this.timestamp() }));
+  }
+
+  /** `fork-context-ref`, the first line of a forked subagent's file: it inherits the parent's context up to `parentLastUuid`. */
+  forkContextRef(parentSessionId: string, parentLastUuid: string, contextLength: number): void {
+    const agentId = this.scope.agentId ?? null;
+    this.pending.push(JSON.stringify({ type: 'fork-context-ref', agentId, parentSessionId, parentLastUuid, contextLength }));
+  }
+
+  /** Lines written inside `write` carry `sessionId` (a file that opens with the previous session's lines). */
+  withSessionId<T>(sessionId: string, write: () => T): T {
+    this.sessionOverride = sessionId;
+    try {
+      return write();
+    } finally {
+      this.sessionOverride = null;
+    }
+  }
+
   private nextUuid(): string {
     const uuid = this.reservedUuid ?? this.random.uuid();
     this.reservedUuid = null;
@@ -318,7 +370,7 @@ export class TranscriptBuilder {
     const { sessionId, version, gitBranch, slug, agentId } = this.scope;
     const head: Record<string, unknown> = { parentUuid, ...beforeEnvelope, isSidechain: agentId !== undefined };
     if (agentId !== undefined) head.agentId = agentId;
-    return { ...head, userType: 'external', cwd: this.cwd(), sessionId, version, gitBranch, slug };
+    return { ...head, userType: 'external', cwd: this.cwd(), sessionId: this.sessionOverride ?? sessionId, version, gitBranch, slug };
   }
 
   private commit(uuid: string, line: Readonly<Record<string, unknown>>): void {

@@ -17,6 +17,18 @@ export interface TranscriptFile {
   readonly sessionHint: string | null;
   /** The agent id from the file name (agent-<id>.jsonl), for subagent files. */
   readonly agentId: string | null;
+  /** From `agent-<id>.meta.json` beside a subagent file: the agent that spawned this one (nested agents stored flat). */
+  readonly parentAgentId?: string | null;
+  /** `<runId>` of `subagents/workflows/<runId>/agent-<id>.jsonl`: the workflow run the agent belongs to. */
+  readonly workflowRunId?: string | null;
+  /** From the same meta file: `agentType: description`, the run's label. */
+  readonly agentLabel?: string | null;
+}
+
+/** Where a session's line came from when it is a copy of another session's (`forkedFrom`, FORMATS issue 13). */
+export interface ForkedFrom {
+  readonly sessionId: string;
+  readonly messageUuid: string;
 }
 
 /** One transcript line that has a uuid: exactly one node. */
@@ -63,6 +75,13 @@ export interface ParsedNode {
    * before): its label lacks the tool name, which the import fills in from the stored call (relabelResult).
    */
   readonly unnamedResultOf?: string;
+  /**
+   * Set on a copied line of a forked session (`/branch`, `--fork-session`): the line is the parent session's
+   * `messageUuid`, so `sourceId` is that uuid and `parentSourceId` the original's parent (one set of nodes).
+   */
+  readonly forkedFrom?: ForkedFrom;
+  /** On a forked subagent's root: the parent's node it inherits its context from (`fork-context-ref`). */
+  readonly contextParentSourceId?: string;
 }
 
 /** A line without a uuid (summary, file-history-snapshot, queue-operation, …), kept beside what it references. */
@@ -73,6 +92,8 @@ export interface ParsedRecord {
   /** For a `summary` record: the title text. */
   readonly summary: string | null;
   readonly sessionSourceId: string | null;
+  /** A `continued-in` record: the session went on (moved to the background) under this id. */
+  readonly continuedInSessionId?: string;
   readonly line: number;
   readonly offset: number;
   readonly raw: Buffer;

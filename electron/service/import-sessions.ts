@@ -145,6 +145,8 @@ export async function importSessions(
     store.setBulkMode(false);
   }
   linked.addProblems(link.problems);
+  // Only now: a fork's parent or a continuation may be read later in the same import.
+  if (cancelled === null) linked.addProblems(store.lineageProblems());
   linked.announce(link.sessionIds);
   if (cancelled !== null) throw cancelled;
 

@@ -12,6 +12,7 @@ import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceSt
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
 import { placeHookSnapshot } from './hook-snapshots';
 import { readSessionNodes } from './session-nodes-reader';
+import { lineageNodes, withLinks } from './session-lineage';
 import type { WorkspaceContext } from './workspace-context';
 import { snapshotNode } from './workspace-state';
 
@@ -55,7 +56,16 @@ export function createSessionGraphs(
   function graphKey(sessionId: string, session: SessionSummary | null, snapshots: readonly SnapshotRecord[]): string {
     const last = snapshots.at(-1);
     const forkCount = snapshots.length === 0 ? 0 : forks.list().length;
-    return `${generation.get(sessionId) ?? 0}|${session?.updatedAt}|${session?.nodeCount}|${snapshots.length}:${last?.nodeId}|${forkCount}`;
+    // A session linked to this one (a fork, a continuation) changes what its graph draws when it grows.
+    const lineage = store
+      .lineageLinks()
+      .filter((link) => link.laterId === sessionId || link.earlierId === sessionId)
+      .map((link) => {
+        const other = store.getSession(link.laterId === sessionId ? link.earlierId : link.laterId);
+        return `${link.kind}:${other?.nodeCount ?? 0}:${other?.updatedAt ?? ''}`;
+      })
+      .join(',');
+    return `${generation.get(sessionId) ?? 0}|${session?.updatedAt}|${session?.nodeCount}|${snapshots.length}:${last?.nodeId}|${forkCount}|${lineage}`;
   }
 
   async function graphOf(sessionId: string, signal?: AbortSignal): Promise<CachedGraph> {
@@ -70,10 +80,11 @@ export function createSessionGraphs(
       cache.set(sessionId, known);
       return known;
     }
-    const nodes = await readSessionNodes(store, sessionId, signal, options.pageRows);
+    const links = store.lineageLinks();
+    const nodes = lineageNodes(store, sessionId, await readSessionNodes(store, sessionId, signal, options.pageRows), links);
     // An import that landed while the pages were read changed the session under them: read it again.
     if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
-    const built = buildGraph(sessionId, session, snapshots, nodes);
+    const built = buildGraph(sessionId, session === null ? null : withLinks(store, session, links), snapshots, nodes);
     const entry: CachedGraph = { key, ...built };
     cache.delete(sessionId);
     cache.set(sessionId, entry);
@@ -104,9 +115,11 @@ export function createSessionGraphs(
       const page = store.listSessions(request);
       // One query for all sessions: most have no snapshots, and those that do may have thousands (hooks).
       const versions = store.snapshotVersions();
+      const links = store.lineageLinks();
       let forkCount: number | undefined;
       const sessions: SessionSummary[] = [];
-      for (const session of page.sessions) {
+      for (const listed of page.sessions) {
+        const session = links.length === 0 ? listed : withLinks(store, listed, links);
         const version = versions.get(session.id);
         if (version === undefined) {
           sessions.push(session);

@@ -13,6 +13,7 @@ import { FILE_HISTORY_RECORDS, reconstructSession, UNKNOWN_CONTENT, type FileCon
 import { ArborError } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
 import { sessionFolders, type FolderAt } from './session-folders';
+import { lineageNodes } from './session-lineage';
 import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
@@ -95,7 +96,8 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       cache.set(sessionId, hit);
       return hit;
     }
-    const nodes = store.getSessionNodes(sessionId);
+    // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
+    const nodes = lineageNodes(store, sessionId, store.getSessionNodes(sessionId));
     const built = fileHistorySource(store, options.claudeConfigDir).then((fileHistory) =>
       reconstructSession(nodes, (id) => readRaw(store, id), fileHistory === undefined ? { signal } : { signal, fileHistory }),
     );

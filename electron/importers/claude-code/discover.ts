@@ -14,6 +14,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { throwIfAborted } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { TranscriptFile } from '../transcript';
+import { readAgentMeta } from './agent-meta';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,7 +52,9 @@ export async function discoverClaudeTranscripts(
     if (found.has(path)) return;
     try {
       const info = await stat(path);
-      found.set(path, { format: 'claude-code', path, size: info.size, mtimeMs: info.mtimeMs, ...classifyTranscriptPath(path) });
+      const place = classifyTranscriptPath(path);
+      const meta = place.role === 'subagent' ? await readAgentMeta(path) : {};
+      found.set(path, { format: 'claude-code', path, size: info.size, mtimeMs: info.mtimeMs, ...place, ...meta });
     } catch (error) {
       problems.push({ file: path, line: 0, reason: ioReason(error) });
     }

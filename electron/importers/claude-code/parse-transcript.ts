@@ -12,6 +12,7 @@ import { clip } from './label-text';
 import { invalidUtf8Reason, truncatedLineReason } from './line-problems';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
 import { recordReference, recordTitle } from './records-2026';
+import { TranscriptLineage } from './lineage';
 
 export interface ClaudeParseOptions extends ParseOptions {
   /** Read size; tests shrink it to exercise chunk boundaries. */
@@ -31,7 +32,7 @@ export async function parseClaudeTranscript(
   sink: ParseSink,
   options: ClaudeParseOptions,
 ): Promise<ParseResult> {
-  const state = new TranscriptState(file, sink);
+  const state = new TranscriptState(file, sink, new TranscriptLineage(file, options.startOffset === 0));
   return readLines(
     file.path,
     (line) => {
@@ -69,6 +70,7 @@ class TranscriptState {
   constructor(
     private readonly file: TranscriptFile,
     private readonly sink: ParseSink,
+    private readonly lineage: TranscriptLineage,
   ) {}
 
   line(lineBytes: Buffer, line: number, offset: number): void {
@@ -121,8 +123,8 @@ class TranscriptState {
   private entry(value: JsonObject, bytes: Buffer, line: number, offset: number): void {
     const type = stringField(value, 'type');
     const uuid = stringField(value, 'uuid');
-    if (uuid !== null) this.sink.node(this.node(value, type, uuid, bytes, line, offset));
-    else if (type !== null) this.sink.record(record(value, type, cutRaw(bytes), bytes.length, line, offset));
+    if (uuid !== null) this.sink.node(this.lineage.node(value, this.node(value, type, uuid, bytes, line, offset)));
+    else if (type !== null) this.sink.record(this.lineage.record(value, record(value, type, cutRaw(bytes), bytes.length, line, offset)));
     else this.problem(line, 'not a transcript entry: an object without "type" or "uuid"');
   }
 

@@ -24,7 +24,7 @@ export interface StateTree {
   readonly children: Int32Array;
 }
 
-const STATE_EDGES = new Set(['logical', 'subagent', 'fork-of']);
+const STATE_EDGES = new Set(['logical', 'subagent', 'fork-of', 'continues']);
 
 /** The node's state parent by its own links (parentId, else a state edge), or -1. */
 function linkedParent(nodes: readonly NodeSummary[], index: ReadonlyMap<string, number>, i: number): number {

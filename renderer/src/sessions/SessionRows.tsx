@@ -3,6 +3,7 @@ import type { SessionId, SessionSummary } from '../../../shared/model';
 import { absoluteTime, plural, relativeTime } from '../app/format';
 import { BranchIcon } from '../app/icons';
 import { formatBytes } from '../files/format-bytes';
+import { lineageNote } from '../../../shared/session-links';
 import { activityOf, type SessionGroup } from './session-groups';
 
 export const ROW_HEIGHT = 54;
@@ -53,6 +54,8 @@ interface SessionRowProps {
 
 export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen }: SessionRowProps) {
   const when = activityOf(session) || null;
+  // One line of work across session ids: the session it goes on from, else one that goes on from it.
+  const lineage = session.links?.find((link) => link.direction === 'earlier') ?? session.links?.[0];
   const classes = ['session-row', selected ? 'is-selected' : '', cursor ? 'is-cursor' : '', session.orphanSubagent ? 'is-orphan' : '']
     .filter(Boolean)
     .join(' ');
@@ -72,6 +75,11 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         <span className="session-row__title" title={session.title}>
           {session.title}
         </span>
+        {lineage !== undefined ? (
+          <span className="badge badge--lineage" data-testid="lineage-mark" title={session.links!.map(lineageNote).join('\n')}>
+            {lineageNote(lineage)}
+          </span>
+        ) : null}
         {session.orphanSubagent ? (
           <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
             orphan subagent

@@ -1,5 +1,5 @@
 /**
- * Migration 015 on a store made by the previous schema (011): the partial index for session records is added,
+ * Migration 015 on a store made by the previous schema: the partial index for session records is added,
  * and custom-title / ai-title records stored before this version (their text not kept) get their text from
  * the stored line, so the next link run titles their sessions as the new importer does.
  */
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../electron/db/migrations';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { claudeCodeReader } from '../../../electron/service/arbor-service';
@@ -21,7 +22,7 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-it('migration 015: a store of schema 011 gets the session-records index, and its title records title their sessions', async () => {
+it('migration 015: a store of the previous schema gets the session-records index, and its title records title their sessions', async () => {
   const sessionId = '15151515-0000-4000-8000-000000000001';
   const b = titleBuilder(sessionId, 15);
   b.userPrompt('Make the loader retry');
@@ -42,13 +43,13 @@ it('migration 015: a store of schema 011 gets the session-records index, and its
   old.exec(`DROP INDEX records_of_sessions;
     UPDATE records SET summary = NULL WHERE type IN ('custom-title', 'ai-title');
     UPDATE sessions SET title = 'Make the loader retry', summary_title = NULL, summary_stale = 0, dirty = 0;`);
-  old.pragma('user_version = 11');
+  old.pragma(`user_version = ${Math.max(...MIGRATIONS.filter((m) => m.version < 15).map((m) => m.version))}`);
   old.close();
 
   store = openSessionStore(path);
   try {
     const db = store.handles.read;
-    expect(db.pragma('user_version', { simple: true })).toBe(15);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name = 'records_of_sessions'").get()).toEqual({ n: 1 });
     expect(db.prepare("SELECT type, summary FROM records WHERE type LIKE '%-title' ORDER BY line").all()).toEqual([
       { type: 'ai-title', summary: 'Loader retries' },

@@ -8,13 +8,16 @@
  * generator knows at each prompt: a file said to be known there has its real content, unless no line tells
  * the change (the user edited it between turns). A shell command that changed a file before the read its
  * baseline comes from leaves it in doubt wherever that command did not run (baseline doubt), so it is never
- * an excuse. Prints the figures.
+ * an excuse. Forks (`forkedFrom` copies) and background continuations (`continued-in`) are compared through the
+ * graph that draws them, prefix and chain included. Prints the figures.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticSessionLines } from '../../../electron/demo/synthetic';
+import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
+import { Random } from '../../../shared/random';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { ArborService } from '../../../electron/service/service-types';
 import { reconstructSession, type FileUnknownSince } from '../../../electron/snapshots/reconstruct';
@@ -26,6 +29,10 @@ if (!corpusPresent) console.warn(`reconstruct-differential: corpus part skipped,
 
 const SEEDS = 40;
 const NODES_PER_SESSION = 500;
+/** Claude Code 2026 lineage (issue 13): seeds whose session is forked (`forkedFrom` copies, same or new uuids) or continued (`continued-in`). */
+const FORKED_SEEDS = [3, 11, 19];
+const CONTINUED_SEEDS = [7];
+const LINEAGE_NODES = 200;
 
 interface Agreement {
   sessions: number;
@@ -74,7 +81,9 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
         if (content !== state.content) fail(`${path}: content ${show(content)} vs replay ${show(state.content)}`);
         else if (known !== (state.content !== undefined && !state.doubted)) fail(`${path}: engine says ${known ? 'known' : `unknown (${JSON.stringify(mine.fileUnknownSince.get(path))})`}, replay ${state.doubted ? 'doubted' : 'known'}`);
         else if (!known && !sameSince(mine.fileUnknownSince.get(path), state.since)) fail(`${path}: unknown since ${JSON.stringify(mine.fileUnknownSince.get(path))}, replay ${JSON.stringify(state.since)}`);
-        const real = truth?.get(id);
+        // Truth is checked in a node's own session's graph: a fork's or continuation's generated steps do not start
+        // from the state their generator's workspace had, so their pre-states would contradict the other session's.
+        const real = item.node.sessionId === session.id ? truth?.get(id) : undefined;
         if (real === undefined || !known) continue;
         agreement.truthChecked++;
         if (content === (real.files.get(path) ?? null)) continue;
@@ -96,6 +105,17 @@ async function compareAll(service: ArborService, label: string, truth?: Truth): 
         agreement.wrong.slice(0, 20).map((line) => `\n  ${line}`).join('')),
   );
   return agreement;
+}
+
+/** A generated session's lines with its first step hung from `parentUuid` (a fork's own steps after its copies). */
+function continueFrom(lines: readonly string[], parentUuid: string): string[] {
+  let done = false;
+  return lines.map((line) => {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    if (done || typeof entry.uuid !== 'string') return line;
+    done = true;
+    return JSON.stringify({ ...entry, parentUuid });
+  });
 }
 
 /** The engine names the may-write step's own reason (shell, subagent, …); the replay only that it is one. */
@@ -122,6 +142,21 @@ describe('reconstruction against an independent forward replay', () => {
       const onPrompt = (uuid: string, files: ReadonlyMap<string, string>, changed: { outside: readonly string[]; byShell: readonly string[] }) => truth.set(uuid, { files, changed });
       const lines = [...syntheticSessionLines(NODES_PER_SESSION, { seed, sessionId, cwd: '/home/dev/app', shapes: true, onPrompt })];
       writeFileSync(join(project, `${sessionId}.jsonl`), lines.join('\n') + '\n');
+      // The generator's truth is its own workspace's, so lineage sessions (which start from another's state) add none.
+      if (FORKED_SEEDS.includes(seed)) {
+        const forkId = `0d1f7e2a-0000-4000-9000-${String(seed).padStart(12, '0')}`;
+        const fork = new TranscriptBuilder({ sessionId: forkId, cwd: '/home/dev/app', version: '2.1.200', gitBranch: 'main', slug: 'fork' }, new Random(seed), new Date(Date.UTC(2026, 5, 1)));
+        const copies = fork.forkCopies(lines.slice(0, Math.floor(lines.length * 0.4)), sessionId, { newUuids: seed % 2 === 1 });
+        const own = continueFrom([...syntheticSessionLines(LINEAGE_NODES, { seed: seed + 1000, sessionId: forkId, cwd: '/home/dev/app', shapes: true })], copies.at(-1)!);
+        writeFileSync(join(project, `${forkId}.jsonl`), [...fork.take(), ...own].join('\n') + '\n');
+      }
+      if (CONTINUED_SEEDS.includes(seed)) {
+        const laterId = `0d1f7e2a-0000-4000-a000-${String(seed).padStart(12, '0')}`;
+        const record = JSON.stringify({ type: 'continued-in', sessionId, continuedInSessionId: laterId });
+        writeFileSync(join(project, `${sessionId}.jsonl`), [...lines, record].join('\n') + '\n');
+        const later = [...syntheticSessionLines(LINEAGE_NODES, { seed: seed + 2000, sessionId: laterId, cwd: '/home/dev/app', shapes: true })];
+        writeFileSync(join(project, `${laterId}.jsonl`), later.join('\n') + '\n');
+      }
     }
     generated = await createArborService({ dataDir: join(root, 'data'), host: 'cli', version: 'test', homeDir: join(root, 'home'), env: {} });
     await generated.api['import.run']({ paths: [join(root, 'projects')] });
@@ -138,7 +173,7 @@ describe('reconstruction against an independent forward replay', () => {
 
   it('agrees at every node of generated sessions with every shape', async () => {
     const agreement = await compareAll(generated, 'generated', truth);
-    expect(agreement.sessions).toBe(SEEDS);
+    expect(agreement.sessions).toBe(SEEDS + FORKED_SEEDS.length + CONTINUED_SEEDS.length);
     expect(agreement.pairs).toBeGreaterThan(50_000);
     expect(agreement.unknownPairs).toBeGreaterThan(0);
     expect(agreement.pairs - agreement.unknownPairs).toBeGreaterThan(10_000);
