@@ -132,9 +132,8 @@ async function main(): Promise<void> {
     }
     const storeBytes = folderBytes(dataDir);
     console.log(
-      `corpus: ${corpusNodes} messages, ${(corpusBytes / MiB).toFixed(0)} MB of transcripts; store ${(storeBytes / MiB).toFixed(0)} MB = ${(storeBytes / corpusBytes).toFixed(2)}× the transcripts (target ≤ 1.3×)`,
+      `corpus: ${corpusNodes} messages, ${(corpusBytes / MiB).toFixed(0)} MB of transcripts; store open ${(storeBytes / MiB).toFixed(0)} MB (its WAL included) = ${(storeBytes / corpusBytes).toFixed(2)}× the transcripts`,
     );
-    printStoreSpace(join(dataDir, 'arbor.sqlite'), corpusBytes);
 
     const sessions = (await service.api['sessions.list']({ limit: 1 })).sessions;
     const oneSession = sessions[0]?.id;
@@ -180,6 +179,12 @@ async function main(): Promise<void> {
   } finally {
     await service.close();
   }
+  // Closed, the WAL is folded back: the store is what stays on disk.
+  const closedBytes = folderBytes(dataDir);
+  console.log(
+    `store closed: ${(closedBytes / MiB).toFixed(0)} MB for ${(corpusBytes / MiB).toFixed(0)} MB of transcripts = ${(closedBytes / corpusBytes).toFixed(2)}× (target ≤ 1.3×)`,
+  );
+  printStoreSpace(join(dataDir, 'arbor.sqlite'), corpusBytes);
 }
 
 main().catch((error: unknown) => {
