@@ -180,8 +180,10 @@ export function searchPage(q: SearchQueries, input: string, options: { limit: nu
       // The word may lie past the head: this row is not known to miss it, so the scan cannot say "all seen".
       else if (Number(row.length) > row.head.length) exhausted = false;
     }
-    // Found enough, or saw every row: answered. Otherwise the word is rare under its prefix: ask FTS5 itself.
-    if (exhausted || found.length >= SEARCH_CANDIDATES) {
+    // Found enough, or saw every row: answered. Found a page's worth, with rows left unsure because the word may
+    // lie past their heads: answered too, as "at least" (FTS5's exact prefix query merges every term the word
+    // starts: 270 ms for "session" over a million messages). Else the word is rare under its prefix: ask FTS5.
+    if (exhausted || found.length >= Math.min(SEARCH_CANDIDATES, offset + limit)) {
       const pattern = toPattern(terms);
       const page = rankCandidates(found, pattern).slice(offset, offset + limit);
       const hits = hitsOf(q, pattern, page);

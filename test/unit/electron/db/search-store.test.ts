@@ -197,3 +197,23 @@ describe('search totals', () => {
     expect(store.searchPage('session is', { limit: 1, offset: 0, cap: 1000 })).toMatchObject({ total: texts.length, capped: false });
   });
 });
+
+describe('search over heads of texts', () => {
+  const filler = 'lorem '.repeat(100);
+  it('finds a word that lies past the stored head of every text through FTS5 itself', () => {
+    session('s', '2025-01-01T00:00:00Z', Array.from({ length: 40 }, (_, i) => `${filler} sessionizer ${i}`));
+    indexAll();
+    const page = store.searchPage('sessioni', { limit: 50, offset: 0, cap: 1000 });
+    expect(page).toMatchObject({ total: 40, capped: false });
+    expect(page.hits[0]?.snippet).toContain(`${SNIPPET_OPEN}sessionizer${SNIPPET_CLOSE}`);
+  });
+
+  it('answers a page from the heads that hold the word, as "at least", when other texts hold it past their heads', () => {
+    session('s', '2025-01-01T00:00:00Z', Array.from({ length: 160 }, (_, i) => (i % 2 === 0 ? `sessionizer first ${i}` : `${filler} sessionizer ${i}`)));
+    indexAll();
+    const page = store.searchPage('sessioni', { limit: 50, offset: 0, cap: 1000 });
+    expect(page.hits).toHaveLength(50);
+    expect(page.capped).toBe(true);
+    expect(page.total).toBeGreaterThanOrEqual(50);
+  });
+});
