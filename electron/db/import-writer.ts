@@ -13,6 +13,7 @@ import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
 import { fileSessionIdentity, forkParentSession, linkLineage, prepareLineageStatements } from './lineage-links';
+import { encodeRaw } from './raw-line';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -73,8 +74,8 @@ export function prepareImportStatements(db: WritableDB) {
     insertNode: db.prepare(
       `INSERT OR IGNORE INTO nodes (id, session_id, file_id, line, offset, parent_source_id, parent_id,
          logical_parent_source_id, kind, timestamp, label, sidechain, agent_id, model, spawned_agent_id,
-         spawned_by_tool_use_id, raw_bytes, raw, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         spawned_by_tool_use_id, raw_bytes, raw, raw_codec, text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertCall: db.prepare<[number, number, string, string]>(
       'INSERT OR IGNORE INTO tool_calls (node_seq, ordinal, tool_use_id, name) VALUES (?, ?, ?, ?)',
@@ -84,8 +85,8 @@ export function prepareImportStatements(db: WritableDB) {
     ),
     insertSpawn: db.prepare<[string, string]>('INSERT OR IGNORE INTO agent_spawns (agent_id, tool_use_id) VALUES (?, ?)'),
     insertRecord: db.prepare(
-      `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_codec, raw_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addToSession: db.prepare<{ session: string; added: number; first: string | null; last: string | null }>(
       `UPDATE sessions SET node_count = node_count + @added, dirty = 1,
@@ -196,11 +197,12 @@ class FileImportWriter implements FileImport {
         }
         const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
         const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
+        const raw = encodeRaw(node.raw);
         const inserted = s.insertNode.run(
           node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
           // null text: the full-text indexer derives it from raw later ('' = nothing to index).
-          node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, node.raw, node.text,
+          node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, raw.raw, raw.codec, node.text,
         );
         if (inserted.changes === 0) {
           // A copy of a node already stored (resume / fork replay) adds nothing; a line that says otherwise is kept.
@@ -244,9 +246,10 @@ class FileImportWriter implements FileImport {
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
     }
     for (const { record, ref } of this.records) {
+      const raw = encodeRaw(record.raw);
       const inserted = s.insertRecord.run(
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
-        record.summary, record.raw, record.rawBytes,
+        record.summary, raw.raw, raw.codec, record.rawBytes,
       );
       if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
         linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId);
@@ -266,7 +269,8 @@ class FileImportWriter implements FileImport {
   private keepVariant(node: ParsedNode): void {
     const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path);
     if (problem === null) return;
-    this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, node.raw, node.rawBytes);
+    const raw = encodeRaw(node.raw);
+    this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes);
     this.problems.push(problem);
   }
 

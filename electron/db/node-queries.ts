@@ -1,6 +1,7 @@
 /** Read-side queries for one node's detail: its stored line, its tool calls with their results, its records. */
 import type { NodeSummary } from '../../shared/model';
 import type { ReadableDB } from './database';
+import { decodeRaw } from './raw-line';
 import { NODE_COLUMNS, type NodeRow, type SessionQueries, toCallRef, toEdge, toNodeSummary } from './session-queries';
 
 export interface StoredNode {
@@ -31,18 +32,21 @@ export interface StoredRecord {
 
 export function prepareNodeQueries(db: ReadableDB) {
   return {
-    node: db.prepare<[string], NodeRow & { file: string; line: number; raw: Buffer; raw_bytes: number }>(
-      `SELECT ${NODE_COLUMNS}, f.path AS file, n.line, n.raw, n.raw_bytes FROM nodes n
+    node: db.prepare<[string], NodeRow & { file: string; line: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
+      `SELECT ${NODE_COLUMNS}, f.path AS file, n.line, n.raw, n.raw_codec, n.raw_bytes FROM nodes n
        JOIN files f ON f.id = n.file_id WHERE n.id = ?`,
     ),
-    callResults: db.prepare<[number], { tool_use_id: string; name: string; is_error: number | null; result_id: string | null; result_timestamp: string | null; result_raw: Buffer | null }>(
-      `SELECT c.tool_use_id, c.name, r.is_error, rn.id AS result_id, rn.timestamp AS result_timestamp, rn.raw AS result_raw
+    callResults: db.prepare<
+      [number],
+      { tool_use_id: string; name: string; is_error: number | null; result_id: string | null; result_timestamp: string | null; result_raw: Buffer | null; result_codec: number | null }
+    >(
+      `SELECT c.tool_use_id, c.name, r.is_error, rn.id AS result_id, rn.timestamp AS result_timestamp, rn.raw AS result_raw, rn.raw_codec AS result_codec
        FROM tool_calls c LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
        LEFT JOIN nodes rn ON rn.seq = r.node_seq
        WHERE c.node_seq = ? ORDER BY c.ordinal`,
     ),
-    records: db.prepare<[string], { type: string; file: string; line: number; raw: Buffer }>(
-      `SELECT r.type, f.path AS file, r.line, r.raw FROM records r JOIN files f ON f.id = r.file_id
+    records: db.prepare<[string], { type: string; file: string; line: number; raw: Buffer; raw_codec: number }>(
+      `SELECT r.type, f.path AS file, r.line, r.raw, r.raw_codec FROM records r JOIN files f ON f.id = r.file_id
        WHERE r.ref_source_id = ? ORDER BY r.file_id, r.line`,
     ),
   };
@@ -54,7 +58,7 @@ export function getStoredNode(q: NodeQueries, sq: SessionQueries, nodeId: string
   if (!row) return null;
   const edges = sq.nodeEdges.all(row.seq).map(toEdge);
   const calls = sq.nodeCalls.all(row.seq).map(toCallRef);
-  return { seq: row.seq, summary: toNodeSummary(row, edges, calls), file: row.file, line: row.line, raw: row.raw, rawBytes: row.raw_bytes };
+  return { seq: row.seq, summary: toNodeSummary(row, edges, calls), file: row.file, line: row.line, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes };
 }
 
 export function getStoredToolCalls(q: NodeQueries, seq: number): StoredToolCall[] {
@@ -64,11 +68,11 @@ export function getStoredToolCalls(q: NodeQueries, seq: number): StoredToolCall[
     isError: call.is_error === null ? null : call.is_error !== 0,
     result:
       call.result_id !== null && call.result_raw !== null
-        ? { nodeId: call.result_id, timestamp: call.result_timestamp, raw: call.result_raw }
+        ? { nodeId: call.result_id, timestamp: call.result_timestamp, raw: decodeRaw(call.result_raw, call.result_codec ?? 0) }
         : null,
   }));
 }
 
 export function getAttachedRecords(q: NodeQueries, nodeId: string): StoredRecord[] {
-  return q.records.all(nodeId);
+  return q.records.all(nodeId).map((row) => ({ type: row.type, file: row.file, line: row.line, raw: decodeRaw(row.raw, row.raw_codec) }));
 }

@@ -7,6 +7,7 @@
 import type { ImportProblem } from '../../shared/model';
 import type { ParsedNode } from '../importers/transcript';
 import type { WritableDB } from './database';
+import { decodeRaw } from './raw-line';
 
 /** The record type a variant is kept under, beside the node whose uuid it repeats. */
 export const VARIANT_RECORD = 'variant';
@@ -20,8 +21,8 @@ const COPY_FIELDS = new Set(['uuid', 'sessionId', 'parentUuid', 'cwd', 'version'
 
 export function prepareVariantStatements(db: WritableDB) {
   return {
-    storedLine: db.prepare<[string], { file_id: number; offset: number; raw: Buffer; raw_bytes: number; path: string; line: number }>(
-      'SELECT n.file_id, n.offset, n.raw, n.raw_bytes, f.path, n.line FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.id = ?',
+    storedLine: db.prepare<[string], { file_id: number; offset: number; raw: Buffer; raw_codec: number; raw_bytes: number; path: string; line: number }>(
+      'SELECT n.file_id, n.offset, n.raw, n.raw_codec, n.raw_bytes, f.path, n.line FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.id = ?',
     ),
   };
 }
@@ -32,8 +33,9 @@ export type VariantStatements = ReturnType<typeof prepareVariantStatements>;
  * copy's envelope; null when it is a copy, or the same line read again.
  */
 export function variantProblem(s: VariantStatements, node: ParsedNode, fileId: number, file: string): ImportProblem | null {
-  const stored = s.storedLine.get(node.sourceId);
-  if (stored === undefined) return null;
+  const row = s.storedLine.get(node.sourceId);
+  if (row === undefined) return null;
+  const stored = { ...row, raw: decodeRaw(row.raw, row.raw_codec) };
   if (stored.file_id === fileId && stored.offset === node.offset) return null; // the same line, read again
   if (stored.raw.equals(node.raw)) return null;
   // A line cut at the store's limit cannot be compared as JSON: only its length tells.

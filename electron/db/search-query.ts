@@ -4,11 +4,12 @@
  * anywhere; text in double quotes must occur as a phrase; the last word (or an unclosed phrase) is
  * prefix-matched for search-as-you-type.
  */
+import { createHash } from 'node:crypto';
 import type { NodeKind } from '../../shared/model';
 
 /** Words and phrases kept per query: a pasted paragraph should not become a thousand-term query. */
 const MAX_TERMS = 32;
-/** Sessions one filter may name (a project expands to its sessions). */
+/** Sessions (or projects) one filter may name. */
 export const MAX_FILTER_SESSIONS = 1000;
 /** The low bits of a full-text rowid hold the node's seq; the high bits its time (migration 010). */
 const SEQ_BITS = 31n;
@@ -84,6 +85,8 @@ export function broadenLastWord(terms: readonly SearchTerm[]): { terms: SearchTe
 export interface FacetSource {
   readonly kind: string;
   readonly sessionId: string;
+  /** The session's project (its folder) when known as the node is indexed. */
+  readonly project: string | null;
   readonly agentId: string | null;
   readonly sidechain: boolean;
 }
@@ -91,12 +94,15 @@ export interface FacetSource {
 const facetId = (id: string): string => id.toLowerCase().replace(/[^a-z0-9]/g, '');
 const kindFacet = (kind: string): string => `${FACET}k${facetId(kind)}`;
 const sessionFacet = (sessionId: string): string => `${FACET}s${facetId(sessionId)}`;
+// A folder's letters alone would make /a/b-c and /ab/c one project: a hash of the whole path cannot.
+const projectFacet = (project: string): string => `${FACET}p${createHash('sha256').update(project).digest('hex').slice(0, 20)}`;
 const agentFacet = (agent: string): string =>
   agent === 'main' ? `${FACET}xmain` : agent === 'subagent' ? `${FACET}xsub` : `${FACET}x${facetId(agent)}`;
 
 /** The facets column of a node: what the filters match, as tokens. */
 export function facetTokens(node: FacetSource): string {
   const tokens = [kindFacet(node.kind), sessionFacet(node.sessionId)];
+  if (node.project !== null) tokens.push(projectFacet(node.project));
   if (node.sidechain || node.agentId !== null) {
     tokens.push(agentFacet('subagent'));
     if (node.agentId !== null) tokens.push(agentFacet(node.agentId));
@@ -121,8 +127,10 @@ export function searchRowid(timestamp: string | null, seq: number): bigint {
 
 export interface ResolvedFilters {
   readonly kinds?: readonly NodeKind[];
-  /** Sessions to search in (a project's sessions included); empty = nothing can match. */
+  /** Sessions to search in; empty = nothing can match. */
   readonly sessionIds?: readonly string[];
+  /** Projects to search in (the sessions' folders); empty = nothing can match. */
+  readonly projects?: readonly string[];
   readonly agent?: string;
   readonly fromSeconds?: number;
   readonly toSeconds?: number;
@@ -153,6 +161,10 @@ export function buildFtsSearch(input: string | readonly SearchTerm[], filters: R
   if (filters.sessionIds !== undefined) {
     if (filters.sessionIds.length === 0) return null;
     parts.push(anyOf(filters.sessionIds.slice(0, MAX_FILTER_SESSIONS).map(sessionFacet)));
+  }
+  if (filters.projects !== undefined) {
+    if (filters.projects.length === 0) return null;
+    parts.push(anyOf(filters.projects.slice(0, MAX_FILTER_SESSIONS).map(projectFacet)));
   }
   if (filters.agent !== undefined) parts.push(anyOf([agentFacet(filters.agent)]));
   if (parts.length === 0) return null;

@@ -2,10 +2,13 @@
  * Full-text search over node text (FTS5), and the chunked indexer that fills it. The index's rowids order by
  * time (migration 010), so a search reads the newest matches first and ranks only a bounded set of them
  * (search-rank.ts): a one-letter prefix over a million nodes costs about what a rare word costs.
+ * The index keeps no copy of the text (migration 013): ranking reads the head of each candidate's text and its
+ * length, stored beside the index; the rare snippet whose match lies past the head reads the node's raw line.
  */
 import { type NodeKind, type SearchFilters, type SearchHit, type SearchIndexProgress, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
 import type { ReadableDB, WritableDB } from './database';
-import { broadenLastWord, buildFtsSearch, facetTokens, type FtsSearch, MAX_FILTER_SESSIONS, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
+import { decodeRaw } from './raw-line';
+import { broadenLastWord, buildFtsSearch, facetTokens, type FtsSearch, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
 import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest } from './search-rank';
 
 /**
@@ -13,8 +16,8 @@ import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest }
  * a common word or a short prefix is ranked among its newest CANDIDATES, then continues newest first.
  */
 export const SEARCH_CANDIDATES = 100;
-/** Characters of a candidate's text read to rank it (its whole length still counts). */
-const RANK_HEAD = 384;
+/** Characters of a node's text kept beside the index and read to rank it (its whole length still counts). */
+export const RANK_HEAD = 384;
 
 interface Bounds {
   readonly match: string;
@@ -29,17 +32,20 @@ interface CandidateRow {
   readonly length: bigint | number;
 }
 
-export function prepareSearchQueries(db: ReadableDB) {
+export function prepareSearchQueries(db: ReadableDB, derive: DeriveSearchText) {
   const statements = {
     // ORDER BY rowid DESC is the index's own order (newest first): no sort, and it stops at the limit.
-    candidates: db.prepare<[Bounds & { limit: number; offset: number; head: number }], CandidateRow>(
-      `SELECT rowid, substr(text, 1, @head) AS head, length(text) AS length FROM node_text
+    candidates: db.prepare<[Bounds & { limit: number; offset: number }], CandidateRow>(
+      `SELECT rowid, head, length FROM node_text
        WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
     ),
-    text: db.prepare<[bigint], { text: string }>(`SELECT text FROM node_text WHERE rowid = ?`),
-    // Newest first with whole texts, read lazily: a broadened query's candidates are checked one by one.
-    scan: db.prepare<[Bounds], { rowid: bigint; text: string }>(
-      `SELECT rowid, text FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC`,
+    // The whole text, for a snippet whose match lies past the head: as the indexer derived it.
+    nodeText: db.prepare<[bigint], { raw: Buffer; raw_codec: number; text: string | null; format: string }>(
+      `SELECT n.raw, n.raw_codec, n.text, f.format FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.seq = ?`,
+    ),
+    // Newest first, read lazily: a broadened query's candidates are checked one by one.
+    scan: db.prepare<[Bounds], CandidateRow>(
+      `SELECT rowid, head, length FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC`,
     ),
     node: db.prepare<[bigint], NodeRow>(
       `SELECT n.session_id, s.title, n.id, n.kind, n.timestamp FROM nodes n JOIN sessions s ON s.id = n.session_id WHERE n.seq = ?`,
@@ -49,13 +55,15 @@ export function prepareSearchQueries(db: ReadableDB) {
       `SELECT count(*) AS total FROM (
          SELECT 1 FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max LIMIT @cap)`,
     ),
-    projectSessions: db.prepare<[string, number], { id: string }>(
-      `SELECT id FROM sessions WHERE project IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC LIMIT ?`,
-    ),
   };
   statements.candidates.safeIntegers(true);
   statements.scan.safeIntegers(true);
-  return statements;
+  const fullText = (rowid: bigint): string => {
+    const row = statements.nodeText.get(rowid & SEQ_MASK);
+    if (row === undefined) return '';
+    return row.text ?? derive(decodeRaw(row.raw, row.raw_codec), row.format);
+  };
+  return { ...statements, fullText };
 }
 export type SearchQueries = ReturnType<typeof prepareSearchQueries>;
 
@@ -68,15 +76,16 @@ interface NodeRow {
 }
 
 /** Filters as the index sees them: projects become their sessions, dates become seconds. */
-function resolveFilters(q: SearchQueries, filters: SearchFilters): ResolvedFilters {
-  let sessionIds = filters.sessionIds;
-  if (filters.projects !== undefined) {
-    const ofProjects = q.projectSessions.all(JSON.stringify(filters.projects), MAX_FILTER_SESSIONS).map((row) => row.id);
-    // Both given: a session must be named and in one of the projects.
-    sessionIds = sessionIds === undefined ? ofProjects : ofProjects.filter((id) => sessionIds?.includes(id));
-  }
+function resolveFilters(filters: SearchFilters): ResolvedFilters {
   const seconds = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : (unixSeconds(iso) ?? undefined));
-  return { kinds: filters.kinds, sessionIds, agent: filters.agent, fromSeconds: seconds(filters.from), toSeconds: seconds(filters.to) };
+  return {
+    kinds: filters.kinds,
+    sessionIds: filters.sessionIds,
+    projects: filters.projects,
+    agent: filters.agent,
+    fromSeconds: seconds(filters.from),
+    toSeconds: seconds(filters.to),
+  };
 }
 
 function toBounds(search: FtsSearch): Bounds {
@@ -88,19 +97,24 @@ function toBounds(search: FtsSearch): Bounds {
  * offset counts through that one order. Never throws on what the user typed: odd input just finds less.
  */
 export function searchNodes(q: SearchQueries, input: string, limit: number, offset = 0, filters: SearchFilters = {}): SearchHit[] {
-  const search = buildFtsSearch(input, resolveFilters(q, filters));
+  const search = buildFtsSearch(input, resolveFilters(filters));
   if (search === null || limit <= 0) return [];
   const bounds = toBounds(search);
-  const pattern = toPattern(parseSearchText(input));
+  const newest = offset < SEARCH_CANDIDATES ? q.candidates.all({ ...bounds, limit: SEARCH_CANDIDATES, offset: 0 }) : null;
+  return pageOf(q, toPattern(parseSearchText(input)), bounds, newest, limit, offset);
+}
+
+/** One page from the newest candidates (read when the page starts among them), then older matches in order. */
+function pageOf(q: SearchQueries, pattern: SearchPattern, bounds: Bounds, newest: readonly CandidateRow[] | null, limit: number, offset: number): SearchHit[] {
+  if (limit <= 0) return [];
   const page: CandidateRow[] = [];
-  if (offset < SEARCH_CANDIDATES) {
-    const candidates = q.candidates.all({ ...bounds, limit: SEARCH_CANDIDATES, offset: 0, head: RANK_HEAD });
-    page.push(...rankCandidates(candidates, pattern).slice(offset, offset + limit));
-    if (candidates.length < SEARCH_CANDIDATES) return hitsOf(q, pattern, page);
+  if (newest !== null) {
+    page.push(...rankCandidates(newest, pattern).slice(offset, offset + limit));
+    if (newest.length < SEARCH_CANDIDATES) return hitsOf(q, pattern, page);
   }
   const from = Math.max(offset, SEARCH_CANDIDATES);
   const wanted = offset + limit - from;
-  if (wanted > 0) page.push(...q.candidates.all({ ...bounds, limit: wanted, offset: from, head: RANK_HEAD }));
+  if (wanted > 0) page.push(...q.candidates.all({ ...bounds, limit: wanted, offset: from }));
   return hitsOf(q, pattern, page);
 }
 
@@ -112,7 +126,7 @@ function hitsOf(q: SearchQueries, pattern: SearchPattern, rows: readonly Candida
     // The match may lie past the head that was read to rank it.
     const snippet =
       buildSnippet(row.head, pattern, SNIPPET_OPEN, SNIPPET_CLOSE) ??
-      (Number(row.length) > row.head.length ? buildSnippet(q.text.get(row.rowid)?.text ?? '', pattern, SNIPPET_OPEN, SNIPPET_CLOSE) : null) ??
+      (Number(row.length) > row.head.length ? buildSnippet(q.fullText(row.rowid), pattern, SNIPPET_OPEN, SNIPPET_CLOSE) : null) ??
       row.head.slice(0, 200);
     hits.push({
       sessionId: node.session_id,
@@ -141,12 +155,13 @@ export interface SearchPage {
 
 /**
  * One page with its bounded total. A last word longer than the prefix index is looked up by its indexed
- * prefix and the newest candidates are checked for the whole word (broadenLastWord): the total is then
- * exact when the scan saw every row, else "at least" the candidates found.
+ * prefix and the newest candidates' heads are checked for the whole word (broadenLastWord): the total is then
+ * exact when the scan saw every row whole, else "at least" the candidates found. Otherwise the total is the
+ * candidates when there are fewer than SEARCH_CANDIDATES, "at least" them for a common phrase, else counted.
  */
 export function searchPage(q: SearchQueries, input: string, options: { limit: number; offset: number; cap: number; filters?: SearchFilters }): SearchPage {
   const { limit, offset, cap, filters = {} } = options;
-  const resolved = resolveFilters(q, filters);
+  const resolved = resolveFilters(filters);
   const terms = parseSearchText(input);
   const broad = offset < SEARCH_CANDIDATES ? broadenLastWord(terms) : null;
   const broadSearch = broad === null ? null : buildFtsSearch(broad.terms, resolved);
@@ -161,19 +176,36 @@ export function searchPage(q: SearchQueries, input: string, options: { limit: nu
         break;
       }
       scanned++;
-      if (startsWord(row.text)) found.push({ rowid: row.rowid, head: row.text, length: row.text.length });
+      if (startsWord(row.head)) found.push(row);
+      // The word may lie past the head: this row is not known to miss it, so the scan cannot say "all seen".
+      else if (Number(row.length) > row.head.length) exhausted = false;
     }
-    // Found enough, or saw every row: answered. Otherwise the word is rare under its prefix: ask FTS5 itself.
-    if (exhausted || found.length >= SEARCH_CANDIDATES) {
+    // Found enough, or saw every row: answered. Found a page's worth, with rows left unsure because the word may
+    // lie past their heads: answered too, as "at least" (FTS5's exact prefix query merges every term the word
+    // starts: 270 ms for "session" over a million messages). Else the word is rare under its prefix: ask FTS5.
+    if (exhausted || found.length >= Math.min(SEARCH_CANDIDATES, offset + limit)) {
       const pattern = toPattern(terms);
       const page = rankCandidates(found, pattern).slice(offset, offset + limit);
-      const hits = hitsOf(q, pattern, page.map((row) => ({ ...row, head: row.head.slice(0, RANK_HEAD * 8) })));
+      const hits = hitsOf(q, pattern, page);
       return { hits, total: Math.min(found.length, cap), capped: !exhausted || found.length > cap };
     }
   }
-  const { total, capped } = countSearchHits(q, input, cap, filters);
-  return { hits: searchNodes(q, input, limit, offset, filters), total, capped };
+  const search = buildFtsSearch(terms, resolved);
+  if (search === null) return { hits: [], total: 0, capped: false };
+  const bounds = toBounds(search);
+  const newest = offset < SEARCH_CANDIDATES ? q.candidates.all({ ...bounds, limit: SEARCH_CANDIDATES, offset: 0 }) : null;
+  const hits = pageOf(q, toPattern(terms), bounds, newest, limit, offset);
+  // Fewer matches than candidates asked for: the candidates were all of them, no count needed.
+  if (newest !== null && newest.length < SEARCH_CANDIDATES) return { hits, total: Math.min(newest.length, cap), capped: newest.length > cap };
+  // A phrase's count checks word positions in every row holding its words ("session is": 20–60 ms for a bounded
+  // count over a million messages): it says "at least" the candidates it found instead.
+  if (newest !== null && terms.some((term) => isPhrase(term.text)) && cap >= SEARCH_CANDIDATES) return { hits, total: SEARCH_CANDIDATES, capped: true };
+  const total = q.count.get({ ...bounds, cap: cap + 1 })?.total ?? 0;
+  return { hits, total: Math.min(total, cap), capped: total > cap };
 }
+
+/** More than one word as the tokenizer sees them (a quoted phrase, or words joined by punctuation). */
+const isPhrase = (text: string): boolean => (text.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).length > 1;
 
 function rankCandidates(candidates: readonly CandidateRow[], pattern: SearchPattern): CandidateRow[] {
   const average = candidates.reduce((sum, row) => sum + Number(row.length), 0) / Math.max(1, candidates.length);
@@ -185,7 +217,7 @@ function rankCandidates(candidates: readonly CandidateRow[], pattern: SearchPatt
 
 /** How many nodes match, counted up to `cap` (more than that reads as `capped`). */
 export function countSearchHits(q: SearchQueries, input: string, cap: number, filters: SearchFilters = {}): { total: number; capped: boolean } {
-  const search = buildFtsSearch(input, resolveFilters(q, filters));
+  const search = buildFtsSearch(input, resolveFilters(filters));
   if (search === null) return { total: 0, capped: false };
   const total = q.count.get({ ...toBounds(search), cap: cap + 1 })?.total ?? 0;
   return total > cap ? { total: cap, capped: true } : { total, capped: false };
@@ -194,7 +226,9 @@ export function countSearchHits(q: SearchQueries, input: string, cap: number, fi
 interface ChunkRow {
   readonly seq: number;
   readonly raw: Buffer;
+  readonly raw_codec: number;
   readonly text: string | null;
+  readonly project: string | null;
   readonly format: string;
   readonly kind: string;
   readonly session_id: string;
@@ -207,11 +241,11 @@ export function prepareIndexStatements(db: WritableDB) {
   return {
     watermark: db.prepare<[], { value: number }>(`SELECT value FROM meta WHERE key = 'fts_indexed_upto'`),
     chunk: db.prepare<[number, number], ChunkRow>(
-      `SELECT n.seq, n.raw, n.text, f.format, n.kind, n.session_id, n.agent_id, n.sidechain, n.timestamp
-       FROM nodes n JOIN files f ON f.id = n.file_id
+      `SELECT n.seq, n.raw, n.raw_codec, n.text, f.format, n.kind, n.session_id, s.project, n.agent_id, n.sidechain, n.timestamp
+       FROM nodes n JOIN files f ON f.id = n.file_id JOIN sessions s ON s.id = n.session_id
        WHERE n.seq > ? ORDER BY n.seq LIMIT ?`,
     ),
-    insert: db.prepare<[bigint, string, string]>('INSERT INTO node_text (rowid, text, facets) VALUES (?, ?, ?)'),
+    insert: db.prepare<[bigint, string, string, string, number]>('INSERT INTO node_text (rowid, text, facets, head, length) VALUES (?, ?, ?, ?, ?)'),
     setWatermark: db.prepare<[number]>(`UPDATE meta SET value = ? WHERE key = 'fts_indexed_upto'`),
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
@@ -252,14 +286,21 @@ export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number,
     const last = chunk.at(-1);
     if (last === undefined) return 0;
     for (const row of chunk) {
-      const text = row.text ?? (derive === undefined ? '' : derive(row.raw, row.format));
+      const text = row.text ?? (derive === undefined ? '' : derive(decodeRaw(row.raw, row.raw_codec), row.format));
       if (text.length === 0) continue;
-      const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
-      s.insert.run(searchRowid(row.timestamp, row.seq), text, facets);
+      const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, project: row.project, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
+      s.insert.run(searchRowid(row.timestamp, row.seq), text, facets, textHead(text), text.length);
     }
     s.setWatermark.run(last.seq);
     return chunk.length;
   })();
+}
+
+/** The first RANK_HEAD characters, not cutting a character in two (a lone surrogate is not text). */
+export function textHead(text: string): string {
+  if (text.length <= RANK_HEAD) return text;
+  const code = text.charCodeAt(RANK_HEAD - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? RANK_HEAD - 1 : RANK_HEAD);
 }
 
 export function pendingIndexRows(s: IndexStatements): number {

@@ -2,11 +2,13 @@
  * The session store as callers see it: no SQL crosses this interface. Writes go through the one writer
  * connection; reads through a read-only connection that sees the last committed state.
  */
+import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
+import { compactNextChunk, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
 import {
@@ -123,6 +125,9 @@ export interface SessionStore {
    */
   indexNextChunk(rows: number, derive?: DeriveSearchText): number;
   pendingIndexRows(): number;
+  /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
+  compactNextChunk(rows: number): number;
+  pendingCompactionRows(): number;
 
   close(): void;
   /**
@@ -137,12 +142,14 @@ export function openSessionStore(path: string): SessionStore {
   const importStatements = prepareImportStatements(db.write);
   const linkStatements = prepareLinkStatements(db.write);
   const indexStatements = prepareIndexStatements(db.write);
+  const compactionStatements = prepareCompactionStatements(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
   const lineageQueries = prepareLineageQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
   const sessionRecordQueries = prepareSessionRecordQueries(db.read);
   const sessionLineQueries = prepareSessionLineQueries(db.read);
-  const searchQueries = prepareSearchQueries(db.read);
+  // A snippet past the stored head of a text reads it again from the raw line, as the indexer did.
+  const searchQueries = prepareSearchQueries(db.read, deriveSearchText);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
   // On the writer: it also sees the batches of the import in progress.
@@ -189,6 +196,8 @@ export function openSessionStore(path: string): SessionStore {
     indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
+    compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
+    pendingCompactionRows: () => pendingCompactionRows(compactionStatements),
     close: () => db.close(),
     handles: db,
   };

@@ -2,6 +2,8 @@
  * Fills the full-text index in the background after an import has returned: small chunks, one
  * transaction each, yielding to the event loop between them so requests are served meanwhile. The import
  * stores no search text for most nodes (it is off its hot path): each chunk derives it from the raw lines.
+ * Once the index is up to date, the same loop compresses the raw lines a store held before migration 013
+ * (nothing to do in a store created since).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeriveSearchText, SessionStore } from '../db/session-store';
@@ -40,20 +42,26 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
   let again = false;
 
   async function run(): Promise<void> {
-    let total = store.pendingIndexRows();
+    await work(() => store.pendingIndexRows(), (rows) => store.indexNextChunk(rows, derive), options.onProgress);
+    await work(() => store.pendingCompactionRows(), (rows) => store.compactNextChunk(rows));
+  }
+
+  /** Chunks of `step` until it consumes nothing, or the indexer stops or steps aside. */
+  async function work(pending: () => number, step: (rows: number) => number, onProgress?: IndexerOptions['onProgress']): Promise<void> {
+    let total = pending();
     let done = 0;
     let chunkRows = firstChunkRows;
     while (!stopped && !(options.paused?.() ?? false)) {
       const started = now();
-      const consumed = store.indexNextChunk(chunkRows, derive);
+      const consumed = step(chunkRows);
       if (consumed === 0) break;
       // Rows vary from bytes to megabytes: size the next chunk by how long this one took.
       const elapsed = Math.max(now() - started, 0.5);
       chunkRows = Math.round(Math.min(5000, Math.max(20, (chunkRows * chunkMs) / elapsed)));
       done += consumed;
       // Nodes imported meanwhile grow the job.
-      if (done > total) total = done + store.pendingIndexRows();
-      options.onProgress?.({ done, total: Math.max(total, done) });
+      if (done > total) total = done + pending();
+      onProgress?.({ done, total: Math.max(total, done) });
       await nextTurn();
     }
   }

@@ -15,6 +15,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SearchFilters } from '../../shared/model';
 import { writeSyntheticCorpus } from '../../electron/demo/synthetic';
+import { MIGRATIONS } from '../../electron/db/migrations';
+import { storeSpace } from '../../electron/db/store-space';
 import { createArborService } from '../../electron/service/arbor-service';
 import { argValue } from './bench-args';
 
@@ -78,6 +80,17 @@ function daysBefore(iso: string, days: number): string {
   return new Date(Date.parse(iso) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** The store's bytes per table and index (dbstat), each beside the transcripts' size. */
+function printStoreSpace(path: string, corpusBytes: number): void {
+  if (!existsSync(path)) return;
+  const space = storeSpace(path);
+  const total = space.reduce((sum, entry) => sum + entry.bytes, 0);
+  console.log(`store pages by table and index (${(total / MiB).toFixed(0)} MB):`);
+  for (const entry of space.filter((item) => item.bytes >= MiB)) {
+    console.log(`  ${entry.name.padEnd(28)} ${(entry.bytes / MiB).toFixed(1).padStart(8)} MB  ${((100 * entry.bytes) / total).toFixed(1).padStart(5)}%  ${(entry.bytes / corpusBytes).toFixed(3)}× the transcripts`);
+  }
+}
+
 interface Case {
   readonly name: string;
   /** Typed queries, cycled through (so no one query's pages stay hot). */
@@ -99,10 +112,12 @@ async function main(): Promise<void> {
   const corpusNodes = parts.reduce((sum, part) => sum + part.nodes, 0);
   const projects = join(root, 'projects');
 
-  const dataDir = join(root, 'data');
+  // One store per schema: a store of an older one would be migrated (and re-indexed) rather than measured.
+  const schema = MIGRATIONS.at(-1)?.version ?? 0;
+  const dataDir = join(root, `data-v${schema}`);
   const service = await createArborService({ dataDir, host: 'cli', version: 'bench', homeDir: root, env: {} });
   try {
-    const readyFile = join(root, 'store.json');
+    const readyFile = join(root, `store-v${schema}.json`);
     if (!existsSync(readyFile)) {
       let started = performance.now();
       const report = await service.api['import.run']({ paths: [projects] });
@@ -117,7 +132,7 @@ async function main(): Promise<void> {
     }
     const storeBytes = folderBytes(dataDir);
     console.log(
-      `corpus: ${corpusNodes} messages, ${(corpusBytes / MiB).toFixed(0)} MB of transcripts; store ${(storeBytes / MiB).toFixed(0)} MB = ${(storeBytes / corpusBytes).toFixed(2)}× the transcripts (target ≤ 1.3×)`,
+      `corpus: ${corpusNodes} messages, ${(corpusBytes / MiB).toFixed(0)} MB of transcripts; store open ${(storeBytes / MiB).toFixed(0)} MB (its WAL included) = ${(storeBytes / corpusBytes).toFixed(2)}× the transcripts`,
     );
 
     const sessions = (await service.api['sessions.list']({ limit: 1 })).sessions;
@@ -164,6 +179,12 @@ async function main(): Promise<void> {
   } finally {
     await service.close();
   }
+  // Closed, the WAL is folded back: the store is what stays on disk.
+  const closedBytes = folderBytes(dataDir);
+  console.log(
+    `store closed: ${(closedBytes / MiB).toFixed(0)} MB for ${(corpusBytes / MiB).toFixed(0)} MB of transcripts = ${(closedBytes / corpusBytes).toFixed(2)}× (target ≤ 1.3×)`,
+  );
+  printStoreSpace(join(dataDir, 'arbor.sqlite'), corpusBytes);
 }
 
 main().catch((error: unknown) => {

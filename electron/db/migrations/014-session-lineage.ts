@@ -8,11 +8,13 @@
  * are only split by importing their files into a new data folder.
  */
 import type { Migration } from './index';
+import { rawTextFunction } from '../raw-line';
 
 export const migration014SessionLineage: Migration = {
   version: 14,
   name: 'session-lineage',
   up(db) {
+    rawTextFunction(db);
     db.exec(`
       CREATE TABLE session_lineage (
         later_id TEXT NOT NULL,      -- the session that goes on
@@ -26,10 +28,10 @@ export const migration014SessionLineage: Migration = {
 
       INSERT OR IGNORE INTO session_lineage (later_id, kind, earlier_id)
         SELECT later, 'continues', earlier FROM (
-          SELECT json_extract(CAST(r.raw AS TEXT), '$.continuedInSessionId') AS later,
-                 coalesce(json_extract(CAST(r.raw AS TEXT), '$.sessionId'), f.session_id) AS earlier
+          SELECT json_extract(raw_text(r.raw, r.raw_codec), '$.continuedInSessionId') AS later,
+                 coalesce(json_extract(raw_text(r.raw, r.raw_codec), '$.sessionId'), f.session_id) AS earlier
           FROM records r JOIN files f ON f.id = r.file_id
-          WHERE r.type = 'continued-in' AND json_valid(CAST(r.raw AS TEXT))
+          WHERE r.type = 'continued-in' AND json_valid(raw_text(r.raw, r.raw_codec))
         ) WHERE later IS NOT NULL AND earlier IS NOT NULL AND later != earlier;
     `);
   },

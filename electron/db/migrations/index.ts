@@ -14,6 +14,7 @@ import { migration007Forks } from './007-forks';
 import { migration008OperationFolders } from './008-operation-folders';
 import { migration010SearchOrder } from './010-search-order';
 import { migration011LinkState } from './011-link-state';
+import { migration013CompactStore } from './013-compact-store';
 import { migration014SessionLineage } from './014-session-lineage';
 import { migration015SessionRecords } from './015-session-records';
 
@@ -23,7 +24,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration014SessionLineage, migration015SessionRecords];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -78,7 +78,17 @@ describe('searchRowid', () => {
 
 describe('facetTokens', () => {
   it('names kind, session and agent as tokens no typed word can equal', () => {
-    expect(facetTokens({ kind: 'tool_result', sessionId: 'Ab-12', agentId: null, sidechain: false })).toBe('\ue002ktoolresult \ue002sab12 \ue002xmain');
-    expect(facetTokens({ kind: 'assistant', sessionId: 's', agentId: 'a9f', sidechain: true })).toBe('\ue002kassistant \ue002ss \ue002xsub \ue002xa9f');
+    expect(facetTokens({ kind: 'tool_result', sessionId: 'Ab-12', project: null, agentId: null, sidechain: false })).toBe('\ue002ktoolresult \ue002sab12 \ue002xmain');
+    expect(facetTokens({ kind: 'assistant', sessionId: 's', project: null, agentId: 'a9f', sidechain: true })).toBe('\ue002kassistant \ue002ss \ue002xsub \ue002xa9f');
+  });
+
+  it('names a project by a hash of its whole path, so folders with the same letters stay apart', () => {
+    const tokens = (project: string): string[] => facetTokens({ kind: 'user', sessionId: 's', project, agentId: null, sidechain: false }).split(' ');
+    const a = tokens('/a/b-c');
+    const b = tokens('/ab/c');
+    expect(a).toHaveLength(4);
+    expect(a[2]).toMatch(/^\ue002p[0-9a-f]{20}$/);
+    expect(a[2]).not.toBe(b[2]);
+    expect(tokens('/a/b-c')[2]).toBe(a[2]);
   });
 });

@@ -16,6 +16,13 @@ describe('buildSnippet', () => {
     expect(snippet('Un RÉSUMÉ rapide', 'resume')).toBe('Un [RÉSUMÉ] rapide');
   });
 
+  it('reads arrows, dashes and ticks as separators, as with non-ASCII letters beside them', () => {
+    expect(snippet('Parser → Fixed ✓ — résumé next', 'fixed')).toBe('Parser → [Fixed] ✓ — résumé next');
+    expect(snippet('Parser → Fixed ✓ — done', 'fixed')).toBe('Parser → [Fixed] ✓ — done');
+    expect(snippet('a→FixedParser✓', 'fixedp')).toBe('a→[FixedParser]✓');
+    expect(snippet('ｆｉｘｅｄ → fixed', 'fixed')).toBe('ｆｉｘｅｄ → [fixed]');
+  });
+
   it('cuts long text around the first match', () => {
     const words = Array.from({ length: 100 }, (_, i) => `w${i}`);
     words[60] = 'needle';

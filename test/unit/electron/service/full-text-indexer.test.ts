@@ -3,20 +3,30 @@ import type { SessionStore } from '../../../../electron/db/session-store';
 import { createFullTextIndexer } from '../../../../electron/service/full-text-indexer';
 
 /** A store whose indexing costs `msPerRow` on an injected clock, with `pending` rows to index. */
-function slowStore(pending: number, msPerRow: number) {
+function slowStore(pending: number, msPerRow: number, uncompressed = 0) {
   let clock = 0;
   const asked: number[] = [];
+  const steps: string[] = [];
   const store = {
     pendingIndexRows: () => pending,
     indexNextChunk: (rows: number) => {
       const consumed = Math.min(rows, pending);
       pending -= consumed;
       asked.push(rows);
+      if (consumed > 0) steps.push('index');
+      clock += consumed * msPerRow;
+      return consumed;
+    },
+    pendingCompactionRows: () => uncompressed,
+    compactNextChunk: (rows: number) => {
+      const consumed = Math.min(rows, uncompressed);
+      uncompressed -= consumed;
+      if (consumed > 0) steps.push('compact');
       clock += consumed * msPerRow;
       return consumed;
     },
   } as unknown as SessionStore;
-  return { store, asked, now: () => clock };
+  return { store, asked, steps, now: () => clock, left: () => ({ pending, uncompressed }) };
 }
 
 describe('full-text indexer', () => {
@@ -38,5 +48,28 @@ describe('full-text indexer', () => {
     indexer.kick();
     await indexer.idle();
     expect(Math.max(...asked)).toBe(5000);
+  });
+
+  it('compresses the raw lines of a store made before migration 013 once the index is up to date', async () => {
+    const { store, steps, now, left } = slowStore(1000, 0.4, 3000);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(left()).toEqual({ pending: 0, uncompressed: 0 });
+    expect(steps.indexOf('compact')).toBeGreaterThan(steps.lastIndexOf('index'));
+  });
+
+  it('steps aside for an import while compressing old rows too', async () => {
+    let importing = false;
+    const { store, now, left } = slowStore(0, 0.4, 3000);
+    const real = store.compactNextChunk.bind(store);
+    store.compactNextChunk = (rows) => {
+      importing = true; // an import starts during the first chunk
+      return real(rows);
+    };
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, now, paused: () => importing });
+    indexer.kick();
+    await indexer.idle();
+    expect(left().uncompressed).toBe(3000 - 250);
   });
 });
