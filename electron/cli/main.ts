@@ -84,6 +84,8 @@ export async function runCli(argv: readonly string[], io: CliIO, options: CliOpt
       version: ARBOR_VERSION,
       homeDir: options.homeDir ?? homedir(),
       env: io.env,
+      name: `arbor ${command.name}`,
+      onWaitForWriter: (message) => io.stderr(`arbor: ${message}\n`),
     };
     const create = options.createService ?? loadRealService;
     const context: CliContext = {

@@ -4,7 +4,7 @@
  */
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
-import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
+import { openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import {
@@ -115,8 +115,8 @@ export interface SessionStore {
   readonly handles: DatabaseHandles;
 }
 
-export function openSessionStore(path: string): SessionStore {
-  const db = openDatabase(path);
+export function openSessionStore(path: string, options: OpenDatabaseOptions = {}): SessionStore {
+  const db = openDatabase(path, options);
   const importStatements = prepareImportStatements(db.write);
   const linkStatements = prepareLinkStatements(db.write);
   const indexStatements = prepareIndexStatements(db.write);
@@ -129,6 +129,10 @@ export function openSessionStore(path: string): SessionStore {
   const toolName = db.write.prepare<[string], { name: string }>('SELECT name FROM tool_calls WHERE tool_use_id = ? LIMIT 1');
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
   const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
+  // A read of several statements sees one committed state (a WAL read transaction), never part of a commit
+  // another process made between two of them.
+  const list = db.read.transaction((request: Parameters<SessionStore['listSessions']>[0]) => listSessions(sessionQueries, request));
+  const sessionNodes = db.read.transaction((sessionId: SessionId) => getSessionNodes(sessionQueries, sessionId));
 
   return {
     fileState: (path) => readFileState(importStatements, path),
@@ -136,9 +140,9 @@ export function openSessionStore(path: string): SessionStore {
     linkChangedSessions: () => linkAll(),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
-    listSessions: (request) => listSessions(sessionQueries, request),
+    listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
-    getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
+    getSessionNodes: (sessionId) => sessionNodes(sessionId),
     getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
