@@ -202,7 +202,7 @@ async function importFile(
     // The store failing is not the file being unreadable: the import fails, never reports the file as read.
     if (isStoreError(error)) throw error;
     // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
-    problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}` });
+    problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}`, notImported: true });
     return { sessionId: null, nodesAdded: 0 };
   }
 }
