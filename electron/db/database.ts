@@ -7,6 +7,10 @@ import Database from 'better-sqlite3';
 import { ArborError } from '../../shared/errors';
 import { latestVersion, migrate } from './migrations';
 
+// Read-only stores are opened by URI (`immutable=1`, `mode=ro`); better-sqlite3 turns URIs on only from this
+// variable, read once when its native module loads, on the first open.
+process.env.SQLITE_USE_URI ??= '1';
+
 /** A connection that may only be read from (opened read-only, so SQLite enforces it too). */
 export type ReadableDB = Database.Database & { readonly __readableDB: never };
 /** The single writing connection; it can also read its own uncommitted writes. */
@@ -82,7 +86,13 @@ function openReadOnly(path: string): DatabaseHandles {
   if (!existsSync(path)) throw new ArborError('READ_ONLY', `The store ${path} does not exist and the data folder is read-only`);
   const walBytes = sizeOf(`${path}-wal`);
   const uri = `file:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}?${walBytes > 0 ? 'mode=ro' : 'immutable=1'}`;
-  const reader = new Database(uri, { readonly: true, fileMustExist: true });
+  let reader: Database.Database;
+  try {
+    reader = new Database(uri, { readonly: true });
+  } catch {
+    // URIs were off (the native module loaded before this file): a plain read-only open, which needs the -shm.
+    reader = new Database(path, { readonly: true, fileMustExist: true });
+  }
   reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   tuneReader(reader);
   const version = reader.pragma('user_version', { simple: true }) as number;

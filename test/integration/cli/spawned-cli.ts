@@ -2,7 +2,7 @@
  * The CLI as real processes (bin/arbor.cjs running a bundle built for the test), for tests where several
  * processes share one data folder or a process gets a real signal.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -35,11 +35,13 @@ export function buildCliBundle(): { readonly bundle: string; remove(): void } {
   return { bundle: join(dir, 'arbor.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function startArbor(bundle: string, args: readonly string[], env: Record<string, string> = {}): Running {
+/** `as` runs it as another user (`uid`, `gid`): a root test's way to meet a permission check. */
+export function startArbor(bundle: string, args: readonly string[], env: Record<string, string> = {}, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): Running {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: REPO,
     env: { ...process.env, ARBOR_CLI_BUNDLE: bundle, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   });
   let stdout = '';
   let stderr = '';
@@ -49,6 +51,6 @@ export function startArbor(bundle: string, args: readonly string[], env: Record<
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-export function runArbor(bundle: string, args: readonly string[], env: Record<string, string> = {}): Promise<Exited> {
-  return startArbor(bundle, args, env).exited;
+export function runArbor(bundle: string, args: readonly string[], env: Record<string, string> = {}, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): Promise<Exited> {
+  return startArbor(bundle, args, env, as).exited;
 }
