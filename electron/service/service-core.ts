@@ -85,7 +85,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     const job = imports.run(async () => {
       if (signal.aborted) throw new CancelledError();
       // One importing process at a time on this data folder: the others wait their turn.
-      return writerLock.withTurn(signal, async () => {
+      return writerLock.withTurn(signal, asStoreErrors(async () => {
         const outcome = await importSessions(store, parts.reader, paths, {
           jobId,
           signal,
@@ -94,7 +94,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
           onSessionsChanged: (sessionIds) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
         });
         return { sessions: outcome.sessions, problems: outcome.problems };
-      });
+      }));
     });
     // Full-text indexing follows the import (failed and cancelled ones too: their committed batches count).
     const indexAfterImport = (): void => indexer.kick();
@@ -155,7 +155,11 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     events,
     async idle() {
       await imports.drained();
-      await indexer.idle();
+      try {
+        await indexer.idle();
+      } catch (error) {
+        throw storeErrorOf(error) ?? error;
+      }
     },
     tail(tailOptions = {}) {
       if (readOnly) throw readOnlyError(options.dataDir, 'import transcripts as they grow');
@@ -242,6 +246,17 @@ function guard(methods: ArborApi, isClosed: () => boolean, readOnlyDir: string |
     };
   }
   return guarded as unknown as ArborApi;
+}
+
+/** The live tail calls imports without the guard: its failures carry the same codes. */
+function asStoreErrors<T>(work: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      return await work();
+    } catch (error) {
+      throw storeErrorOf(error) ?? error;
+    }
+  };
 }
 
 function readOnlyError(dataDir: string, what: string): ArborError {
