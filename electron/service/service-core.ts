@@ -162,7 +162,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       }
     },
     tail(tailOptions = {}) {
-      if (readOnly) throw readOnlyError(options.dataDir, 'import transcripts as they grow');
+      // Nothing can be imported into a read-only store: the app and `arbor serve` still open it for reading.
+      if (readOnly) return { ready: Promise.resolve(), stop: () => Promise.resolve() };
       const { folders, ...rest } = tailOptions;
       const signal = tailOptions.signal ? AbortSignal.any([tailOptions.signal, lifetime.signal]) : lifetime.signal;
       return startLiveTail(
@@ -176,7 +177,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       );
     },
     listenForHooks() {
-      if (readOnly) return Promise.reject(readOnlyError(options.dataDir, 'take hook snapshots'));
+      // The hooks then capture on their own (and are refused READ_ONLY): no socket in a folder that cannot hold one.
+      if (readOnly) return Promise.resolve({ path: null, stop: () => Promise.resolve() });
       return listenForHooks(hookSocketPath(options.dataDir), api, lifetime.signal);
     },
     async close() {

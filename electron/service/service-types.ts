@@ -32,6 +32,7 @@ export interface ArborService {
   /**
    * Imports transcripts as they grow (live-tail.ts): the default locations and the folders already imported,
    * or `folders`. Each import emits `sessions.changed`. Stopped by `stop()`, its signal, or `close()`.
+   * On a read-only data folder it watches nothing.
    */
   tail(options?: LiveTailOptions & { readonly folders?: readonly string[] }): LiveTail;
   /**

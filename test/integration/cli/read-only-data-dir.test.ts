@@ -119,6 +119,25 @@ describe('a read-only data folder (the access check injected)', () => {
   });
 });
 
+describe('a read-only data folder in a host that stays up (the app, arbor serve)', () => {
+  it('opens for reading, with a live tail that watches nothing and no hook socket, instead of failing to start', async () => {
+    const dataDir = await closedStore('host');
+    const before = readdirSync(dataDir).sort();
+    const service = await createArborService({ dataDir, host: 'web', version: 'test', homeDir: home(), env: {}, canWrite: async () => false });
+    try {
+      const tail = service.tail();
+      await tail.ready;
+      await tail.stop();
+      expect((await service.listenForHooks()).path).toBeNull();
+      expect((await service.api['sessions.list']({})).total).toBeGreaterThan(0);
+      await expect(service.api['import.run']({ paths: [second] })).rejects.toMatchObject({ code: 'READ_ONLY' });
+    } finally {
+      await service.close();
+    }
+    expect(readdirSync(dataDir).sort()).toEqual(before);
+  });
+});
+
 describe('a read-only data folder (the real access check)', () => {
   const asRoot = process.getuid?.() === 0;
   /** As an unprivileged user when root (chmod does not stop root), else as this user. */
