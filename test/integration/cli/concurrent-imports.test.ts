@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../../electron/db/session-store';
 import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
 import type { ImportReport, SessionSummary } from '../../../shared/model';
 import { buildCliBundle, runArbor, startArbor, type Exited } from './spawned-cli';
@@ -32,11 +33,15 @@ function report(run: Exited): ImportReport {
   return JSON.parse(run.stdout) as ImportReport;
 }
 
+/** What the store lists, read in this process (read-only: the store is never written from here). */
 async function storedCounts(dataDir: string): Promise<Counts> {
-  const listed = await runArbor(cli.bundle, ['--data-dir', dataDir, 'ls', '--json']);
-  expect(listed.code, listed.stderr).toBe(0);
-  const { sessions } = JSON.parse(listed.stdout) as { sessions: SessionSummary[] };
-  return new Map(sessions.map((session) => [session.id, { nodes: session.nodeCount, files: session.fileCount }]));
+  const store = openSessionStore(join(dataDir, 'arbor.sqlite'), { readOnly: true });
+  try {
+    const { sessions } = store.listSessions({ limit: 10_000 });
+    return new Map(sessions.map((session: SessionSummary) => [session.id, { nodes: session.nodeCount, files: session.fileCount }]));
+  } finally {
+    store.close();
+  }
 }
 
 /** What one import alone stores from `folder`: the counts every concurrent run must reach. */
@@ -65,7 +70,7 @@ describe('imports from several processes on one data folder', () => {
       expect(filesIn(reports)).toBe(corpus.files.length);
       expect(await storedCounts(dataDir)).toEqual(expected);
     }
-  }, 180_000);
+  }, 300_000);
 
   it('an import beside a running arbor serve exits 0 while serve imports the same new files (20 runs)', async () => {
     const staging = join(root, 'staging');
@@ -105,5 +110,5 @@ describe('imports from several processes on one data folder', () => {
       const stopped = await serve.exited;
       expect(stopped.code, stopped.stderr).toBe(0);
     }
-  }, 180_000);
+  }, 300_000);
 });
