@@ -100,9 +100,8 @@ describe('arbor import stops on Ctrl-C and SIGTERM', () => {
     const corpus = await writeSyntheticCorpus(projects, { totalBytes: 30_000_000, nodesPerSession: 2000, seed: 9 });
     const dataDir = join(root, 'data-term');
     const importing = startArbor(cli.bundle, ['--data-dir', dataDir, 'import', projects]);
-    // The writer turn is taken once the store is open: the import is under way.
-    await expect.poll(() => existsSync(join(dataDir, 'locks', 'store-writer.lock')), { timeout: 30_000, interval: 20 }).toBe(true);
-    await new Promise((done) => setTimeout(done, 300));
+    // The writer turn is taken once the store is open: the import is under way (30 MB: a second or more).
+    await expect.poll(() => existsSync(join(dataDir, 'locks', 'store-writer.lock')), { timeout: 30_000, interval: 10 }).toBe(true);
     importing.child.kill('SIGTERM');
     const signalled = Date.now();
     const stopped = await importing.exited;
