@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   'IO', // the filesystem refused (permissions, missing path, disk full)
   'UNAUTHORIZED', // web host: missing or wrong token, bad Origin/Host
   'UNSUPPORTED', // the capability does not exist in this host (e.g. dialogs in web mode)
+  'STORE_BUSY', // another process kept the store's write lock longer than Arbor waits
+  'READ_ONLY', // the data folder cannot be written: reads work, writes are refused
   'INTERNAL', // a bug: anything not classified above
 ] as const;
 

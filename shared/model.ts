@@ -217,6 +217,8 @@ export interface ImportProblem {
   readonly file: string;
   readonly line: number; // 1-based; 0 when the problem concerns the whole file
   readonly reason: string;
+  /** The file (or path) was not imported at all: a run with such a problem does not report success. */
+  readonly notImported?: true;
 }
 
 export interface ImportedSession {

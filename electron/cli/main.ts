@@ -87,6 +87,8 @@ export async function runCli(argv: readonly string[], rawIO: CliIO, options: Cli
       version: ARBOR_VERSION,
       homeDir: options.homeDir ?? homedir(),
       env: io.env,
+      name: `arbor ${command.name}`,
+      onWaitForWriter: (message) => io.stderr(`arbor: ${message}\n`),
     };
     const create = options.createService ?? loadRealService;
     const context: CliContext = {
@@ -148,6 +150,12 @@ export function openService(dataDir: string): Promise<ArborService> {
   return loadRealService({ dataDir, host: 'cli', version: ARBOR_VERSION, homeDir: homedir(), env: process.env });
 }
 
+/**
+ * After Ctrl-C or SIGTERM, how long the command may take to stop (an import links what it committed) before
+ * the process exits anyway: nothing it waits for (a read that never returns) may keep it running.
+ */
+export const STOP_GRACE_MS = 5_000;
+
 /** The real process: stdio, environment, and Ctrl-C / SIGTERM as an abort. */
 export async function main(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();
@@ -157,6 +165,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     // A second Ctrl-C means "now": do not wait for cleanup.
     if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
     controller.abort();
+    // Unref'd: a command that stops in time exits at once; only one held up by pending I/O meets it.
+    setTimeout(() => {
+      process.stderr.write('arbor: interrupted (did not stop in time)\n');
+      process.exit(EXIT_INTERRUPTED);
+    }, STOP_GRACE_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -165,10 +178,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error.code === 'EPIPE') process.exit(EXIT_OK);
   });
   const io = processIO();
+  let code: number;
   try {
-    return await runCli(argv, io, { signal: controller.signal });
+    code = await runCli(argv, io, { signal: controller.signal });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  // An interrupted command may leave a read pending in the thread pool (a file that blocks): it must not keep
+  // the process alive. What was written is flushed first.
+  if (code === EXIT_INTERRUPTED) {
+    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write('', done))));
+    process.exit(code);
+  }
+  return code;
 }

@@ -2,8 +2,14 @@
  * The one place that opens SQLite. Read and write handles are distinct types (STYLE.md principle 9), so a
  * query function's signature says whether it may write; the service sees only the SessionStore interface.
  */
+import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { migrate } from './migrations';
+import { ArborError } from '../../shared/errors';
+import { latestVersion, migrate } from './migrations';
+
+// Read-only stores are opened by URI (`immutable=1`, `mode=ro`); better-sqlite3 turns URIs on only from this
+// variable, read once when its native module loads, on the first open.
+process.env.SQLITE_USE_URI ??= '1';
 
 /** A connection that may only be read from (opened read-only, so SQLite enforces it too). */
 export type ReadableDB = Database.Database & { readonly __readableDB: never };
@@ -13,35 +19,51 @@ export type WritableDB = ReadableDB & { readonly __writableDB: never };
 export interface DatabaseHandles {
   readonly write: WritableDB;
   readonly read: ReadableDB;
+  /** Opened read-only (the data folder cannot be written): `write` is the reader, and every write fails with READ_ONLY. */
+  readonly readOnly: boolean;
   close(): void;
 }
 
+export interface OpenDatabaseOptions {
+  /** Open for reading only: no migration, no WAL or -shm file created. */
+  readonly readOnly?: boolean;
+}
+
+/**
+ * How long a write waits for another process's write transaction. Long writers (imports) take turns through
+ * the store's writer lock first (electron/service/store-writer-lock.ts), so what is left to wait for is one
+ * batch, one link or one journal entry of another process: seconds at worst.
+ */
+export const BUSY_TIMEOUT_MS = 30_000;
+
 /** Opens (creating and migrating when needed) the store file and returns a writer and a reader over it. */
-export function openDatabase(path: string): DatabaseHandles {
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): DatabaseHandles {
+  if (options.readOnly === true) return openReadOnly(path);
   const writer = new Database(path);
+  // First: the pragmas below and the migrations may meet another process opening the same file.
+  writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Big pages: a node's raw line is a blob of a few KB, so small pages would chain overflow pages for most.
   // Only takes effect on a new file (before the first table is created).
   writer.pragma('page_size = 65536');
   writer.pragma('journal_mode = WAL');
   writer.pragma('synchronous = NORMAL');
   writer.pragma('foreign_keys = ON');
-  writer.pragma('busy_timeout = 5000');
   writer.pragma('cache_size = -32000');
   writer.pragma('temp_store = MEMORY');
+  beginWritesImmediately(writer);
   const write = writer as WritableDB;
   migrate(write);
 
   // WAL lets the reader see the last committed state while an import batch is being written.
   const reader = new Database(path, { readonly: true });
-  reader.pragma('busy_timeout = 5000');
-  reader.pragma('cache_size = -16000');
-  // Searches read scattered rows of a big file: mapped pages are read in place instead of copied 64 KiB at a time.
-  reader.pragma('mmap_size = 1073741824');
+  reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  tuneReader(reader);
   const read = reader as ReadableDB;
 
   return {
     write,
     read,
+    readOnly: false,
     close() {
       reader.close();
       // Fold the WAL back into the main file so a closed store is one self-contained file.
@@ -52,6 +74,80 @@ export function openDatabase(path: string): DatabaseHandles {
       }
     },
   };
+}
+
+/**
+ * A store nobody here may write. A cleanly closed one (no WAL left, or an empty one) is opened `immutable`:
+ * SQLite then needs no -shm file and takes no locks, which a read-only folder could not hold. One with a WAL
+ * still holding commits (its writer crashed) must be read with that WAL, so through the -shm beside it.
+ * Nothing is migrated: a store older than this Arbor cannot be read without writing (READ_ONLY).
+ */
+function openReadOnly(path: string): DatabaseHandles {
+  if (!existsSync(path)) throw new ArborError('READ_ONLY', `The store ${path} does not exist and the data folder is read-only`);
+  const walBytes = sizeOf(`${path}-wal`);
+  const uri = `file:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}?${walBytes > 0 ? 'mode=ro' : 'immutable=1'}`;
+  let reader: Database.Database;
+  try {
+    reader = new Database(uri, { readonly: true });
+  } catch {
+    // URIs were off (the native module loaded before this file): a plain read-only open, which needs the -shm.
+    reader = new Database(path, { readonly: true, fileMustExist: true });
+  }
+  reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  tuneReader(reader);
+  const version = reader.pragma('user_version', { simple: true }) as number;
+  if (version < latestVersion()) {
+    reader.close();
+    throw new ArborError('READ_ONLY', `The store ${path} is from an older Arbor and needs an upgrade, which needs a writable data folder`);
+  }
+  const read = reader as ReadableDB;
+  return { write: read as WritableDB, read, readOnly: true, close: () => reader.close() };
+}
+
+function tuneReader(reader: Database.Database): void {
+  reader.pragma('cache_size = -16000');
+  // Searches read scattered rows of a big file: mapped pages are read in place instead of copied 64 KiB at a time.
+  reader.pragma('mmap_size = 1073741824');
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Every write transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE) instead of at its first
+ * write: a deferred one that read first cannot wait for another process's writer (SQLITE_BUSY at once,
+ * whatever busy_timeout says, since its snapshot went stale), so imports beside another process failed.
+ */
+function beginWritesImmediately(db: Database.Database): void {
+  const deferred = db.transaction.bind(db);
+  db.transaction = ((work: (...args: never[]) => unknown) => deferred(work).immediate) as typeof db.transaction;
+}
+
+/**
+ * SQLite's failures that are about sharing the store, as Arbor errors with codes (null for anything else):
+ * a write lock held past the busy timeout (STORE_BUSY), or a store that cannot be written (READ_ONLY).
+ */
+export function storeErrorOf(error: unknown): ArborError | null {
+  if (error instanceof ArborError) return null;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new ArborError('STORE_BUSY', `Another process kept Arbor's store busy for more than ${BUSY_TIMEOUT_MS / 1000} s (${message})`, { sqlite: code });
+  }
+  if (code.startsWith('SQLITE_READONLY')) return new ArborError('READ_ONLY', `Arbor's store is read-only (${message})`, { sqlite: code });
+  return null;
+}
+
+/** True for an error raised by the store rather than by a file being read (an import must not skip a file for it). */
+export function isStoreError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (typeof code === 'string' && code.startsWith('SQLITE_')) || (error instanceof ArborError && (error.code === 'STORE_BUSY' || error.code === 'READ_ONLY'));
 }
 
 /**

@@ -6,7 +6,7 @@ import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
-import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
+import { openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { compactNextChunk, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
@@ -137,8 +137,8 @@ export interface SessionStore {
   readonly handles: DatabaseHandles;
 }
 
-export function openSessionStore(path: string): SessionStore {
-  const db = openDatabase(path);
+export function openSessionStore(path: string, options: OpenDatabaseOptions = {}): SessionStore {
+  const db = openDatabase(path, options);
   const importStatements = prepareImportStatements(db.write);
   const linkStatements = prepareLinkStatements(db.write);
   const indexStatements = prepareIndexStatements(db.write);
@@ -158,6 +158,10 @@ export function openSessionStore(path: string): SessionStore {
   const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
   const lineageStatements = prepareLineageStatements(db.write);
   const lineageProblems = db.write.transaction(() => reportMissingLineage(lineageStatements));
+  // A read of several statements sees one committed state (a WAL read transaction), never part of a commit
+  // another process made between two of them.
+  const list = db.read.transaction((request: Parameters<SessionStore['listSessions']>[0]) => listSessions(sessionQueries, request));
+  const sessionNodes = db.read.transaction((sessionId: SessionId) => getSessionNodes(sessionQueries, sessionId));
 
   return {
     fileState: (path) => readFileState(importStatements, path),
@@ -166,9 +170,9 @@ export function openSessionStore(path: string): SessionStore {
     lineageProblems: () => lineageProblems(),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
-    listSessions: (request) => listSessions(sessionQueries, request),
+    listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
-    getSessionNodes: (sessionId) => getSessionNodes(sessionQueries, sessionId),
+    getSessionNodes: (sessionId) => sessionNodes(sessionId),
     getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
     lineageLinks: () => allLineageLinks(lineageQueries),

@@ -5,8 +5,9 @@
  * Memory stays bounded whatever the file: the buffer grows only to hold a line up to `maxLineBytes`; a longer
  * line is not accumulated — its first and last bytes are kept and the rest is skipped up to its newline.
  */
-import { open } from 'node:fs/promises';
-import { throwIfAborted } from '../../shared/errors';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { CancelledError, throwIfAborted } from '../../shared/errors';
 
 export interface LineReaderOptions {
   /** Byte offset of the first line to read (the start of a line). Default 0. */
@@ -105,7 +106,9 @@ export async function readLines(
   let skipping: OversizeState | null = null;
 
   throwIfAborted(signal);
-  const handle = await open(path, 'r');
+  const handle = await openRegularFile(path);
+  /** A read still waiting when the import was stopped: the handle is then closed without waiting for it. */
+  let stuck = false;
   try {
     for (;;) {
       throwIfAborted(signal);
@@ -137,7 +140,8 @@ export async function readLines(
         buffer = grown;
       }
       if (beforeRead !== undefined) await beforeRead();
-      const { bytesRead } = await handle.read(buffer, filled, chunkSize, readPosition);
+      const read = handle.read(buffer, filled, chunkSize, readPosition);
+      const { bytesRead } = signal === undefined ? await read : await untilAborted(read, signal, () => (stuck = true));
       if (bytesRead === 0) break;
       readPosition += bytesRead;
       const scanFrom = filled;
@@ -181,7 +185,9 @@ export async function readLines(
       }
     }
   } finally {
-    await handle.close();
+    // close() waits for pending reads: after one that never ends, it would hold the stopped import forever.
+    if (stuck) void handle.close().catch(() => undefined);
+    else await handle.close();
   }
   if (skipping === null && lineStart < filled && options.onUnterminatedLine !== undefined) {
     const last: WholeLine = { oversize: false, line: lineNumber, offset: bufferOffset + lineStart, bytes: buffer.subarray(lineStart, filled) };
@@ -189,6 +195,47 @@ export async function readLines(
   }
   const endOffset = skipping !== null ? skipping.offset : bufferOffset + lineStart;
   return { endOffset, endLine: lineNumber };
+}
+
+/**
+ * Opens without blocking (O_NONBLOCK: a FIFO's open would wait for a writer) and refuses anything but a regular
+ * file, whatever discovery saw: a path swapped for a FIFO or a device meanwhile is never read.
+ */
+async function openRegularFile(path: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file (a FIFO, socket or device): not read`), { code: 'EINVAL' });
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** `read`, or CANCELLED as soon as the signal fires even if `read` never settles (a read that blocks). */
+function untilAborted<T>(read: Promise<T>, signal: AbortSignal, onStuck: () => void): Promise<T> {
+  if (signal.aborted) {
+    onStuck();
+    return Promise.reject(new CancelledError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      onStuck();
+      reject(new CancelledError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    read.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** What is kept of a line while its middle is skipped. */

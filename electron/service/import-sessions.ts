@@ -7,6 +7,7 @@
  * work. The worker takes over at a file boundary once it has loaded (the files before are parsed here, so
  * its start-up costs nothing); if it fails, the rest is parsed here. Both paths store the same rows.
  */
+import { isStoreError } from '../db/database';
 import type { SessionStore } from '../db/session-store';
 import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
@@ -202,8 +203,10 @@ async function importFile(
   } catch (error) {
     if (error instanceof ParseWorkerFailedError) throw error;
     if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
+    // The store failing is not the file being unreadable: the import fails, never reports the file as read.
+    if (isStoreError(error)) throw error;
     // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
-    problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}` });
+    problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}`, notImported: true });
     return { sessionId: null, nodesAdded: 0 };
   }
 }

@@ -2,8 +2,9 @@
  * The service behind the contract, with its format-specific parts injected (the transcript reader, the
  * content reader, default locations, the demo writer): arbor-service.ts wires the real ones, tests may not.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { storeErrorOf } from '../db/database';
 import { openSessionStore } from '../db/session-store';
 import { type ArborApi, type CallContext, type MethodName, requestValidators } from '../../shared/contract';
 import { ArborError, CancelledError } from '../../shared/errors';
@@ -17,6 +18,7 @@ import { startLiveTail } from './live-tail';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
 import { getNodeDetails } from './node-details';
 import { createSerialQueue } from './serial-queue';
+import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createForkMethods } from './fork-methods';
 import { createMergeMethods } from './merge-methods';
@@ -46,11 +48,19 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   } catch (error) {
     throw new ArborError('IO', `Cannot create the data folder ${options.dataDir}: ${String(error)}`);
   }
-  const store = openSessionStore(join(options.dataDir, STORE_FILE));
+  const storeFile = join(options.dataDir, STORE_FILE);
+  const readOnly = !(await (options.canWrite ?? canWrite)(options.dataDir, storeFile));
+  const store = openSessionStore(storeFile, { readOnly });
   const events = createEventHub();
   const imports = createSerialQueue();
+  const writerLock = createStoreWriterLock({
+    dataDir: options.dataDir,
+    name: options.name ?? defaultName(options.host),
+    onWait: (holder) => options.onWaitForWriter?.(describeWait(holder)),
+  });
   const indexer = createFullTextIndexer(store, {
-    paused: () => imports.busy,
+    // Another process importing: its batches and this indexer's chunks would only wait for each other.
+    paused: () => readOnly || imports.busy || writerLock.heldElsewhere(),
     onProgress: (progress) => events.emit('index.progress', progress),
   });
   // Closing aborts whatever import is still running.
@@ -65,7 +75,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     lifetime: lifetime.signal,
     events,
   });
-  await recoverOperations(workspace);
+  if (!readOnly) await recoverOperations(workspace);
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
@@ -75,14 +85,17 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     const jobId = `import-${++jobCounter}`;
     const job = imports.run(async () => {
       if (signal.aborted) throw new CancelledError();
-      const outcome = await importSessions(store, parts.reader, paths, {
-        jobId,
-        signal,
-        onProgress: (progress) => events.emit('import.progress', progress),
-        // As sessions are stored (throttled) and at the end: the first import fills the list as it goes.
-        onSessionsChanged: (sessionIds) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
-      });
-      return { sessions: outcome.sessions, problems: outcome.problems };
+      // One importing process at a time on this data folder: the others wait their turn.
+      return writerLock.withTurn(signal, asStoreErrors(async () => {
+        const outcome = await importSessions(store, parts.reader, paths, {
+          jobId,
+          signal,
+          onProgress: (progress) => events.emit('import.progress', progress),
+          // As sessions are stored (throttled) and at the end: the first import fills the list as it goes.
+          onSessionsChanged: (sessionIds) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
+        });
+        return { sessions: outcome.sessions, problems: outcome.problems };
+      }));
     });
     // Full-text indexing follows the import (failed and cancelled ones too: their committed batches count).
     const indexAfterImport = (): void => indexer.kick();
@@ -138,15 +151,21 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     },
   };
 
-  const api = guard(methods, () => closed);
+  const api = guard(methods, () => closed, readOnly ? options.dataDir : null);
   return {
     api,
     events,
     async idle() {
       await imports.drained();
-      await indexer.idle();
+      try {
+        await indexer.idle();
+      } catch (error) {
+        throw storeErrorOf(error) ?? error;
+      }
     },
     tail(tailOptions = {}) {
+      // Nothing can be imported into a read-only store: the app and `arbor serve` still open it for reading.
+      if (readOnly) return { ready: Promise.resolve(), stop: () => Promise.resolve() };
       const { folders, ...rest } = tailOptions;
       const signal = tailOptions.signal ? AbortSignal.any([tailOptions.signal, lifetime.signal]) : lifetime.signal;
       return startLiveTail(
@@ -160,6 +179,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       );
     },
     listenForHooks() {
+      // The hooks then capture on their own (and are refused READ_ONLY): no socket in a folder that cannot hold one.
+      if (readOnly) return Promise.resolve({ path: null, stop: () => Promise.resolve() });
       return listenForHooks(hookSocketPath(options.dataDir), api, lifetime.signal);
     },
     async close() {
@@ -191,18 +212,69 @@ async function recoverOperations(workspace: WorkspaceContext): Promise<void> {
   }
 }
 
-/** Every method validates its request (the CLI calls the service directly) and refuses after close. */
-function guard(methods: ArborApi, isClosed: () => boolean): ArborApi {
+/**
+ * The methods that write the store or the snapshot store (previews capture the workspace into it): refused
+ * up front on a read-only data folder, before any work.
+ */
+const WRITING_METHODS: ReadonlyMap<MethodName, string> = new Map<MethodName, string>([
+  ['import.run', 'import'],
+  ['demo.create', 'create a demo'],
+  ['snapshots.capture', 'take a snapshot'],
+  ['rewind.preview', 'rewind'],
+  ['rewind.apply', 'rewind'],
+  ['operations.undo', 'undo'],
+  ['fork.create', 'fork'],
+  ['forks.remove', 'remove forks'],
+  ['merge.preview', 'merge'],
+  ['merge.apply', 'merge'],
+]);
+
+/**
+ * Every method validates its request (the CLI calls the service directly), refuses after close, refuses to
+ * write on a read-only data folder (`readOnlyDir`), and reports the store's sharing failures with codes.
+ */
+function guard(methods: ArborApi, isClosed: () => boolean, readOnlyDir: string | null): ArborApi {
   const guarded = {} as Record<MethodName, (request: unknown, context?: CallContext) => Promise<unknown>>;
   for (const name of Object.keys(methods) as MethodName[]) {
     const method = methods[name] as (request: unknown, context?: CallContext) => Promise<unknown>;
     const validate = requestValidators[name] as (value: unknown) => unknown;
     guarded[name] = async (request, context) => {
       if (isClosed()) throw new ArborError('INTERNAL', 'The service is closed');
-      return method(validate(request ?? {}), context);
+      const writes = WRITING_METHODS.get(name);
+      if (readOnlyDir !== null && writes !== undefined) throw readOnlyError(readOnlyDir, writes);
+      try {
+        return await method(validate(request ?? {}), context);
+      } catch (error) {
+        throw storeErrorOf(error) ?? error;
+      }
     };
   }
   return guarded as unknown as ArborApi;
+}
+
+/** The live tail calls imports without the guard: its failures carry the same codes. */
+function asStoreErrors<T>(work: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      return await work();
+    } catch (error) {
+      throw storeErrorOf(error) ?? error;
+    }
+  };
+}
+
+function readOnlyError(dataDir: string, what: string): ArborError {
+  return new ArborError('READ_ONLY', `The data folder ${dataDir} is read-only: cannot ${what}`);
+}
+
+/** A real check (access(2), so a read-only mount counts too): the folder, and the store file when it exists. */
+async function canWrite(dataDir: string, storeFile: string): Promise<boolean> {
+  const writable = (path: string): Promise<boolean> => access(path, constants.W_OK).then(() => true, (error: NodeJS.ErrnoException) => error.code === 'ENOENT');
+  return (await writable(dataDir)) && (await writable(storeFile));
+}
+
+function defaultName(host: ArborServiceOptions['host']): string {
+  return host === 'electron' ? 'the Arbor app' : host === 'web' ? 'arbor serve' : 'arbor';
 }
 
 function stamp(date: Date): string {

@@ -13,6 +13,15 @@ export interface ArborServiceOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Injected clock for anything time-stamped. */
   readonly now?: () => Date;
+  /** This process as another one waiting for its import reads it ("arbor serve"); default from `host`. */
+  readonly name?: string;
+  /** Told when an import waits for another process's import on the same data folder (the CLI prints it). */
+  readonly onWaitForWriter?: (message: string) => void;
+  /**
+   * Whether the data folder can be written; default an access check of the folder and the store file. A
+   * read-only folder opens the store read-only: reads work, every write is refused with READ_ONLY.
+   */
+  readonly canWrite?: (dataDir: string, storeFile: string) => Promise<boolean>;
 }
 
 export interface ArborService {
@@ -23,6 +32,7 @@ export interface ArborService {
   /**
    * Imports transcripts as they grow (live-tail.ts): the default locations and the folders already imported,
    * or `folders`. Each import emits `sessions.changed`. Stopped by `stop()`, its signal, or `close()`.
+   * On a read-only data folder it watches nothing.
    */
   tail(options?: LiveTailOptions & { readonly folders?: readonly string[] }): LiveTail;
   /**

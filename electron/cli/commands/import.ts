@@ -14,10 +14,12 @@ export const importCommand: CliCommand = {
 
 Imports agent transcripts into Arbor's store. PATH may be a transcript file or a folder searched for
 transcripts; with no PATH, the default locations are imported (see below). Importing again only reads
-what changed. Bad lines are reported and skipped; the rest of each file is imported.
+what changed. Bad lines are reported and skipped; the rest of each file is imported. A path that cannot
+be imported at all (missing, unreadable, a FIFO, socket or device) is reported and the exit status is 1.
+Another import on the same data folder (\`arbor serve\`, the app) is waited for.
 
 Options:
-  --json      Print the report as JSON: {"sessions":[{"id","source","files","nodes"}],"problems":[{"file","line","reason"}]}
+  --json      Print the report as JSON: {"sessions":[{"id","source","files","nodes"}],"problems":[{"file","line","reason","notImported"?}]}
   -h, --help  Show this help`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: Infinity });
@@ -37,12 +39,13 @@ Options:
     } finally {
       stopProgress();
     }
-    if (values.json === true) {
-      io.stdout(`${JSON.stringify({ sessions: report.sessions, problems: report.problems })}\n`);
-      return 0;
-    }
-    io.stdout(summarize(report));
-    return 0;
+    if (values.json === true) io.stdout(`${JSON.stringify({ sessions: report.sessions, problems: report.problems })}\n`);
+    else io.stdout(summarize(report));
+    // A path that was not imported at all (missing, refused, unreadable) is a failure, not a skipped line.
+    const notImported = report.problems.filter((problem) => problem.notImported === true).length;
+    if (notImported === 0) return 0;
+    io.stderr(`arbor: ${plural(notImported, 'path')} not imported (see the problems above)\n`);
+    return 1;
   },
 };
 
@@ -55,7 +58,7 @@ function summarize(report: ImportReport): string {
       : `Imported ${plural(report.sessions.length, 'session')} (${plural(nodes, 'node')}) from ${plural(files, 'file')}.`,
   ];
   if (report.problems.length > 0) {
-    lines.push(`${plural(report.problems.length, 'problem')} (those lines were skipped):`);
+    lines.push(`${plural(report.problems.length, 'problem')} (those lines or files were skipped):`);
     for (const p of report.problems.slice(0, MAX_PROBLEMS_SHOWN)) lines.push(`  ${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.reason}`);
     if (report.problems.length > MAX_PROBLEMS_SHOWN) lines.push(`  … and ${report.problems.length - MAX_PROBLEMS_SHOWN} more (see --json)`);
   }

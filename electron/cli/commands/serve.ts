@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startWebHost } from '../../host/web-host';
 import { integerOption, parseCommandArgs } from '../args';
+import { ArborError } from '../../../shared/errors';
 import type { CliCommand } from '../command';
 
 /**
@@ -32,7 +33,12 @@ Options:
     const service = await context.service();
     const host = await startWebHost({ service, rendererDir: context.io.env.ARBOR_RENDERER_DIR ?? RENDERER_DIR, port });
     // Transcripts that grow while the page is open appear in it (sessions.changed → the open graph reloads).
-    const tail = service.tail({ signal: context.signal });
+    // A file the tail could not import is said, never skipped in silence (another process keeping the store
+    // busy too long, a file that is not a transcript).
+    const tail = service.tail({
+      signal: context.signal,
+      onError: (error, path) => context.io.stderr(`arbor: live import${path === null ? '' : ` of ${path}`}: ${describeError(error)}\n`),
+    });
     // `arbor snapshot --hook` hands its captures to this process while it runs.
     await service.listenForHooks();
     context.io.stdout(`Arbor is serving at ${host.url}\n`);
@@ -46,3 +52,8 @@ Options:
     return 0;
   },
 };
+
+function describeError(error: unknown): string {
+  if (error instanceof ArborError) return `${error.message} [${error.code}]`;
+  return error instanceof Error ? error.message : String(error);
+}

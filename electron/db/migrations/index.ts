@@ -30,11 +30,17 @@ export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** The version a store has once every migration ran. */
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.reduce((max, migration) => Math.max(max, migration.version), 0);
+}
+
 export function migrate(db: WritableDB, migrations: readonly Migration[] = MIGRATIONS): void {
-  const from = currentVersion(db);
   for (const migration of migrations) {
-    if (migration.version <= from) continue;
+    if (migration.version <= currentVersion(db)) continue;
+    // Read again inside the write transaction: another process opening the store may have just run it.
     db.transaction(() => {
+      if (migration.version <= currentVersion(db)) return;
       migration.up(db);
       db.pragma(`user_version = ${migration.version}`);
     })();

@@ -8,7 +8,7 @@
  * A workflow's `journal.jsonl` (started/result records keyed by agentId, no uuids) is not a transcript and is
  * skipped when walking folders.
  */
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { throwIfAborted } from '../../../shared/errors';
@@ -48,15 +48,21 @@ export async function discoverClaudeTranscripts(
   const problems: ImportProblem[] = [];
   const visitedFolders = new Set<string>();
 
-  const addFile = async (path: string): Promise<void> => {
+  const addFile = async (path: string, known?: Stats): Promise<void> => {
     if (found.has(path)) return;
     try {
-      const info = await stat(path);
+      const info = known ?? (await stat(path));
+      // Opening a FIFO blocks until a writer comes and a device may never end: refused from stat alone.
+      const special = specialFileKind(info);
+      if (special !== null) {
+        problems.push({ file: path, line: 0, reason: refusedReason(special), notImported: true });
+        return;
+      }
       const place = classifyTranscriptPath(path);
       const meta = place.role === 'subagent' ? await readAgentMeta(path) : {};
       found.set(path, { format: 'claude-code', path, size: info.size, mtimeMs: info.mtimeMs, ...place, ...meta });
     } catch (error) {
-      problems.push({ file: path, line: 0, reason: ioReason(error) });
+      problems.push({ file: path, line: 0, reason: ioReason(error), notImported: true });
     }
   };
 
@@ -69,7 +75,7 @@ export async function discoverClaudeTranscripts(
       visitedFolders.add(real);
       entries = await readdir(folder, { withFileTypes: true });
     } catch (error) {
-      problems.push({ file: folder, line: 0, reason: ioReason(error) });
+      problems.push({ file: folder, line: 0, reason: ioReason(error), notImported: true });
       return;
     }
     entries.sort((a, b) => compare(a.name, b.name));
@@ -77,16 +83,20 @@ export async function discoverClaudeTranscripts(
       const path = join(folder, entry.name);
       let isFolder = entry.isDirectory();
       let isFile = entry.isFile();
+      let special = specialFileKind(entry);
       if (entry.isSymbolicLink()) {
         try {
           const target = await stat(path);
           isFolder = target.isDirectory();
           isFile = target.isFile();
+          special = specialFileKind(target);
         } catch {
           continue; // a dangling link is not a transcript
         }
       }
-      if (isFolder && !SKIPPED_FOLDERS.has(entry.name)) await walk(path);
+      // Skipped without being opened (a FIFO would block the walk), and said so: the user may wonder.
+      if (special !== null && entry.name.endsWith('.jsonl')) problems.push({ file: path, line: 0, reason: refusedReason(special) });
+      else if (isFolder && !SKIPPED_FOLDERS.has(entry.name)) await walk(path);
       else if (isFile && entry.name.endsWith('.jsonl') && !isWorkflowJournal(path)) await addFile(path);
     }
   };
@@ -98,11 +108,11 @@ export async function discoverClaudeTranscripts(
     try {
       info = await stat(path);
     } catch (error) {
-      problems.push({ file: path, line: 0, reason: ioReason(error) });
+      problems.push({ file: path, line: 0, reason: ioReason(error), notImported: true });
       continue;
     }
     if (info.isDirectory()) await walk(path);
-    else await addFile(path);
+    else await addFile(path, info);
   }
 
   const files = [...found.values()].sort(
@@ -126,6 +136,20 @@ export function classifyTranscriptPath(path: string): Pick<TranscriptFile, 'role
 
 function isWorkflowJournal(path: string): boolean {
   return basename(path) === 'journal.jsonl' && dirname(path).split(/[\\/]/).includes('workflows');
+}
+
+type SpecialFileKind = 'a FIFO (named pipe)' | 'a socket' | 'a character device' | 'a block device';
+
+function specialFileKind(info: Stats | Dirent): SpecialFileKind | null {
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return null;
+}
+
+function refusedReason(kind: SpecialFileKind): string {
+  return `not a transcript file: ${kind}, not read`;
 }
 
 function ioReason(error: unknown): string {

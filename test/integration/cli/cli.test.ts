@@ -133,13 +133,15 @@ describe.skipIf(!hasCorpus)('arbor import (real transcripts from ../shared/corpu
     const dataDir = join(root, 'corpus-data');
     const files = ['claude-code-log/fixtures/dag_fork.jsonl', 'claude-code-log/fixtures/edit_tool.jsonl', 'ccusage/chat.jsonl'].map((f) => join(CORPUS, f));
     const run = await cli(['import', ...files, join(root, 'missing.jsonl'), '--json', '--data-dir', dataDir]);
-    expect(run.code).toBe(0);
+    // The missing path was not imported: the report is printed, and the run does not claim success.
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('arbor: 1 path not imported (see the problems above)\n');
     const report = JSON.parse(run.stdout) as { sessions: Record<string, unknown>[]; problems: Record<string, unknown>[] };
     expect(Object.keys(report).sort()).toEqual(['problems', 'sessions']);
     expect(report.sessions.length).toBeGreaterThanOrEqual(2);
     for (const session of report.sessions) expect(Object.keys(session).sort()).toEqual(['files', 'id', 'nodes', 'source']);
-    for (const problem of report.problems) expect(Object.keys(problem).sort()).toEqual(['file', 'line', 'reason']);
-    expect(report.problems.some((p) => String(p.file).endsWith('missing.jsonl'))).toBe(true);
+    for (const problem of report.problems) expect(Object.keys(problem).filter((key) => key !== 'notImported').sort()).toEqual(['file', 'line', 'reason']);
+    expect(report.problems.filter((p) => p.notImported === true).map((p) => p.file)).toEqual([join(root, 'missing.jsonl')]);
 
     const ls = JSON.parse((await cli(['ls', '--json', '--data-dir', dataDir])).stdout) as { total: number };
     expect(ls.total).toBe(report.sessions.length);

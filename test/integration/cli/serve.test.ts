@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import type { CliIO } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/main';
 import { createFakeService } from '../../fakes/fake-service';
+import { ArborError } from '../../../shared/errors';
 
 const REPO = resolve(__dirname, '../../..');
 let root: string;
@@ -74,5 +75,36 @@ describe('arbor serve', () => {
     expect((await fetch(url)).status).toBe(200);
     child.kill('SIGINT');
     expect(await exited, stderr).toBe(0);
+  });
+});
+
+describe('arbor serve reports what its live tail could not import', () => {
+  it('regression: a live import that failed (the store busy too long) was dropped in silence; it is said on stderr with its code', async () => {
+    const service = createFakeService();
+    let stderr = '';
+    let stdout = '';
+    const controller = new AbortController();
+    const io: CliIO = {
+      stdout: (output) => void (stdout += Buffer.from(output).toString('utf8')),
+      stderr: (text) => void (stderr += text),
+      stdin: new PassThrough(),
+      cwd: root,
+      env: { ARBOR_RENDERER_DIR: rendererDir },
+      interactive: false,
+    };
+    const exit = runCli(['serve', '--port', '0', '--data-dir', join(root, 'tail-data')], io, {
+      signal: controller.signal,
+      createService: async () => ({
+        ...service,
+        tail(options) {
+          options?.onError?.(new ArborError('STORE_BUSY', 'Another process kept the store busy'), '/t/S1.jsonl');
+          return { ready: Promise.resolve(), stop: () => Promise.resolve() };
+        },
+      }),
+    });
+    await expect.poll(() => stdout).toContain('Arbor is serving at');
+    expect(stderr).toBe('arbor: live import of /t/S1.jsonl: Another process kept the store busy [STORE_BUSY]\n');
+    controller.abort();
+    expect(await exit).toBe(0);
   });
 });

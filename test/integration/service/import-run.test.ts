@@ -211,7 +211,7 @@ describe('import.run', () => {
   it('reports missing paths as problems, not failures', async () => {
     const report = await h.service.api['import.run']({ paths: [join(h.root, 'nowhere')] });
     expect(report.sessions).toEqual([]);
-    expect(report.problems).toEqual([{ file: join(h.root, 'nowhere'), line: 0, reason: expect.any(String) }]);
+    expect(report.problems).toEqual([{ file: join(h.root, 'nowhere'), line: 0, reason: expect.any(String), notImported: true }]);
   });
 });
 

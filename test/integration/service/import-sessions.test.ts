@@ -59,7 +59,7 @@ it('reports a file that cannot be read and imports the others', async () => {
   };
   const report = await importSessions(store, reader, [join(root, 'p')], { jobId: 'j' });
   expect(report.sessions.map((session) => session.id)).toEqual(['S2']);
-  expect(report.problems).toEqual([{ file: join(root, 'p', 'S1.jsonl'), line: 0, reason: expect.stringContaining('EACCES') }]);
+  expect(report.problems).toEqual([{ file: join(root, 'p', 'S1.jsonl'), line: 0, reason: expect.stringContaining('EACCES'), notImported: true }]);
 });
 
 it('regression: the sessions list stayed empty until the whole first import ended; each session is listed, titled, as its file is stored', async () => {

@@ -70,7 +70,7 @@ describe('discoverClaudeTranscripts', () => {
     const missing = join(dir, 'nope');
     const { files, problems } = await discoverClaudeTranscripts([file, missing]);
     expect(files.map((found) => found.path)).toEqual([file]);
-    expect(problems).toEqual([{ file: missing, line: 0, reason: 'path not found' }]);
+    expect(problems).toEqual([{ file: missing, line: 0, reason: 'path not found', notImported: true }]);
   });
 
   it('follows symlinked folders once, without looping', async () => {
