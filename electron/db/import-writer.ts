@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/transcript';
 import type { SessionId } from '../../shared/model';
-import type { WritableDB } from './database';
+import { foldLargeWal, type WritableDB } from './database';
 import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-state';
 
 /**
@@ -125,7 +125,7 @@ class FileImportWriter implements FileImport {
   private readonly flushBatch: () => void;
 
   constructor(
-    db: WritableDB,
+    private readonly db: WritableDB,
     private readonly statements: ImportStatements,
     private readonly file: TranscriptFile,
     private readonly fileId: number,
@@ -159,6 +159,7 @@ class FileImportWriter implements FileImport {
   private flush(): void {
     if (this.nodes.length === 0 && this.records.length === 0) return;
     this.flushBatch();
+    foldLargeWal(this.db);
     this.nodes = [];
     this.records = [];
     this.batchBytes = 0;
