@@ -5,7 +5,7 @@
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { openDatabase, setBulkMode, type DatabaseHandles } from './database';
-import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
+import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import {
   getAttachedRecords,
@@ -39,7 +39,7 @@ import {
   type SearchPage,
 } from './search';
 
-export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
+export type { FileImport, FileImportOptions, FileImportResult, StoredFileState } from './import-writer';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { DeriveSearchText } from './search';
 export type { SnapshotRecord, ToolCallNodes } from './snapshot-records';
@@ -49,7 +49,7 @@ export interface SessionStore {
   /** What the store knows about a file: to skip it when unchanged or resume it where it stopped. */
   fileState(path: string): StoredFileState | null;
   /** Starts (or resumes) storing one file's lines; call `finish` with the parser's end position. */
-  beginFile(file: TranscriptFile): FileImport;
+  beginFile(file: TranscriptFile, options?: FileImportOptions): FileImport;
   /** Finishes every session that received nodes since the last call (cycles a late parent closed, title, project). */
   linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
   /** The tool name of a stored call (to name a result whose call an earlier import read). */
@@ -132,7 +132,7 @@ export function openSessionStore(path: string): SessionStore {
 
   return {
     fileState: (path) => readFileState(importStatements, path),
-    beginFile: (file) => beginFileImport(db.write, importStatements, file),
+    beginFile: (file, options) => beginFileImport(db.write, importStatements, file, options),
     linkChangedSessions: () => linkAll(),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
