@@ -451,7 +451,9 @@ async function parent(): Promise<void> {
       }
       let bytes = 0;
       for (const file of files) bytes += (await stat(file)).size;
-      const probeIds = await firstNodeIds(files[files.length - 1]!, 400);
+      // The first session file in the order the import takes them (main transcripts by path, subagents after).
+      const first = [...files].filter((file) => !file.includes('/subagents/')).sort()[0]!;
+      const probeIds = await firstNodeIds(first, 400);
       const skipIndex = corpusMb > indexUpTo ? ['--skip-index'] : [];
       printCase(`corpus (${files.length} files)`, bytes, await runChild(['--projects', projects, '--files', files.join('\n'), ...skipIndex], probeIds));
     }
