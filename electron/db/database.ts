@@ -36,6 +36,14 @@ export interface OpenDatabaseOptions {
  */
 export const BUSY_TIMEOUT_MS = 30_000;
 
+/**
+ * A WAL that is never folded back grows with everything a bulk import writes (22 GB once, on a 1 GB
+ * transcript), and every page read searches its index, which grows with it. Past this size the import folds it.
+ */
+export const BULK_WAL_BYTES = 256 * 1024 * 1024;
+/** What a restarted WAL file is cut back to. */
+const WAL_KEPT_BYTES = 64 * 1024 * 1024;
+
 /** Opens (creating and migrating when needed) the store file and returns a writer and a reader over it. */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): DatabaseHandles {
   if (options.readOnly === true) return openReadOnly(path);
@@ -51,6 +59,8 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   writer.pragma('cache_size = -32000');
   writer.pragma('temp_store = MEMORY');
   beginWritesImmediately(writer);
+  // When a checkpoint has folded the whole WAL back, the next write restarts it and cuts the file to this size.
+  writer.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   const write = writer as WritableDB;
   migrate(write);
 
@@ -152,12 +162,30 @@ export function isStoreError(error: unknown): boolean {
 
 /**
  * Bulk mode for imports: durability of a half-written batch does not matter (re-reading a file is
- * idempotent: nodes dedupe by id, records by file offset), so skip fsyncs and do not checkpoint: the WAL
- * is folded into the main file by the next commit after bulk mode ends (the background indexer's).
+ * idempotent: nodes dedupe by id, records by file offset), so skip fsyncs and leave checkpoints to the
+ * import, which folds the WAL back between batches once it passes BULK_WAL_BYTES (`foldLargeWal`): an
+ * autocheckpoint after every 256 pages would copy the same hot index pages again and again.
  */
 export function setBulkMode(db: WritableDB, on: boolean): void {
   db.pragma(on ? 'synchronous = OFF' : 'synchronous = NORMAL');
   db.pragma(on ? 'wal_autocheckpoint = 0' : 'wal_autocheckpoint = 256');
+}
+
+/**
+ * Between batches: when the WAL has grown past `limit`, copies its pages into the main file (PASSIVE: a reader
+ * still on an older snapshot keeps its pages; what it holds is copied by a later call). Once all of it is
+ * copied, the next write starts the WAL from its beginning, so disk use stays bounded. Returns whether it ran.
+ */
+export function foldLargeWal(db: WritableDB, limit = BULK_WAL_BYTES): boolean {
+  let size: number;
+  try {
+    size = statSync(`${db.name}-wal`).size;
+  } catch {
+    return false; // no WAL file (an in-memory store, or nothing written yet)
+  }
+  if (size < limit) return false;
+  db.pragma('wal_checkpoint(PASSIVE)');
+  return true;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/transcript';
 import type { SessionId } from '../../shared/model';
-import type { WritableDB } from './database';
+import { foldLargeWal, type WritableDB } from './database';
 import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-state';
 import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
@@ -23,6 +23,11 @@ import { encodeRaw } from './raw-line';
  */
 const BATCH_LINES = 8000;
 const BATCH_BYTES = 24 * 1024 * 1024;
+/**
+ * A file's first batch is small, so its session is stored (and can be listed and opened) a moment after the
+ * import reaches it, not after the first 8000 lines.
+ */
+const FIRST_BATCH_LINES = 500;
 /**
  * Recent node ids of the file and their seq: most parents are a few lines up, so they resolve without a
  * lookup; bounded so a multi-GB file does not keep every id in memory (older ones are looked up).
@@ -114,10 +119,15 @@ export function readFileState(statements: ImportStatements, path: string): Store
   };
 }
 
-export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile): FileImport {
+export interface FileImportOptions {
+  /** Called after each batch is committed (between transactions: the store may be written, e.g. linked). */
+  readonly onBatchStored?: () => void;
+}
+
+export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile, options: FileImportOptions = {}): FileImport {
   const existing = readFileState(statements, file.path);
   const fileId = existing?.fileId ?? statements.insertFile.get(file.path, file.format, file.role, file.agentId)!.id;
-  return new FileImportWriter(db, statements, file, fileId, existing?.sessionId ?? null);
+  return new FileImportWriter(db, statements, file, fileId, existing?.sessionId ?? null, options.onBatchStored ?? null);
 }
 
 class FileImportWriter implements FileImport {
@@ -134,14 +144,16 @@ class FileImportWriter implements FileImport {
   private readonly problems: ImportProblem[] = [];
   /** The session id this (main) file is, by its name or most of its lines (lineage-links.ts); null: not worked out. */
   private identity: string | null = null;
+  private batchLines = FIRST_BATCH_LINES;
   private readonly flushBatch: () => void;
 
   constructor(
-    db: WritableDB,
+    private readonly db: WritableDB,
     private readonly statements: ImportStatements,
     private readonly file: TranscriptFile,
     private readonly fileId: number,
     private sessionId: SessionId | null,
+    private readonly onBatchStored: (() => void) | null,
   ) {
     this.flushBatch = db.transaction(() => this.writeBatch());
     // A file read again (appended to) is the session it was stored as, under the id its name gives.
@@ -153,14 +165,14 @@ class FileImportWriter implements FileImport {
     this.lastNodeId = node.sourceId;
     if (this.firstCwd === null && node.cwd !== null) this.firstCwd = node.cwd;
     this.batchBytes += node.raw.length + (node.text?.length ?? 0);
-    if (this.nodes.length + this.records.length >= BATCH_LINES || this.batchBytes >= BATCH_BYTES) this.flush();
+    if (this.nodes.length + this.records.length >= this.batchLines || this.batchBytes >= BATCH_BYTES) this.flush();
   }
 
   record(record: ParsedRecord): void {
     // Lines without a uuid belong to what they name, else to the node before them in the file.
     this.records.push({ record, ref: record.refSourceId ?? this.lastNodeId });
     this.batchBytes += record.raw.length;
-    if (this.nodes.length + this.records.length >= BATCH_LINES || this.batchBytes >= BATCH_BYTES) this.flush();
+    if (this.nodes.length + this.records.length >= this.batchLines || this.batchBytes >= BATCH_BYTES) this.flush();
   }
 
   finish(end: { readonly endOffset: number; readonly endLine: number }): FileImportResult {
@@ -173,9 +185,12 @@ class FileImportWriter implements FileImport {
   private flush(): void {
     if (this.nodes.length === 0 && this.records.length === 0) return;
     this.flushBatch();
+    foldLargeWal(this.db);
     this.nodes = [];
     this.records = [];
     this.batchBytes = 0;
+    this.batchLines = BATCH_LINES;
+    this.onBatchStored?.();
   }
 
   private writeBatch(): void {

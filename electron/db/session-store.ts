@@ -7,7 +7,7 @@ import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
-import { beginFileImport, type FileImport, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
+import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { compactNextChunk, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
@@ -45,7 +45,7 @@ import {
   type SearchPage,
 } from './search';
 
-export type { FileImport, FileImportResult, StoredFileState } from './import-writer';
+export type { FileImport, FileImportOptions, FileImportResult, StoredFileState } from './import-writer';
 export type { LineageLink } from './session-lineage';
 export type { StoredNode, StoredRecord, StoredToolCall } from './node-queries';
 export type { SessionRecord, SessionRecordType } from './session-records';
@@ -58,7 +58,7 @@ export interface SessionStore {
   /** What the store knows about a file: to skip it when unchanged or resume it where it stopped. */
   fileState(path: string): StoredFileState | null;
   /** Starts (or resumes) storing one file's lines; call `finish` with the parser's end position. */
-  beginFile(file: TranscriptFile): FileImport;
+  beginFile(file: TranscriptFile, options?: FileImportOptions): FileImport;
   /** Finishes every session that received nodes since the last call (cycles a late parent closed, title, project). */
   linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
   /** At an import's end: each new fork / continuation / cleared-context link whose other session is not stored, once. */
@@ -165,7 +165,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
 
   return {
     fileState: (path) => readFileState(importStatements, path),
-    beginFile: (file) => beginFileImport(db.write, importStatements, file),
+    beginFile: (file, options) => beginFileImport(db.write, importStatements, file, options),
     linkChangedSessions: () => linkAll(),
     lineageProblems: () => lineageProblems(),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,

@@ -106,17 +106,20 @@ export async function importSessions(
           worker = null;
         }
       }
+      const big = item.file.size - item.startOffset >= (options.listBeforeBytes ?? LIST_BEFORE_BYTES);
       // Sessions stored before a big file are listed before it starts, not after it (it may take minutes).
-      if (item.file.size - item.startOffset >= (options.listBeforeBytes ?? LIST_BEFORE_BYTES)) linked.beforeBigFile();
+      if (big) linked.beforeBigFile();
       progress.beginFile(item.file.path);
       const onBytes = (bytes: number): void => progress.fileBytes(bytes);
+      // A big file's session is listed once its first batch is stored, then kept current while it imports.
+      const onBatchStored = big ? linked.batchStored() : undefined;
       let result: FileOutcome;
       try {
         const parse: ParseFile =
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal);
+        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -124,7 +127,7 @@ export async function importSessions(
         workerHasRest = false;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal);
+        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored);
       }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { files: 0, nodes: 0 };
@@ -188,8 +191,9 @@ async function importFile(
   parse: ParseFile,
   problems: ProblemList,
   signal: AbortSignal | undefined,
+  onBatchStored: (() => void) | undefined,
 ): Promise<FileOutcome> {
-  const writer = store.beginFile(item.file);
+  const writer = store.beginFile(item.file, { onBatchStored });
   const sink: ParseSink = {
     node: (node) => writer.node(node.unnamedResultOf === undefined ? node : named(store, reader, node, node.unnamedResultOf)),
     record: (record) => writer.record(record),
@@ -237,6 +241,21 @@ class LinkedSoFar {
 
   beforeBigFile(): void {
     if (this.options.onSessionsChanged && this.pending) this.link();
+  }
+
+  /**
+   * For a big file: what to call after each of its batches is stored. The first links at once (a session
+   * that takes minutes to import is listed, and can be opened, within a second of the import reaching it);
+   * the rest at most every `sessionsChangedEveryMs`, as between files.
+   */
+  batchStored(): () => void {
+    let first = true;
+    return () => {
+      if (!this.options.onSessionsChanged) return;
+      this.pending = true;
+      if (first || performance.now() - this.lastLink >= (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) this.link();
+      first = false;
+    };
   }
 
   private link(): void {

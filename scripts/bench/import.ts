@@ -1,5 +1,6 @@
 /**
- * Import benchmark: `npm run bench:import [-- --mb 200] [--single 50,250,1000] [--corpus DIR] [--skip-corpus]`.
+ * Import benchmark: `npm run bench:import [-- --mb 200] [--single 50,250,1000,2500] [--corpus DIR] [--skip-corpus]
+ * [--index-up-to 250]`.
  * Cases: a synthetic Claude Code corpus (default ~200 MB, ~2000 nodes per session) and single generated
  * transcripts of the --single sizes (MB). Each case runs in a child process, which measures in the same run:
  *   - the raw anchor: read 1 MiB chunks, split lines, JSON.parse each line, store nothing;
@@ -12,24 +13,37 @@
  * each phase. Disk: the child's /proc/self/io write_bytes per phase, and the store's size, as ratios to the input.
  * Targets: import MB/s ≥ 0.5 × the anchor's and flat as the file grows; peak RSS ≤ 500 MB; an append of 100
  * lines ≤ 50 ms; bytes written ≤ 3× the input.
+ * Responsiveness: each child serves its store on 127.0.0.1 as `arbor serve` does (the same web host), and this
+ * process, over the WebSocket, asks `nodes.get` / `nodes.details` for nodes of the transcript's first lines every
+ * 50 ms while the import runs; their latency (p50/p99) is printed beside the same requests to the idle server
+ * before the import. The first answer that finds such a node is the time to first look.
  * --corpus DIR keeps the generated transcripts there and reuses them on the next run (default: a temp folder,
- * removed at the end). Wall-clock rates are what the targets are about; CPU-time rates are printed too because a
+ * removed at the end; single transcripts of 1000 MB or more are always kept, in tmpdir()/arbor-bench-import-inputs).
+ * Full-text indexing is measured for inputs up to --index-up-to MB (default 250; it takes minutes per GB). Wall-clock rates are what the targets are about; CPU-time rates are printed too because a
  * busy machine distorts wall-clock figures.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, open, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import WebSocket from 'ws';
 import { syntheticSessionLines, writeSyntheticCorpus } from '../../electron/demo/synthetic';
+import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
+import type { ServerMessage } from '../../shared/wire';
 import { argValue } from './bench-args';
 
 const MiB = 1024 * 1024;
 const APPENDED_LINES = 100;
 /** Bytes per node of the generator's sessions, to size a single transcript (measured: ~2.9 KB). */
 const BYTES_PER_NODE = 2900;
+
+/** Where generated single transcripts of 1000 MB or more are kept between runs. */
+const BIG_INPUTS = join(tmpdir(), 'arbor-bench-import-inputs');
 
 const mb = (bytes: number): string => (bytes / MiB).toFixed(1);
 const cpuSeconds = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1e6;
@@ -106,7 +120,7 @@ interface ChildReport {
   readonly importWritten: number;
   readonly importPeakRss: number;
   readonly storeAfterImport: { db: number; wal: number };
-  readonly indexSeconds: number;
+  readonly indexSeconds: number | null;
   readonly indexWritten: number;
   readonly storeAfterIndex: { db: number; wal: number };
   readonly appendMs: number | null;
@@ -119,8 +133,10 @@ async function child(): Promise<void> {
   const files = argValue('--files')!.split('\n');
   const tail = argValue('--tail');
   const appendTo = argValue('--append-to');
+  const index = !process.argv.includes('--skip-index');
   const dataDir = await mkdtemp(join(tmpdir(), 'arbor-bench-import-data-'));
   const phase = (name: string): void => void process.stdout.write(`phase ${name}\n`);
+  const parentSays = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   try {
     await rawParse(files); // warm the page cache so both measurements read from memory
     phase('raw');
@@ -131,7 +147,11 @@ async function child(): Promise<void> {
     const rawCpu = cpuSeconds(process.cpuUsage(cpu));
 
     const service = await createArborService({ dataDir, host: 'cli', version: 'bench', homeDir: dataDir, env: {} });
+    const host = await startWebHost({ service, rendererDir: dataDir });
     try {
+      process.stdout.write(`serve ${host.url}\n`);
+      phase('probe-idle');
+      await parentSays.next(); // the parent has measured the idle server
       phase('import');
       let written = writtenBytes();
       started = performance.now();
@@ -146,8 +166,8 @@ async function child(): Promise<void> {
       phase('index');
       written = writtenBytes();
       started = performance.now();
-      await service.idle();
-      const indexSeconds = (performance.now() - started) / 1000;
+      if (index) await service.idle();
+      const indexSeconds = index ? (performance.now() - started) / 1000 : null;
       const indexWritten = writtenBytes() - written;
       const storeAfterIndex = await storeBytes(dataDir);
 
@@ -170,7 +190,7 @@ async function child(): Promise<void> {
           const appended = await service.api['import.run']({ paths: [projects] });
           appendMs = performance.now() - started;
           appendNodes = appended.sessions.reduce((sum, session) => sum + session.nodes, 0);
-          await service.idle();
+          if (index) await service.idle();
         } finally {
           await truncate(appendTo, size); // the transcript is reused by the next run
         }
@@ -183,6 +203,7 @@ async function child(): Promise<void> {
       };
       process.stdout.write(`result ${JSON.stringify(result)}\n`);
     } finally {
+      await host.close();
       await service.close();
     }
   } finally {
@@ -218,27 +239,122 @@ async function writeSingleTranscript(projects: string, targetMb: number): Promis
   return { file, tail };
 }
 
+/** Request latencies (ms) of one stretch of probing, and when a probed node was first found. */
+interface Probed {
+  readonly latencies: number[];
+  /** Seconds from the stretch's start until nodes.get first found one of the probed nodes (null: never). */
+  readonly firstFound: number | null;
+  /** Seconds from the stretch's start until sessions.list first listed a session (null: never). */
+  readonly firstListed: number | null;
+}
+
 interface Sampled {
   readonly report: ChildReport;
   /** Max VmRSS seen by this process's sampler per child phase. */
   readonly sampledPeak: ReadonlyMap<string, number>;
+  readonly idle: Probed;
+  readonly during: Probed;
 }
 
-async function runChild(args: readonly string[]): Promise<Sampled> {
-  const proc = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** The uuids of a transcript's first lines: nodes its first batch stores, asked for while it imports. */
+async function firstNodeIds(file: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  const lines = createInterface({ input: createReadStream(file, { end: 8 * MiB }) });
+  for await (const line of lines) {
+    const uuid = /"uuid":"([^"]+)"/.exec(line)?.[1];
+    if (uuid !== undefined) ids.push(uuid);
+    if (ids.length >= count) break;
+  }
+  lines.close();
+  return ids.slice(Math.floor(ids.length / 2)); // from the middle of the first batch on: not only its first line
+}
+
+/** A client of the child's web host, as the renderer is of `arbor serve`: one request at a time, timed. */
+class ServeClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (message: ServerMessage & { t: 'res' }) => void>();
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as ServerMessage;
+      if (message.t !== 'res') return;
+      this.waiting.get(message.id)?.(message);
+      this.waiting.delete(message.id);
+    });
+  }
+  static async connect(url: string): Promise<ServeClient> {
+    const page = new URL(url);
+    const socket = new WebSocket(`ws://${page.host}/ws${page.search}`, { origin: page.origin });
+    await once(socket, 'open');
+    return new ServeClient(socket);
+  }
+  /** The answer's latency in ms and whether it succeeded. */
+  async call(method: string, params: unknown): Promise<{ ms: number; ok: boolean; result: unknown }> {
+    const id = this.nextId++;
+    const started = performance.now();
+    const answer = new Promise<ServerMessage & { t: 'res' }>((resolve) => this.waiting.set(id, resolve));
+    this.socket.send(JSON.stringify({ t: 'req', id, method, params }));
+    const message = await answer;
+    return { ms: performance.now() - started, ok: message.ok, result: message.ok ? message.result : null };
+  }
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** nodes.get and nodes.details (alternately), every 50 ms while `go()` holds, at most `max` requests. */
+async function probe(client: ServeClient, ids: readonly string[], go: () => boolean, max: number): Promise<Probed> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  let firstFound: number | null = null;
+  let firstListed: number | null = null;
+  for (let turn = 0; turn < max && go(); turn++) {
+    const id = ids[turn % ids.length]!;
+    const answer = turn % 2 === 0 ? await client.call('nodes.get', { nodeId: id }) : await client.call('nodes.details', { nodeIds: ids.slice(0, 8) });
+    latencies.push(answer.ms);
+    const found = turn % 2 === 0 ? answer.ok : answer.ok && ((answer.result as { details: unknown[] }).details.length > 0);
+    if (found && firstFound === null) firstFound = (performance.now() - started) / 1000;
+    if (firstListed === null && turn % 4 === 1) {
+      const list = await client.call('sessions.list', {});
+      if (list.ok && (list.result as { total: number }).total > 0) firstListed = (performance.now() - started) / 1000;
+    }
+    await sleep(50);
+  }
+  return { latencies, firstFound, firstListed };
+}
+
+async function runChild(args: readonly string[], probeIds: readonly string[]): Promise<Sampled> {
+  const proc = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const sampledPeak = new Map<string, number>();
   let phase = 'start';
   let report: ChildReport | null = null;
   let pending = '';
+  let client: Promise<ServeClient> | null = null;
+  let idle: Promise<Probed> | null = null;
+  let during: Promise<Probed> | null = null;
   proc.stdout.setEncoding('utf8');
   proc.stdout.on('data', (data: string) => {
     pending += data;
     for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
       const line = pending.slice(0, end);
       pending = pending.slice(end + 1);
-      if (line.startsWith('phase ')) phase = line.slice(6);
-      else if (line.startsWith('result ')) report = JSON.parse(line.slice(7)) as ChildReport;
-      else console.log(`  [child] ${line}`);
+      if (line.startsWith('serve ')) client = ServeClient.connect(line.slice(6));
+      else if (line.startsWith('phase ')) {
+        phase = line.slice(6);
+        if (phase === 'probe-idle' && client !== null) {
+          const connected = client as Promise<ServeClient>;
+          idle = connected.then(async (c) => {
+            const probed = await probe(c, probeIds, () => true, 60);
+            proc.stdin.end('go\n'); // the child's stdin holds it open until ended
+            return probed;
+          });
+        } else if (phase === 'import' && client !== null) {
+          during = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'import', 100_000));
+        }
+      } else if (line.startsWith('result ')) {
+        report = JSON.parse(line.slice(7)) as ChildReport;
+        // The child's web host closes once its sockets have.
+        void (client as Promise<ServeClient> | null)?.then((c) => c.close());
+      } else console.log(`  [child] ${line}`);
     }
   });
   const sample = (): void => {
@@ -252,11 +368,19 @@ async function runChild(args: readonly string[]): Promise<Sampled> {
   const timer = setInterval(sample, 20);
   const [code] = (await once(proc, 'exit')) as [number | null];
   clearInterval(timer);
-  if (code !== 0 || report === null) throw new Error(`bench child failed (exit ${code})`);
-  return { report, sampledPeak };
+  if (code !== 0 || report === null || idle === null || during === null) throw new Error(`bench child failed (exit ${code})`);
+  const probedIdle = await (idle as Promise<Probed>);
+  const probedDuring = await (during as Promise<Probed>);
+  return { report, sampledPeak, idle: probedIdle, during: probedDuring };
 }
 
-function printCase(name: string, inputBytes: number, { report: r, sampledPeak }: Sampled): void {
+const percentile = (values: readonly number[], p: number): number => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+function printCase(name: string, inputBytes: number, { report: r, sampledPeak, idle, during }: Sampled): void {
   // The slower of the two anchor readings (before and after the import) is the one load hit harder.
   const rawRate = r.bytes / MiB / Math.min(r.rawSeconds, r.rawAgainSeconds);
   const importRate = inputBytes / MiB / r.importSeconds;
@@ -280,7 +404,22 @@ function printCase(name: string, inputBytes: number, { report: r, sampledPeak }:
   );
   console.log(
     `  store file: ${mb(r.storeAfterImport.db)} MB after import = ${(r.storeAfterImport.db / inputBytes).toFixed(2)}x input (WAL beside it ${mb(r.storeAfterImport.wal)} MB), ` +
-      `${mb(r.storeAfterIndex.db)} MB indexed = ${(r.storeAfterIndex.db / inputBytes).toFixed(2)}x (WAL ${mb(r.storeAfterIndex.wal)} MB); full-text indexing ${r.indexSeconds.toFixed(2)} s`,
+      (r.indexSeconds === null
+        ? 'full-text indexing not measured (--index-up-to)'
+        : `${mb(r.storeAfterIndex.db)} MB indexed = ${(r.storeAfterIndex.db / inputBytes).toFixed(2)}x (WAL ${mb(r.storeAfterIndex.wal)} MB); full-text indexing ${r.indexSeconds.toFixed(2)} s`),
+  );
+  const fmt = (values: readonly number[]): string =>
+    `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (${values.length} requests)`;
+  const p99 = percentile(during.latencies, 99);
+  console.log(
+    `  responsiveness: nodes.get/nodes.details over the web host's WebSocket during the import ${fmt(during.latencies)}; ` +
+      `idle server before it ${fmt(idle.latencies)}; p99 ratio ${(p99 / percentile(idle.latencies, 99)).toFixed(1)} (target p99 <= 100 ms) ${p99 <= 100 ? 'OK' : 'MISSED'}`,
+  );
+  const look = during.firstFound;
+  console.log(
+    `  time to first look: listed ${during.firstListed === null ? 'never during the import' : `${during.firstListed.toFixed(2)} s`}, ` +
+      `its first lines' nodes readable ${look === null ? 'never during the import' : `${look.toFixed(2)} s`} after the import started ` +
+      `(target <= 1 s) ${look !== null && look <= 1 ? 'OK' : 'MISSED'}; the import took ${r.importSeconds.toFixed(1)} s`,
   );
   if (r.appendMs !== null) {
     console.log(
@@ -291,7 +430,8 @@ function printCase(name: string, inputBytes: number, { report: r, sampledPeak }:
 
 async function parent(): Promise<void> {
   const corpusMb = Number(argValue('--mb') ?? 200);
-  const singles = (argValue('--single') ?? '50,250,1000').split(',').filter(Boolean).map(Number);
+  const singles = (argValue('--single') ?? '50,250,1000,2500').split(',').filter(Boolean).map(Number);
+  const indexUpTo = Number(argValue('--index-up-to') ?? 250);
   if (!Number.isFinite(corpusMb) || corpusMb <= 0 || singles.some((size) => !Number.isFinite(size) || size <= 0)) {
     throw new Error('--mb and --single need positive numbers');
   }
@@ -311,13 +451,20 @@ async function parent(): Promise<void> {
       }
       let bytes = 0;
       for (const file of files) bytes += (await stat(file)).size;
-      printCase(`corpus (${files.length} files)`, bytes, await runChild(['--projects', projects, '--files', files.join('\n')]));
+      // The first session file in the order the import takes them (main transcripts by path, subagents after).
+      const first = [...files].filter((file) => !file.includes('/subagents/')).sort()[0]!;
+      const probeIds = await firstNodeIds(first, 400);
+      const skipIndex = corpusMb > indexUpTo ? ['--skip-index'] : [];
+      printCase(`corpus (${files.length} files)`, bytes, await runChild(['--projects', projects, '--files', files.join('\n'), ...skipIndex], probeIds));
     }
     for (const size of singles) {
-      const projects = join(root, `single-${size}mb`);
+      // Big inputs take minutes to write: kept between runs, whatever --corpus says.
+      const projects = join(size >= 1000 && !keep ? BIG_INPUTS : root, `single-${size}mb`);
       const { file, tail } = await writeSingleTranscript(projects, size);
       const bytes = (await stat(file)).size;
-      printCase(`one transcript`, bytes, await runChild(['--projects', projects, '--files', file, '--tail', tail, '--append-to', file]));
+      const skipIndex = size > indexUpTo ? ['--skip-index'] : [];
+      const args = ['--projects', projects, '--files', file, '--tail', tail, '--append-to', file, ...skipIndex];
+      printCase(`one transcript`, bytes, await runChild(args, await firstNodeIds(file, 400)));
     }
   } finally {
     if (!keep) await rm(root, { recursive: true, force: true });

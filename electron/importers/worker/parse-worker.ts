@@ -78,15 +78,37 @@ export function startParseWorker(): ParseWorker {
     deliver();
   });
 
-  /** Hands the consumer what has arrived for its file (messages come in file order). */
+  /** Set once a batch was stored in this turn of the event loop; the next waits for the next turn. */
+  let batchThisTurn = false;
+  let nextTurnScheduled = false;
+  const deliverNextTurn = (): void => {
+    if (nextTurnScheduled) return;
+    nextTurnScheduled = true;
+    setImmediate(() => {
+      nextTurnScheduled = false;
+      batchThisTurn = false;
+      deliver();
+    });
+  };
+  /**
+   * Hands the consumer what has arrived for its file (messages come in file order), at most one batch per turn
+   * of the event loop: when the worker is ahead, up to 64 MiB of lines wait here, and storing them in one go
+   * kept requests (a click in `arbor serve`) waiting for seconds.
+   */
   function deliver(): void {
     while (consumer !== null && inbox.length > 0) {
+      if (batchThisTurn && inbox[0]?.type === 'batch') {
+        deliverNextTurn();
+        return;
+      }
       const message = inbox.shift() as FromWorker;
       const current = consumer;
       try {
         if (message.type === 'batch') {
           deliverBatch(message, current);
           post({ type: 'ack', bytes: message.bytes });
+          batchThisTurn = true;
+          deliverNextTurn();
         } else if (message.type === 'end') {
           consumer = null;
           current.resolve({ endOffset: message.endOffset, endLine: message.endLine });

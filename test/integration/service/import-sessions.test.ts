@@ -118,6 +118,37 @@ it('regression: sessions stored before a big file are listed before it starts, n
   expect(heard.sort()).toEqual(['S0', 'S1', 'S2', 'S3', 'S9']);
 });
 
+it('regression: a big file\'s session was listed only when the whole file was stored; it is listed, and its newest turns readable, once its first batch is', async () => {
+  const lines = Array.from({ length: 1500 }, (_, line) => prompt(`b${line}`, line === 0 ? null : `b${line - 1}`, `big prompt ${line}`, 'S9'));
+  writeTranscript(join(root, 'p', 'S9.jsonl'), lines);
+  let parsed = false;
+  const reader: TranscriptReader = {
+    discover: claudeCodeReader.discover,
+    async parse(file, sink, options) {
+      const end = await claudeCodeReader.parse(file, sink, options);
+      parsed = true;
+      return end;
+    },
+  };
+  const heard: { parsed: boolean; listed: string[]; nodes: number; newest: string | null }[] = [];
+  await importSessions(store, reader, [join(root, 'p')], {
+    jobId: 'j',
+    sessionsChangedEveryMs: 60_000,
+    listBeforeBytes: 8 * 1024,
+    onSessionsChanged: () => {
+      const session = store.getSession('S9');
+      const nodes = session === null ? 0 : session.nodeCount;
+      heard.push({ parsed, listed: store.listSessions({}).sessions.map((s) => s.id), nodes, newest: nodes > 0 ? (store.getNode(`b${nodes - 1}`)?.summary.id ?? null) : null });
+    },
+  });
+  // The first call came while the file was still being read: listed, with its newest stored node readable.
+  expect(heard[0]).toMatchObject({ parsed: false, listed: ['S9'] });
+  expect(heard[0]!.nodes).toBeGreaterThan(0);
+  expect(heard[0]!.nodes).toBeLessThan(1500);
+  expect(heard[0]!.newest).toBe(`b${heard[0]!.nodes - 1}`);
+  expect(store.getSession('S9')?.nodeCount).toBe(1500);
+});
+
 it('a parent cycle found by an early link and again at the end is reported once', async () => {
   writeTranscript(join(root, 'p', 'S1.jsonl'), [prompt('x', 'y', 'one'), prompt('y', 'x', 'two')]);
   writeTranscript(join(root, 'p', 'S1', 'subagents', 'agent-a1.jsonl'), [{ ...prompt('s1', null, 'sub'), isSidechain: true, agentId: 'a1' }]);
