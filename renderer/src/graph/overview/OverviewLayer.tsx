@@ -67,7 +67,7 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
     const title = (turn: number): string => {
       let text = titles[turn];
       if (text === undefined) {
-        const node = structure.nodes[overview.start[turn]!] as { label?: string; kind: string };
+        const node = structure.nodes[overview.title[turn]!] as { label?: string; kind: string };
         text = (node.label ?? node.kind).replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
         titles[turn] = text;
       }
@@ -163,7 +163,7 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
       if (!started || started.moved) return;
       const { x, y } = point(event);
       const turn = turnAtPoint(overview, overviewStore.getState().camera, x, y);
-      if (turn >= 0) handlers.current.onSelectNode(structure.nodes[overview.start[turn]!]!.id);
+      if (turn >= 0) handlers.current.onSelectNode(structure.nodes[overview.title[turn]!]!.id);
     };
     const onDoubleClick = (event: MouseEvent): void => {
       const { x, y } = point(event);
