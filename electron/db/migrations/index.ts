@@ -14,6 +14,7 @@ import { migration007Forks } from './007-forks';
 import { migration008OperationFolders } from './008-operation-folders';
 import { migration010SearchOrder } from './010-search-order';
 import { migration011LinkState } from './011-link-state';
+import { migration017SessionListColumns } from './017-session-list-columns';
 
 export interface Migration {
   readonly version: number;
@@ -21,7 +22,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration017SessionListColumns];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;
