@@ -229,20 +229,23 @@ function drawCardText(ctx: CanvasRenderingContext2D, frame: OverviewFrame, count
     const y = sy(t);
     const mark = overview.mark[t]!;
     const badge = mark === TURN_PLAIN ? '' : mark === TURN_HEAD ? frame.headName(t) : mark === TURN_BRANCH_POINT ? `branches into ${overview.branches[t]}` : 'branch end';
+    // The title has the card's whole first line: the badge sits on the stats line (short), right-aligned, so
+    // "branches into N" never takes the width the title needs.
     ctx.font = `600 ${CARD_FONT_PX}px ${colors.font}`;
+    ctx.fillStyle = colors.text;
+    ctx.fillText(cut(`#${t + 1} ${frame.title(t)}`, inner, titlePx * 1.05), x, y + 14 * zoom);
+    ctx.font = `600 ${LABEL_FONT_PX}px ${colors.font}`;
     let badgeWidth = 0;
     if (badge !== '') {
-      badgeWidth = badge.length * titlePx + 8;
+      badgeWidth = ctx.measureText(badge).width + 10;
       ctx.fillStyle = mark === TURN_HEAD ? colors.head : mark === TURN_BRANCH_POINT ? colors.branch : colors.tip;
       ctx.textAlign = 'right';
-      ctx.fillText(badge, x + inner, y + 14 * zoom);
+      ctx.fillText(badge, x + inner, y + 31 * zoom);
       ctx.textAlign = 'left';
     }
-    ctx.fillStyle = colors.text;
-    ctx.fillText(cut(`#${t + 1} ${frame.title(t)}`, inner - badgeWidth, titlePx * 1.05), x, y + 14 * zoom);
     ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
     ctx.fillStyle = overview.errors[t]! > 0 ? colors.error : colors.muted;
-    ctx.fillText(cut(statsText(overview, t), inner), x, y + 31 * zoom);
+    ctx.fillText(cut(statsText(overview, t), inner - badgeWidth), x, y + 31 * zoom);
     pushLabel(frame, t);
   }
 }
