@@ -119,19 +119,25 @@ describe('turn titles', () => {
     expect(structure.nodes[overview.title[0]!]!.id).toBe(real.prompt);
   });
 
-  it('a root no prompt follows keeps its own line as title, and prompts after the first start turns of their own', () => {
+  it('a rewind re-asked from before the first prompt keeps those lines a branch point turn, titled by no line of theirs', () => {
     const s = new SessionBuilder();
     const hook = s.add('progress', null, { label: 'Hook SessionStart: startup' });
-    const first = turn(s, hook);
-    const rewound = turn(s, hook);
+    const abandoned = turn(s, hook);
+    const kept = turn(s, hook);
+    turn(s, kept.answer);
     const away = s.add('system', null, { label: 'Away summary' });
     const structure = buildSessionStructure(s.nodes);
     const overview = buildTurnOverview(structure);
-    expect(overview.count).toBe(3);
-    const titles = Array.from(overview.title, (node) => structure.nodes[node]!.id);
-    expect(titles).toContain(first.prompt);
-    expect(titles).toContain(rewound.prompt);
-    expect(titles.filter((id) => id !== first.prompt && id !== rewound.prompt)).toEqual([away]);
+    // The hook's turn is where the two first prompts branch (the synthetic 100k session starts so).
+    const hookTurn = overview.turnOf[structure.indexById.get(hook)!]!;
+    expect(overview.mark[hookTurn]).toBe(TURN_BRANCH_POINT);
+    expect(overview.branches[hookTurn]).toBe(2);
+    expect(overview.title[hookTurn]).toBe(-1);
+    const titleOf = (id: string) => overview.title[overview.turnOf[structure.indexById.get(id)!]!]!;
+    expect(structure.nodes[titleOf(abandoned.prompt)]!.id).toBe(abandoned.prompt);
+    expect(structure.nodes[titleOf(kept.prompt)]!.id).toBe(kept.prompt);
+    // A root with no prompt below it (a notice) is never its own title either.
+    expect(titleOf(away)).toBe(-1);
   });
 });
 
