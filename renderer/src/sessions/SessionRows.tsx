@@ -87,6 +87,11 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         <span className="session-row__title" title={session.title}>
           {session.title}
         </span>
+        {session.branchCount > 0 ? (
+          <span className="badge badge--branch" data-testid="session-branches" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
+            <BranchIcon /> {session.branchCount}
+          </span>
+        ) : null}
         {session.orphanSubagent ? (
           <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
             orphan subagent
@@ -100,11 +105,6 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         <span className="session-row__size" data-testid="session-size" title={sizeTooltip(session)}>
           {sizeText(session)}
         </span>
-        {session.branchCount > 0 ? (
-          <span className="badge badge--branch" data-testid="session-branches" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
-            <BranchIcon /> {session.branchCount}
-          </span>
-        ) : null}
       </div>
     </div>
   );
