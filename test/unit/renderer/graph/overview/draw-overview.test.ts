@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionStructure } from '../../../../../shared/graph/session-structure';
 import { buildTurnOverview, indexTurns } from '../../../../../shared/graph/turn-overview';
-import { createFrame, drawOverview, type OverviewColors } from '../../../../../renderer/src/graph/overview/draw-overview';
+import { createFrame, drawOverview, twoLines, type OverviewColors } from '../../../../../renderer/src/graph/overview/draw-overview';
 import { SessionBuilder } from '../../../shared/graph/session-builder';
 
 /** A 2D context that records the text drawn, with a measureText of 6.5 px a character (any font). */
@@ -53,5 +53,38 @@ describe('drawOverview', () => {
     expect(badge).toBeDefined();
     expect(badge!.y).toBe(stats!.y);
     expect(badge!.y).toBeGreaterThan(titleLine!.y);
+  });
+
+  it('at Fit a title beside the next lane\'s "branch end" label was cut to a few words: it goes on two lines in its card', () => {
+    const s = new SessionBuilder();
+    const prompt = s.add('user', null);
+    const answer = s.add('assistant', prompt);
+    const main = s.add('user', answer);
+    const mainAnswer = s.add('assistant', main);
+    s.add('user', mainAnswer);
+    s.add('user', answer, { timestamp: '2025-06-01T00:00:00.000Z' }); // a rewind: a branch end in lane 1
+    const overview = buildTurnOverview(buildSessionStructure(s.nodes));
+    const title = 'Actually, good, the migration change is in and the tests pass again';
+    const frame = createFrame(overview, indexTurns(overview), () => title, () => 'fork', COLORS);
+    frame.camera = { x: 20, y: 20, zoom: 0.56 };
+    frame.width = 1200;
+    frame.height = 800;
+    const { ctx, texts } = recordingContext();
+    drawOverview(ctx, frame, 1);
+    const [first, second] = twoLines(`#2 ${title}`, 240 * 0.56 - 5 - 6 - 8);
+    expect(second).not.toBe('');
+    const drawn = texts.map((entry) => entry.text);
+    expect(drawn).toContain(first);
+    expect(drawn).toContain(second);
+  });
+});
+
+describe('twoLines', () => {
+  it('breaks at a space and ellipsizes the second line', () => {
+    expect(twoLines('short', 100)).toEqual(['short', '']);
+    const [a, b] = twoLines('one two three four five six seven eight nine ten eleven twelve', 64);
+    expect(a).toBe('one two');
+    expect(b.endsWith('…')).toBe(true);
+    expect(b.startsWith('three')).toBe(true);
   });
 });
