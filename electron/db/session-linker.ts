@@ -66,6 +66,10 @@ export function prepareLinkStatements(db: WritableDB) {
        ORDER BY kind != 'assistant', file_id, line LIMIT ${TITLE_CANDIDATES}`,
     ),
     titles: prepareTitleStatements(db),
+    // For the list's orphan flag (migration 017): once a line off the sidechain is stored it stays so.
+    markMainLine: db.prepare<[string, string]>(
+      'UPDATE sessions SET main_line = 1 WHERE id = ? AND main_line = 0 AND EXISTS (SELECT 1 FROM nodes WHERE session_id = ? AND sidechain = 0)',
+    ),
     updateSession: db.prepare<[string, string | null, number, string | null, string]>(
       `UPDATE sessions SET title = ?, project = ?, file_count = ?, summary_title = ?, summary_stale = 0, dirty = 0
        WHERE id = ?`,
@@ -99,6 +103,7 @@ function finishSession(s: LinkStatements, sessionId: SessionId): void {
     sessionId;
   const files = s.sessionFiles.get({ session: sessionId });
   s.updateSession.run(title, files?.project ?? null, files?.files ?? 0, summaryTitle, sessionId);
+  s.markMainLine.run(sessionId, sessionId);
 }
 
 /**

@@ -2,21 +2,22 @@
 import type { ExtraEdge, ExtraEdgeKind, NodeKind, NodeSummary, SessionSummary, ToolCallRef, ToolOutcome } from '../../shared/model';
 import type { ReadableDB } from './database';
 
-interface SessionRow {
-  readonly id: string;
-  readonly source: string;
-  readonly title: string;
-  readonly project: string | null;
-  readonly started_at: string | null;
-  readonly updated_at: string | null;
-  readonly node_count: number;
-  readonly file_count: number;
-  readonly branch_count: number;
-  readonly bytes: number;
-  readonly newest_mtime_ms: number | null;
-  readonly first_file: string | null;
-  readonly orphan_subagent: number;
-}
+/** One listed session as the list queries return it (raw mode: columns in SELECT order, no keyed row objects). */
+type SessionTuple = readonly [
+  id: string,
+  title: string,
+  project: string | null,
+  startedAt: string | null,
+  updatedAt: string | null,
+  nodeCount: number,
+  fileCount: number,
+  branchCount: number,
+  bytes: number,
+  newestMtimeMs: number | null,
+  /** The first file's path, only when the session has no project (the project key is then read from it). */
+  firstFile: string | null,
+  orphanSubagent: number,
+];
 
 export interface NodeRow {
   readonly seq: number;
@@ -36,17 +37,13 @@ export const NODE_COLUMNS =
   'n.seq, n.id, n.session_id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model';
 
 /**
- * The list's extra columns are worked out per session from its files (files_by_session) and, for the orphan
- * check, its first non-sidechain node (nodes_by_session_graph covers it): index lookups, no column to keep
- * in step with the linker. A session is an orphan subagent when no session transcript of its own was
- * imported (only subagents/agent-*.jsonl files) or none of its lines is off the sidechain.
+ * The list's columns are all on the session row (migration 017: the files' share kept by triggers on `files`,
+ * the sidechain check by the link run), so listing 20k sessions reads 20k rows and nothing else. A session is
+ * an orphan subagent when no session transcript of its own was imported (only subagents/agent-*.jsonl files)
+ * or none of its lines is off the sidechain.
  */
-const SESSION_COLUMNS = `s.id, s.source, s.title, s.project, s.started_at, s.updated_at, s.node_count, s.file_count, s.branch_count,
-  (SELECT coalesce(sum(f.size), 0) FROM files f WHERE f.session_id = s.id) AS bytes,
-  (SELECT max(f.mtime_ms) FROM files f WHERE f.session_id = s.id) AS newest_mtime_ms,
-  (SELECT f.path FROM files f WHERE f.session_id = s.id ORDER BY f.role != 'main', f.id LIMIT 1) AS first_file,
-  (NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.role = 'main')
-    OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.session_id = s.id AND n.sidechain = 0)) AS orphan_subagent`;
+const SESSION_COLUMNS = `s.id, s.title, s.project, s.started_at, s.updated_at, s.node_count, s.file_count, s.branch_count,
+  s.bytes, s.newest_mtime_ms, CASE WHEN s.project IS NULL THEN s.first_file END, (s.main_file = 0 OR s.main_line = 0)`;
 
 /**
  * A session a running import has stored but not linked yet has no title (its id stands in) and no file count:
@@ -57,15 +54,18 @@ const LISTED = `s.node_count > 0 AND s.file_count > 0 AND (@needle = '' OR instr
 
 export function prepareSessionQueries(db: ReadableDB) {
   return {
-    list: db.prepare<[{ needle: string; limit: number; offset: number }], SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions s
-       WHERE ${LISTED}
-       ORDER BY s.updated_at IS NULL, s.updated_at DESC, s.id LIMIT @limit OFFSET @offset`,
-    ),
+    // Newest first, sessions without a time last (DESC puts NULLs last): the order of sessions_by_activity.
+    list: db
+      .prepare<[{ needle: string; limit: number; offset: number }], SessionTuple>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions s
+         WHERE ${LISTED}
+         ORDER BY s.updated_at DESC, s.id LIMIT @limit OFFSET @offset`,
+      )
+      .raw(true),
     count: db.prepare<[{ needle: string }], { total: number }>(
       `SELECT count(*) AS total FROM sessions s WHERE ${LISTED}`,
     ),
-    session: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`),
+    session: db.prepare<[string], SessionTuple>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`).raw(true),
     nodeIdsOfFile: db.prepare<[string], { id: string }>(`SELECT n.id FROM nodes n JOIN files f ON f.id = n.file_id WHERE f.path = ?`),
     // Rows as arrays (raw mode): a 10k-node graph skips 10k keyed row objects. Every column read here is in
     // the covering index nodes_by_session_graph (migration 003), so the table's raw lines are never touched.
@@ -134,21 +134,22 @@ interface CallRow {
   readonly is_error: number | null;
 }
 
-export function toSessionSummary(row: SessionRow): SessionSummary {
+export function toSessionSummary(row: SessionTuple): SessionSummary {
+  const [id, title, project, startedAt, updatedAt, nodeCount, fileCount, branchCount, bytes, newestMtimeMs, firstFile, orphan] = row;
   return {
-    id: row.id,
+    id,
     source: 'claude-code',
-    title: row.title,
-    project: row.project,
-    startedAt: row.started_at,
-    updatedAt: row.updated_at,
-    nodeCount: row.node_count,
-    fileCount: row.file_count,
-    branchCount: row.branch_count,
-    projectKey: row.project ?? projectFolderOf(row.first_file) ?? 'unknown project',
-    bytes: row.bytes,
-    lastActivityAt: row.updated_at ?? (row.newest_mtime_ms !== null ? new Date(row.newest_mtime_ms).toISOString() : row.started_at),
-    orphanSubagent: row.orphan_subagent !== 0,
+    title,
+    project,
+    startedAt,
+    updatedAt,
+    nodeCount,
+    fileCount,
+    branchCount,
+    projectKey: project ?? projectFolderOf(firstFile) ?? 'unknown project',
+    bytes,
+    lastActivityAt: updatedAt ?? (newestMtimeMs !== null ? new Date(newestMtimeMs).toISOString() : startedAt),
+    orphanSubagent: orphan !== 0,
   };
 }
 

@@ -26,6 +26,13 @@ export interface TurnOverview {
   readonly count: number;
   /** The node that starts each turn: its prompt (or a root, or a branch head). */
   readonly start: Int32Array;
+  /**
+   * The node that titles each turn: its prompt, else its start (a branch head), or -1 for the lines before a
+   * session's first prompt when they are a turn of their own (a rewind re-asked from there, or no prompt at all).
+   * Never a hook line, caveat, compaction summary or notice: the importer gives those kinds of their own
+   * (`user` is a typed prompt only), so the lane of lines before a session's first prompt is not a title.
+   */
+  readonly title: Int32Array;
   /** TURN_* per turn. */
   readonly mark: Uint8Array;
   /** Session nodes in the turn, its start included. */
@@ -48,19 +55,37 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
   const size = display.size;
   const turnOf = new Int32Array(size).fill(-1);
   const starts: number[] = [];
+  const titles: number[] = [];
   const parents: number[] = [];
   // Preorder over the display tree, first child first: a turn's children come out in drawing order,
   // so the lane layout keeps the line the session goes on with in its parent's column.
+  const onlyPromptUnder = (p: number): boolean => {
+    let prompts = 0;
+    for (let c = display.childStart[p]!; c < display.childStart[p + 1]!; c++) {
+      const child = nodes[display.children[c]!]!;
+      if (isPrompt(child.kind, child.sidechain)) prompts++;
+    }
+    return prompts === 1;
+  };
   const stack: number[] = [];
   for (let r = display.roots.length - 1; r >= 0; r--) stack.push(display.roots[r]!);
   while (stack.length > 0) {
     const v = stack.pop()!;
     const p = display.parent[v]!;
     const node = nodes[v]!;
-    if (p < 0 || isPrompt(node.kind, node.sidechain) || branchHead[v] === 1) {
+    const prompt = isPrompt(node.kind, node.sidechain);
+    const leading = p >= 0 ? turnOf[p]! : -1;
+    if (prompt && leading >= 0 && titles[leading] === -1 && parents[leading] === -1 && branchHead[starts[leading]!] !== 1 && onlyPromptUnder(p)) {
+      // The lines before a session's first prompt (a SessionStart hook, a caveat, a resumed compaction) are
+      // not a turn of their own: they join the prompt's turn, which that prompt titles. Not when a rewind
+      // re-asked from there (two prompts under them): they stay the branch point the two turns leave.
+      turnOf[v] = leading;
+      titles[leading] = v;
+    } else if (p < 0 || prompt || branchHead[v] === 1) {
       turnOf[v] = starts.length;
       parents.push(p < 0 ? -1 : turnOf[p]!);
       starts.push(v);
+      titles.push(prompt ? v : -1);
     } else {
       turnOf[v] = turnOf[p]!;
     }
@@ -98,7 +123,8 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
     while (forest.parent[root]! >= 0) root = forest.parent[root]!;
     if (layout.lane[t] !== layout.lane[root]) mark[t] = TURN_TIP;
   }
-  return { count, start: Int32Array.from(starts), mark, steps, tools, errors, branches, turnOf, forest, layout };
+  const title = Int32Array.from(titles, (node, t) => (node >= 0 || parents[t] === -1 ? node : starts[t]!));
+  return { count, start: Int32Array.from(starts), title, mark, steps, tools, errors, branches, turnOf, forest, layout };
 }
 
 /**

@@ -36,8 +36,47 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Enter', does: 'Open or fold the step', area: 'Conversation' },
   { keys: '↑ ↓ Home End', does: 'Move through the sessions', area: 'Sessions list' },
   { keys: 'Enter', does: 'Open the session', area: 'Sessions list' },
+  { keys: 'F7 / Shift F7', does: 'Next / previous conflict', area: 'Merge view' },
+  { keys: 'Alt ↓ / Alt ↑', does: 'Next / previous conflict', area: 'Merge view' },
+  { keys: 'Alt 1…5', does: 'Take ours, theirs, ours then theirs, theirs then ours, or base at the conflict', area: 'Merge view' },
   { keys: 'Alt Z', does: 'Wrap long lines in every pane (or stop)', area: 'Merge view' },
+  { keys: 'Escape', does: 'Close the merge view', area: 'Merge view' },
 ];
+
+const KEY_WORDS: Readonly<Record<string, string>> = { '↑': 'ArrowUp', '↓': 'ArrowDown', '←': 'ArrowLeft', '→': 'ArrowRight', Space: ' ' };
+const MODIFIER_WORDS: Readonly<Record<string, string>> = { 'Ctrl/⌘': 'Mod', Alt: 'Alt', Shift: 'Shift' };
+
+/**
+ * One key press in a comparable form: `Mod+`, `Alt+`, `Shift+` (in that order) then the key as
+ * KeyboardEvent.key names it, a letter in lower case. A printed character other than a letter carries its
+ * own Shift (`?`, `{`), so Shift is not named with it.
+ */
+export function comboName(key: string, modifiers: { readonly mod?: boolean; readonly alt?: boolean; readonly shift?: boolean }): string {
+  const letter = /^[a-z]$/i.test(key);
+  const named = key.length > 1;
+  const shift = modifiers.shift === true && (letter || named);
+  return `${modifiers.mod === true ? 'Mod+' : ''}${modifiers.alt === true ? 'Alt+' : ''}${shift ? 'Shift+' : ''}${letter ? key.toLowerCase() : key}`;
+}
+
+/** The key presses a table entry names: `b / Shift B` is b and Shift+b, `↑ ↓ Home End` four keys, `Alt 1…5` five. */
+export function shortcutCombos(keys: string): string[] {
+  const combos: string[] = [];
+  for (const alternative of keys.split(' / ')) {
+    const modifiers = { mod: false, alt: false, shift: false };
+    for (const word of alternative.trim().split(/\s+/)) {
+      const modifier = MODIFIER_WORDS[word];
+      if (modifier === 'Mod') modifiers.mod = true;
+      else if (modifier === 'Alt') modifiers.alt = true;
+      else if (modifier === 'Shift') modifiers.shift = true;
+      else {
+        const range = /^(\d)…(\d)$/.exec(word);
+        const pressed = range ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, k) => String(Number(range[1]) + k)) : [KEY_WORDS[word] ?? word];
+        for (const key of pressed) combos.push(comboName(key, modifiers));
+      }
+    }
+  }
+  return combos;
+}
 
 /** The README's lines for the table, one `| keys | does |` row each under a heading per area. */
 export function shortcutsMarkdown(shortcuts: readonly Shortcut[] = SHORTCUTS): string {

@@ -3,7 +3,7 @@
  * header and `c` switches full width on and off. The graph stays mounted when hidden, so coming back to
  * it costs no new layout.
  */
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { PaneSplitter } from '../app/PaneSplitter';
@@ -39,6 +39,11 @@ export function ConversationLayout({ graph, children }: { graph: SessionGraph | 
     return () => observer.disconnect();
   }, []);
   const shown = graph === null ? 'graph' : mode;
+  // Once shown, the conversation stays mounted (parked, out of sight) while the graph is shown alone, so a
+  // switch back keeps its row heights, scroll position and fetched details instead of rebuilding them.
+  const [kept, setKept] = useState<string | null>(null);
+  const sessionId = graph?.session.id ?? null;
+  if (shown !== 'graph' && sessionId !== null && kept !== sessionId) setKept(sessionId);
   // The same elements in every mode, so the graph is never remounted by a switch.
   return (
     <div
@@ -50,7 +55,7 @@ export function ConversationLayout({ graph, children }: { graph: SessionGraph | 
         {children}
       </div>
       {shown === 'split' ? <PaneSplitter label="Resize conversation" direction={-1} width={share * paneWidth()} onResize={(w) => setShare(w / paneWidth())} /> : null}
-      {graph !== null && shown !== 'graph' ? <ConversationView graph={graph} /> : null}
+      {graph !== null && (shown !== 'graph' || kept === graph.session.id) ? <ConversationView graph={graph} parked={shown === 'graph'} /> : null}
     </div>
   );
 }

@@ -26,7 +26,8 @@ const PREFETCH_ROWS = 30;
 const JUMP_ROWS_BEFORE = 4;
 const JUMP_ROWS_AFTER = 16;
 
-export function ConversationView({ graph }: { graph: SessionGraph }) {
+/** `parked`: kept mounted out of sight while the graph is shown alone (ConversationLayout); its keys are off. */
+export function ConversationView({ graph, parked = false }: { graph: SessionGraph; parked?: boolean }) {
   const client = useArborClient();
   const sessionId = graph.session.id;
   const appStore = useAppStoreApi();
@@ -128,7 +129,7 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
     [structure, selectNode],
   );
 
-  useConversationKeys(structure, view, selectedRow, store, onSelect);
+  useConversationKeys(structure, view, selectedRow, store, onSelect, parked);
 
   const agentRuns = useMemo(() => {
     const blocks = new WeakMap<ConversationRow, React.ReactElement>();
@@ -141,8 +142,20 @@ export function ConversationView({ graph }: { graph: SessionGraph }) {
   }, [structure, store, onSelect]);
 
   const failed = useStore(store, (s) => s.failed);
+  // Parked at the width it was read at, so no row is re-measured (and no height cache dropped) while out of sight.
+  const sectionRef = useRef<HTMLElement>(null);
+  const parkedWidth = useRef(0);
+  if (!parked && sectionRef.current !== null) parkedWidth.current = sectionRef.current.clientWidth;
   return (
-    <section className="conversation" aria-label="Conversation" data-testid="conversation">
+    <section
+      ref={sectionRef}
+      className="conversation"
+      aria-label="Conversation"
+      data-testid="conversation"
+      data-parked={parked ? 'true' : undefined}
+      aria-hidden={parked ? true : undefined}
+      style={parked && parkedWidth.current > 0 ? { width: parkedWidth.current } : undefined}
+    >
       {failed ? <div className="conv-notice is-error">Some steps could not be loaded.</div> : null}
       <div className="conversation__scroll" ref={scrollRef} tabIndex={0} aria-label="Conversation steps">
         <div className="conversation__rows" style={{ height: virtualizer.getTotalSize() }}>
@@ -180,17 +193,18 @@ function useConversationKeys(
   selectedRow: number,
   store: ConversationStore,
   onSelect: (nodeId: string) => void,
+  parked: boolean,
 ) {
   const appStore = useAppStoreApi();
-  const latest = useRef({ structure, view, selectedRow });
+  const latest = useRef({ structure, view, selectedRow, parked });
   useEffect(() => {
-    latest.current = { structure, view, selectedRow };
+    latest.current = { structure, view, selectedRow, parked };
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       const state = appStore.getState();
-      if (state.timeTravelDialog !== null) return;
+      if (state.timeTravelDialog !== null || latest.current.parked) return;
       const { structure: s, view: v, selectedRow: row } = latest.current;
       const action = conversationKeyAction(s, v.rows.rows, row, event.key, event.target);
       if (action === null) return;

@@ -250,18 +250,25 @@ const DIGIT_CHOICES: Readonly<Record<string, HunkChoice>> = {
   Digit5: 'base',
 };
 
-/**
- * The same shortcuts anywhere in the merge view (the file list, a pane, the toolbar): they act on the
- * open result. Physical keys (`code`), so Alt+digit works whatever the keyboard layout types with Alt.
- */
-export function runMergeShortcut(view: EditorView, event: KeyboardEvent): boolean {
-  if (event.ctrlKey || event.metaKey) return false;
-  if (event.key === 'F7' && !event.altKey) return goToConflict(view, event.shiftKey ? -1 : 1);
-  if (!event.altKey || event.shiftKey) return false;
-  if (event.key === 'ArrowDown') return goToConflict(view, 1);
-  if (event.key === 'ArrowUp') return goToConflict(view, -1);
+/** What a merge-view key does, as data (the shortcut table's coverage test reads it): move between conflicts, or take a side. */
+export type MergeShortcut = { readonly kind: 'conflict'; readonly direction: 1 | -1 } | { readonly kind: 'take'; readonly choice: HunkChoice };
+
+/** The merge view's key for `event`, or null. Physical keys (`code`) for Alt+digit, whatever the layout types with Alt. */
+export function mergeShortcutOf(event: Pick<KeyboardEvent, 'key' | 'code' | 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey'>): MergeShortcut | null {
+  if (event.ctrlKey || event.metaKey) return null;
+  if (event.key === 'F7' && !event.altKey) return { kind: 'conflict', direction: event.shiftKey ? -1 : 1 };
+  if (!event.altKey || event.shiftKey) return null;
+  if (event.key === 'ArrowDown') return { kind: 'conflict', direction: 1 };
+  if (event.key === 'ArrowUp') return { kind: 'conflict', direction: -1 };
   const choice = DIGIT_CHOICES[event.code];
-  return choice === undefined ? false : chooseCurrentHunk(view, choice);
+  return choice === undefined ? null : { kind: 'take', choice };
+}
+
+/** The same shortcuts anywhere in the merge view (the file list, a pane, the toolbar): they act on the open result. */
+export function runMergeShortcut(view: EditorView, event: KeyboardEvent): boolean {
+  const shortcut = mergeShortcutOf(event);
+  if (shortcut === null) return false;
+  return shortcut.kind === 'conflict' ? goToConflict(view, shortcut.direction) : chooseCurrentHunk(view, shortcut.choice);
 }
 
 /** Everything the result editor adds on screen to a merge document. */

@@ -43,6 +43,21 @@ export const GroupHeader = memo(function GroupHeader({ group, top, cursor, onTog
   );
 });
 
+/** Node counts from 10,000 on in thousands ("20.0k nodes"): the row's second line has room for a date, this and a badge. */
+function nodesText(count: number): string {
+  return count >= 10_000 ? `${(count / 1000).toFixed(count >= 100_000 ? 0 : 1)}k nodes` : plural(count, 'node');
+}
+
+/** The row's size: its nodes and its transcripts' bytes. */
+export function sizeText(session: SessionSummary): string {
+  return nodesText(session.nodeCount) + (session.bytes !== undefined ? ` · ${formatBytes(session.bytes)}` : '');
+}
+
+/** The whole size, exact, for when a narrow list ellipsizes it. */
+export function sizeTooltip(session: SessionSummary): string {
+  return plural(session.nodeCount, 'node') + (session.bytes !== undefined ? ` · ${formatBytes(session.bytes)} (${plural(session.bytes, 'byte')} of transcripts)` : '');
+}
+
 interface SessionRowProps {
   readonly id: string;
   readonly session: SessionSummary;
@@ -75,6 +90,11 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         <span className="session-row__title" title={session.title}>
           {session.title}
         </span>
+        {session.branchCount > 0 ? (
+          <span className="badge badge--branch" data-testid="session-branches" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
+            <BranchIcon /> {session.branchCount}
+          </span>
+        ) : null}
         {lineage !== undefined ? (
           <span className="badge badge--lineage" data-testid="lineage-mark" title={session.links!.map(lineageNote).join('\n')}>
             {lineageNote(lineage)}
@@ -90,15 +110,9 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         <span className="session-row__date" title={absoluteTime(when)}>
           {relativeTime(when)}
         </span>
-        <span className="session-row__size" title={session.bytes !== undefined ? `${plural(session.bytes, 'byte')} of transcripts` : undefined}>
-          {plural(session.nodeCount, 'node')}
-          {session.bytes !== undefined ? ` · ${formatBytes(session.bytes)}` : ''}
+        <span className="session-row__size" data-testid="session-size" title={sizeTooltip(session)}>
+          {sizeText(session)}
         </span>
-        {session.branchCount > 0 ? (
-          <span className="badge badge--branch" title={`${session.branchCount} branch points (rewinds, edited prompts, forks, merges)`}>
-            <BranchIcon /> {session.branchCount}
-          </span>
-        ) : null}
       </div>
     </div>
   );

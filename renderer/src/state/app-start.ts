@@ -2,7 +2,9 @@
  * What happens when the window opens: show what is already imported, import in the background,
  * keep the list fresh from events, and make sure something is open. Returns the disposer.
  */
+import type { SessionSummary } from '../../../shared/model';
 import type { ArborClient } from '../client/arbor-client';
+import type { ImportPhase } from './import-slice';
 import { syncSelectionWithHash } from './location-sync';
 import type { AppStore } from './store';
 
@@ -11,6 +13,19 @@ import type { AppStore } from './store';
  * (a first import's sessions show as soon as they are stored), the rest at most this often.
  */
 export const SESSIONS_REFRESH_MS = 300;
+
+/**
+ * The session opened when nothing is: the newest real one (the list is newest first). While the list fills
+ * (before and during the first import) an orphan subagent's session or one with no node yet is never opened:
+ * the real sessions are still on their way. Only once the import is over with nothing else does the newest
+ * session with nodes open, so the centre is not left empty.
+ */
+export function sessionToOpenAtStart(sessions: readonly SessionSummary[], importPhase: ImportPhase): SessionSummary | null {
+  const real = sessions.find((session) => session.orphanSubagent !== true && session.nodeCount > 0);
+  if (real !== undefined) return real;
+  if (importPhase === 'idle' || importPhase === 'running') return null;
+  return sessions.find((session) => session.nodeCount > 0) ?? null;
+}
 
 export function startApp(store: AppStore, client: ArborClient, win?: Parameters<typeof syncSelectionWithHash>[1]): () => void {
   const disposers: Array<() => void> = [];
@@ -50,11 +65,11 @@ export function startApp(store: AppStore, client: ArborClient, win?: Parameters<
       }
     }),
   );
-  // Once a list exists and nothing is open, open the newest session: the app never shows an empty centre.
+  // Once a list exists and nothing is open, open the newest real session: the app never shows an empty centre.
   disposers.push(
     store.subscribe((state) => {
       if (state.selectedSessionId === null && state.sessions.length > 0 && state.sessionFilter === '') {
-        const newest = state.sessions[0];
+        const newest = sessionToOpenAtStart(state.sessions, state.importPhase);
         if (newest) void state.openSession(newest.id);
       }
     }),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { encodeProjectDir, syntheticSessionLines } from '../../../electron/demo';
 import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
 import { Random } from '../../../shared/random';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arbor-server';
 import { ArborApp } from '../pages/arbor-app';
 import { SessionsList } from '../pages/sessions-list';
@@ -98,6 +99,33 @@ test('the list fills while the first import runs, then reads as projects with an
   await expect(list.orphanMarks).toHaveCount(1);
 });
 
+/**
+ * Per visible row: parts of its second line cut (wider than their box; a title ellipsizes, with its tooltip),
+ * parts that overlap, cut texts without a tooltip.
+ */
+async function rowProblems(page: Page) {
+  return page.locator('[data-testid="session-row"]').evaluateAll((rows) => {
+    const found = { cut: [] as string[], overlaps: [] as string[], untitled: [] as string[] };
+    for (const row of rows) {
+      const id = row.getAttribute('data-session-id') ?? '?';
+      const parts = [...row.querySelectorAll<HTMLElement>('.session-row__head > *, .session-row__meta > *')];
+      for (const part of parts) {
+        if (part.scrollWidth > part.clientWidth + 1) {
+          if (!part.classList.contains('session-row__title')) found.cut.push(`${id} ${part.className}`);
+          if (!part.title) found.untitled.push(`${id} ${part.className}`);
+        }
+      }
+      for (const line of [row.querySelector('.session-row__head'), row.querySelector('.session-row__meta')]) {
+        const boxes = [...(line?.children ?? [])].map((child) => child.getBoundingClientRect());
+        for (let k = 1; k < boxes.length; k++) if (boxes[k]!.left < boxes[k - 1]!.right - 0.5) found.overlaps.push(`${id} ${line?.className} #${k}`);
+        const end = line?.getBoundingClientRect().right ?? 0;
+        if (boxes.length > 0 && boxes[boxes.length - 1]!.right > end + 0.5) found.overlaps.push(`${id} ${line?.className} past the row`);
+      }
+    }
+    return found;
+  });
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`sort, fold and keyboard, remembered across a reload (${scheme})`, async ({ page, arbor }) => {
     await page.emulateMedia({ colorScheme: scheme });
@@ -108,6 +136,16 @@ for (const scheme of ['light', 'dark'] as const) {
     // The list reloads just after the import ends (sessions.changed is coalesced): wait for all of it.
     await expect(page.getByTestId('session-count')).toHaveText('11 sessions in 3 projects');
     await page.screenshot({ path: `test-results/e2e/sessions-list-${scheme}.png` });
+    // A wide branch badge cut the size of its row: at the list's width nothing in a row is cut.
+    expect(await rowProblems(page)).toEqual({ cut: [], overlaps: [], untitled: [] });
+    // Narrower, text ellipsizes (each cut text has a tooltip with all of it) and nothing overlaps.
+    await page.locator('.session-pane').evaluate((pane) => void ((pane as HTMLElement).style.width = '190px'));
+    const narrow = await rowProblems(page);
+    expect(narrow.cut.length).toBeGreaterThan(0); // the check sees cut text (it is not vacuous)
+    expect(narrow.overlaps).toEqual([]);
+    expect(narrow.untitled).toEqual([]);
+    await page.screenshot({ path: `test-results/e2e/sessions-list-narrow-${scheme}.png` });
+    await page.locator('.session-pane').evaluate((pane) => void ((pane as HTMLElement).style.width = ''));
 
     // Size: the store knows transcript bytes, and says so.
     await expect(list.sort.locator('option[value="size"]')).toHaveText('Size (bytes)');

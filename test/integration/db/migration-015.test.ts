@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { WritableDB } from '../../../electron/db/database';
 import { MIGRATIONS } from '../../../electron/db/migrations';
+import { migration015SessionRecords } from '../../../electron/db/migrations/015-session-records';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { claudeCodeReader } from '../../../electron/service/arbor-service';
@@ -43,7 +45,8 @@ it('migration 015: a store of the previous schema gets the session-records index
   old.exec(`DROP INDEX records_of_sessions;
     UPDATE records SET summary = NULL WHERE type IN ('custom-title', 'ai-title');
     UPDATE sessions SET title = 'Make the loader retry', summary_title = NULL, summary_stale = 0, dirty = 0;`);
-  old.pragma(`user_version = ${Math.max(...MIGRATIONS.filter((m) => m.version < 15).map((m) => m.version))}`);
+  // Later migrations already ran on this file: 015 alone runs again, as it would on the previous schema.
+  migration015SessionRecords.up(old as unknown as WritableDB);
   old.close();
 
   store = openSessionStore(path);

@@ -67,8 +67,14 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
     const title = (turn: number): string => {
       let text = titles[turn];
       if (text === undefined) {
-        const node = structure.nodes[overview.start[turn]!] as { label?: string; kind: string };
-        text = (node.label ?? node.kind).replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
+        const titled = overview.title[turn]!;
+        if (titled < 0) {
+          // The lines before a first prompt (a hook, a notice) say nothing of the turn: name where it is.
+          text = structure.nodes[overview.start[turn]!]!.kind === 'compaction' ? 'Compacted conversation' : 'Session start';
+        } else {
+          const node = structure.nodes[titled] as { label?: string; kind: string };
+          text = (node.label ?? node.kind).replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
+        }
         titles[turn] = text;
       }
       return text;
@@ -163,7 +169,7 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
       if (!started || started.moved) return;
       const { x, y } = point(event);
       const turn = turnAtPoint(overview, overviewStore.getState().camera, x, y);
-      if (turn >= 0) handlers.current.onSelectNode(structure.nodes[overview.start[turn]!]!.id);
+      if (turn >= 0) handlers.current.onSelectNode(structure.nodes[overview.title[turn]! >= 0 ? overview.title[turn]! : overview.start[turn]!]!.id);
     };
     const onDoubleClick = (event: MouseEvent): void => {
       const { x, y } = point(event);

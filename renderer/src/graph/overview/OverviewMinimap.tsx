@@ -226,8 +226,9 @@ export const MINIMAP_MIN_PANE_WIDTH = 520;
 const CONTROLS_WIDTH = 56;
 
 /**
- * Where the minimap goes: bottom right, else bottom left when the selection, as drawn now, would be
- * under it there, else nowhere (the selection under both, or a pane too narrow to spare the room).
+ * Where the minimap goes: the corner (bottom right first) that covers neither the selection nor the cards
+ * around it (a row above and below, a lane either side) where one does; else the corner that at least
+ * leaves the selection free; else nowhere (the selection under both, or a pane too narrow to spare the room).
  */
 export function minimapCorner(
   graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport' | 'width' | 'height'>,
@@ -240,9 +241,15 @@ export function minimapCorner(
   if (box === null) return 'right';
   const boxTop = graph.height - MARGIN - height - 8;
   const boxWidth = MINIMAP_WIDTH + 8 + 26; // the canvas, its padding and the toggle beside it
-  const under = (left: number, right: number): boolean => box.right > left && box.left < right && box.bottom > boxTop && box.top < graph.height;
-  if (!under(graph.width - MARGIN - boxWidth, graph.width)) return 'right';
-  if (!under(CONTROLS_WIDTH, CONTROLS_WIDTH + boxWidth)) return 'left';
+  const corners: readonly (readonly [MinimapCorner, number, number])[] = [
+    ['right', graph.width - MARGIN - boxWidth, graph.width],
+    ['left', CONTROLS_WIDTH, CONTROLS_WIDTH + boxWidth],
+  ];
+  const around = { left: box.left - box.lanePitch, right: box.right + box.lanePitch, top: box.top - box.rowPitch, bottom: box.bottom + box.rowPitch };
+  for (const area of [around, box]) {
+    const under = (left: number, right: number): boolean => area.right > left && area.left < right && area.bottom > boxTop && area.top < graph.height;
+    for (const [corner, left, right] of corners) if (!under(left, right)) return corner;
+  }
   return 'none';
 }
 
@@ -251,12 +258,14 @@ function selectionBox(
   graph: Pick<ReturnType<GraphStore['getState']>, 'selectedNode' | 'byNode' | 'layout' | 'viewport'>,
   view: Pick<ReturnType<OverviewStore['getState']>, 'active' | 'camera'>,
   overview: NonNullable<ReturnType<OverviewStore['getState']>['overview']>,
-): { left: number; top: number; right: number; bottom: number } | null {
+): { left: number; top: number; right: number; bottom: number; rowPitch: number; lanePitch: number } | null {
   if (graph.selectedNode < 0) return null;
   let left: number;
   let top: number;
   let right: number;
   let bottom: number;
+  let rowPitch: number;
+  let lanePitch: number;
   if (view.active) {
     const turn = overview.turnOf[graph.selectedNode]!;
     const { camera } = view;
@@ -264,6 +273,8 @@ function selectionBox(
     top = overview.layout.row[turn]! * TURN_ROW_HEIGHT * camera.zoom + camera.y;
     right = left + CARD_WIDTH * camera.zoom;
     bottom = top + CARD_HEIGHT * camera.zoom;
+    rowPitch = TURN_ROW_HEIGHT * camera.zoom;
+    lanePitch = TURN_LANE_WIDTH * camera.zoom;
   } else {
     const item = graph.byNode?.[graph.selectedNode] ?? -1;
     if (item < 0 || !graph.layout) return null;
@@ -272,6 +283,8 @@ function selectionBox(
     top = graph.layout.layout.row[item]! * ROW_HEIGHT * viewport.zoom + viewport.y;
     right = left + NODE_WIDTH * viewport.zoom;
     bottom = top + NODE_HEIGHT * viewport.zoom;
+    rowPitch = ROW_HEIGHT * viewport.zoom;
+    lanePitch = LANE_WIDTH * viewport.zoom;
   }
-  return { left, top, right, bottom };
+  return { left, top, right, bottom, rowPitch, lanePitch };
 }

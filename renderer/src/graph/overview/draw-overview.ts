@@ -103,6 +103,18 @@ export function statsText(overview: TurnOverview, turn: number): string {
   return `${overview.steps[turn]} steps · ${overview.tools[turn]} tools` + (errors > 0 ? ` · ${errors} error${errors === 1 ? '' : 's'}` : '');
 }
 
+/** A card this tall (on screen) holds a side label on two lines. */
+const TWO_LINES_PX = 24;
+
+/** `text` on two lines of `pixels`, broken at a space where one is near, the second ellipsized. */
+export function twoLines(text: string, pixels: number, charPx = CHAR_PX): readonly [string, string] {
+  const chars = Math.floor(pixels / charPx);
+  if (text.length <= chars) return [text, ''];
+  const space = text.lastIndexOf(' ', chars);
+  const breakAt = space > chars / 2 ? space : chars;
+  return [text.slice(0, breakAt), cut(text.slice(breakAt).trimStart(), pixels, charPx)];
+}
+
 function cut(text: string, pixels: number, charPx = CHAR_PX): string {
   const chars = Math.floor(pixels / charPx);
   if (chars <= 1) return '';
@@ -229,20 +241,23 @@ function drawCardText(ctx: CanvasRenderingContext2D, frame: OverviewFrame, count
     const y = sy(t);
     const mark = overview.mark[t]!;
     const badge = mark === TURN_PLAIN ? '' : mark === TURN_HEAD ? frame.headName(t) : mark === TURN_BRANCH_POINT ? `branches into ${overview.branches[t]}` : 'branch end';
+    // The title has the card's whole first line: the badge sits on the stats line (short), right-aligned, so
+    // "branches into N" never takes the width the title needs.
     ctx.font = `600 ${CARD_FONT_PX}px ${colors.font}`;
+    ctx.fillStyle = colors.text;
+    ctx.fillText(cut(`#${t + 1} ${frame.title(t)}`, inner, titlePx * 1.05), x, y + 14 * zoom);
+    ctx.font = `600 ${LABEL_FONT_PX}px ${colors.font}`;
     let badgeWidth = 0;
     if (badge !== '') {
-      badgeWidth = badge.length * titlePx + 8;
+      badgeWidth = ctx.measureText(badge).width + 10;
       ctx.fillStyle = mark === TURN_HEAD ? colors.head : mark === TURN_BRANCH_POINT ? colors.branch : colors.tip;
       ctx.textAlign = 'right';
-      ctx.fillText(badge, x + inner, y + 14 * zoom);
+      ctx.fillText(badge, x + inner, y + 31 * zoom);
       ctx.textAlign = 'left';
     }
-    ctx.fillStyle = colors.text;
-    ctx.fillText(cut(`#${t + 1} ${frame.title(t)}`, inner - badgeWidth, titlePx * 1.05), x, y + 14 * zoom);
     ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
     ctx.fillStyle = overview.errors[t]! > 0 ? colors.error : colors.muted;
-    ctx.fillText(cut(statsText(overview, t), inner), x, y + 31 * zoom);
+    ctx.fillText(cut(statsText(overview, t), inner - badgeWidth), x, y + 31 * zoom);
     pushLabel(frame, t);
   }
 }
@@ -275,18 +290,26 @@ function drawSideLabels(ctx: CanvasRenderingContext2D, frame: OverviewFrame, cou
     const x = inside ? sx(t) + stripe + 3 : sx(t) + cardW + 4;
     const y = sy(t) + cardH / 2 - 8;
     if (x > width || y > height || x + labelW < 0 || y + 16 < 0) return;
+    let lines: readonly [string, string] | null = null;
     if (!free(x, y, labelW)) {
-      // Crowded by a label in the next lane: the card's own width still holds the start of the text.
+      // Crowded by the next lane's card or label: the card's own width holds the text, on two lines when
+      // the card is tall enough (a title beside a "branch end" label lost most of its words on one).
       labelW = cardW - stripe - 6;
       if (!inside || labelW < 40 || !free(x, y, labelW)) return;
+      if (cardH >= TWO_LINES_PX) lines = twoLines(text, labelW - 8);
     }
     const mark = overview.mark[t]!;
     ctx.fillStyle = inside ? colors.card : colors.labelBackground;
     ctx.globalAlpha = inside ? 1 : 0.88;
-    ctx.fillRect(x, Math.max(y, sy(t) + 1), labelW, Math.min(16, cardH - 2));
+    const top = lines === null ? y : sy(t) + (cardH - TWO_LINES_PX) / 2;
+    ctx.fillRect(x, Math.max(top, sy(t) + 1), labelW, Math.min(lines === null ? 16 : TWO_LINES_PX, cardH - 2));
     ctx.globalAlpha = 1;
     ctx.fillStyle = mark === TURN_HEAD ? colors.head : mark === TURN_BRANCH_POINT ? colors.branch : mark === TURN_TIP ? colors.muted : colors.text;
-    ctx.fillText(cut(text, labelW - 8), x + 4, y + 8);
+    if (lines === null) ctx.fillText(cut(text, labelW - 8), x + 4, y + 8);
+    else {
+      ctx.fillText(lines[0], x + 4, top + TWO_LINES_PX / 4 + 1);
+      ctx.fillText(lines[1], x + 4, top + (3 * TWO_LINES_PX) / 4 - 1);
+    }
     pushLabel(frame, t);
   };
   if (frame.selectedTurn >= 0) for (let k = 0; k < count; k++) if (visible[k] === frame.selectedTurn) place(frame.selectedTurn);
