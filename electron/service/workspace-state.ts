@@ -4,14 +4,17 @@
  * it touched, rebuilt from the transcript). Reconstructions are cached per session, a few at a time.
  */
 import { sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { hashObject } from '../git/git-object';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
 import { openBackupReader } from '../snapshots/file-history';
 import { reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
-import { ArborError } from '../../shared/errors';
+import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
+import { readSessionNodes } from './session-nodes-reader';
 import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
@@ -70,6 +73,13 @@ export interface NodeState {
 
 const CACHED_SESSIONS = 4;
 
+/**
+ * How long a reconstruction reads lines before it gives the event loop back. `sessions.states` on a 10k-node
+ * session read for 2.7 s in one task, and every request to `arbor serve` (the next page load, a node's
+ * detail) queued behind it; in slices of this length the others are answered in between.
+ */
+export const RECONSTRUCTION_SLICE_MS = 8;
+
 export interface WorkspaceStates {
   stateOf(nodeId: string, signal?: AbortSignal): Promise<NodeState>;
   /** How each transcript node of the session is known, without building any node's state (`sessions.states`). */
@@ -81,6 +91,8 @@ export interface WorkspaceStates {
 export interface WorkspaceStatesOptions {
   /** Claude Code's config folder (`~/.claude`): its file-history backups join the reconstruction when present. */
   readonly claudeConfigDir?: string;
+  /** How long a reconstruction reads before it yields (RECONSTRUCTION_SLICE_MS); tests make it 0. */
+  readonly sliceMs?: number;
 }
 
 export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore, options: WorkspaceStatesOptions = {}): WorkspaceStates {
@@ -94,10 +106,13 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       cache.set(sessionId, hit);
       return hit;
     }
-    const nodes = store.getSessionNodes(sessionId);
-    const built = fileHistorySource(store, options.claudeConfigDir).then((fileHistory) =>
-      reconstructSession(nodes, (id) => readRaw(store, id), fileHistory === undefined ? { signal } : { signal, fileHistory }),
-    );
+    const built = (async () => {
+      // In pages, like sessions.graph: reading a big session's rows is itself seconds of one task otherwise.
+      const nodes = await readSessionNodes(store, sessionId, signal);
+      const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
+      const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs);
+      return reconstructSession(nodes, read, fileHistory === undefined ? { signal } : { signal, fileHistory });
+    })();
     cache.set(sessionId, built);
     // A failed (or cancelled) build must not stay cached.
     built.catch(() => {
@@ -145,6 +160,22 @@ async function fileHistorySource(store: SessionStore, configDir: string | undefi
     recordsOf: (nodeId) =>
       store.getRecords(nodeId).flatMap((record) => (record.type === 'file-history-snapshot' ? [{ type: record.type, raw: record.raw.toString('utf8'), file: record.file }] : [])),
     readBackup: (sessionId, backupFileName) => backups.read(sessionId, backupFileName),
+  };
+}
+
+/**
+ * `read`, answering synchronously until RECONSTRUCTION_SLICE_MS have passed, then once through the event loop
+ * (the reconstruction awaits each read), so other requests run between slices and a cancel is seen there.
+ */
+export function slicedReader(read: (nodeId: string) => string | null, signal?: AbortSignal, sliceMs = RECONSTRUCTION_SLICE_MS): (nodeId: string) => string | null | Promise<string | null> {
+  let sliceEnd = performance.now() + sliceMs;
+  return (nodeId) => {
+    if (performance.now() < sliceEnd) return read(nodeId);
+    return nextTurn().then(() => {
+      throwIfAborted(signal);
+      sliceEnd = performance.now() + sliceMs;
+      return read(nodeId);
+    });
   };
 }
 
