@@ -117,6 +117,8 @@ export function createLayoutEngine(): LayoutEngine {
       indexById ??= indexNodes(nodes);
       const response = await answer;
       markGraphStage('laid-out');
+      // The next session opened finds a worker loaded: started only now, so it does not compete with this open.
+      prewarmLayoutWorker();
       return { structure: withNodes(response.structure!, nodes, indexById), layout: response.layout };
     },
     async layout(expanded, hide = null) {
