@@ -408,6 +408,11 @@ async function benchBrowser(d3ByNodes: ReadonlyMap<number, number>): Promise<str
     const { syntheticSessionLines } = await import('../../electron/demo/synthetic');
     const projects = join(work, 'projects');
     for (const size of [10_000, 50_000, 100_000] as const) writeSession(projects, size, syntheticSessionLines);
+    // The app opens the newest session on start: without a small newer one that was the 100k session, and
+    // each measured open raced it (the server still reading 100k nodes when the 10k row was clicked).
+    const newer = join(projects, '-home-dev-bench-newer');
+    mkdirSync(newer, { recursive: true });
+    writeTranscript(join(newer, `${MILLION.newer}.jsonl`), syntheticSessionLines(40, { seed: 42, sessionId: MILLION.newer, startTime: new Date(Date.UTC(2027, 0, 1)) }));
     const dataDir = join(work, 'data');
     const cli = join(repoRoot, 'bin/arbor.cjs');
     execFileSync(process.execPath, [cli, 'import', projects, '--data-dir', dataDir], { stdio: 'pipe' });
