@@ -93,11 +93,24 @@ export interface WorkspaceStatesOptions {
   readonly claudeConfigDir?: string;
   /** How long a reconstruction reads before it yields (RECONSTRUCTION_SLICE_MS); tests make it 0. */
   readonly sliceMs?: number;
+  /** Nodes read per page (session-nodes-reader.ts); tests make it small. */
+  readonly pageRows?: number;
 }
 
 export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore, options: WorkspaceStatesOptions = {}): WorkspaceStates {
   // Insertion order is recency order: a hit is re-inserted, the oldest entry is evicted.
   const cache = new Map<string, Promise<Reconstruction>>();
+  /** Bumped by forget(): a session that changed while its nodes were read in pages is read again. */
+  const generation = new Map<string, number>();
+
+  async function currentNodes(sessionId: string, signal: AbortSignal | undefined): Promise<NodeSummary[]> {
+    for (;;) {
+      const before = generation.get(sessionId) ?? 0;
+      // In pages, like sessions.graph: reading a big session's rows is itself seconds of one task otherwise.
+      const nodes = await readSessionNodes(store, sessionId, signal, options.pageRows);
+      if ((generation.get(sessionId) ?? 0) === before) return nodes;
+    }
+  }
 
   function reconstructionOf(sessionId: string, signal: AbortSignal | undefined): Promise<Reconstruction> {
     const hit = cache.get(sessionId);
@@ -107,8 +120,7 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       return hit;
     }
     const built = (async () => {
-      // In pages, like sessions.graph: reading a big session's rows is itself seconds of one task otherwise.
-      const nodes = await readSessionNodes(store, sessionId, signal);
+      const nodes = await currentNodes(sessionId, signal);
       const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
       const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs);
       return reconstructSession(nodes, read, fileHistory === undefined ? { signal } : { signal, fileHistory });
@@ -146,7 +158,10 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       return known;
     },
     forget(sessionIds) {
-      for (const id of sessionIds) cache.delete(id);
+      for (const id of sessionIds) {
+        cache.delete(id);
+        generation.set(id, (generation.get(id) ?? 0) + 1);
+      }
     },
   };
 }

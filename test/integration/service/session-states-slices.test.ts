@@ -30,6 +30,14 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A first file whose later lines come with the next import (a grown file), then the session's own file. */
+function appendToSession(ids: readonly string[]): void {
+  const writer = store.beginFile(transcriptFile('/t/early.jsonl', { sessionHint: 'S1', size: 200 }));
+  ids.forEach((id, k) => writer.node({ ...parsedNode(id, k === 0 ? 'c0' : ids[k - 1]!), line: 2 + k, offset: 100 + k }));
+  writer.finish({ endOffset: 200, endLine: 2 + ids.length });
+  store.linkChangedSessions();
+}
+
 /** `turns` tool calls, each with its result (a line the reconstruction reads). */
 function importSession(turns: number): void {
   const nodes: ParsedNode[] = [];
@@ -39,6 +47,10 @@ function importSession(turns: number): void {
     nodes.push(parsedNode(`r${k}`, `c${k}`, { kind: 'tool_result', toolResults: [{ toolUseId: `tu${k}`, isError: false }] }));
     parent = `r${k}`;
   }
+  // A file that sorts first, with one line so far (appendToSession grows it).
+  const early = store.beginFile(transcriptFile('/t/early.jsonl', { sessionHint: 'S1', size: 100 }));
+  early.node({ ...parsedNode('early-1', null), line: 1, offset: 0 });
+  early.finish({ endOffset: 100, endLine: 2 });
   const writer = store.beginFile(transcriptFile('/t/s.jsonl', { sessionHint: 'S1' }));
   for (const node of inOrder(nodes)) writer.node(node);
   writer.finish({ endOffset: 100, endLine: nodes.length + 1 });
@@ -69,7 +81,7 @@ describe('sessions.states in slices', () => {
   it('lets other work run while it reconstructs a session (it held arbor serve for seconds)', async () => {
     importSession(300);
     const { turns, result } = await turnsDuring(statesOf(0).knownOf('S1'));
-    expect(result.size).toBe(600);
+    expect(result.size).toBe(601);
     // Every read after the first came through the event loop (300 result lines are read), and the node pages too.
     expect(turns).toBeGreaterThanOrEqual(300);
     // The same answer as one long slice gives.
@@ -85,7 +97,30 @@ describe('sessions.states in slices', () => {
     await nextTurn();
     controller.abort();
     await expect(cancelled).rejects.toBeInstanceOf(CancelledError);
-    expect((await states.knownOf('S1')).size).toBe(600);
+    expect((await states.knownOf('S1')).size).toBe(601);
+  });
+
+  it('a session changed by an import between two pages of its nodes is read again, not half-seen', async () => {
+    importSession(30);
+    let pagesRead = 0;
+    let imported = false;
+    const racing: SessionStore = {
+      ...store,
+      getSessionNodesPage(sessionId, after, limit) {
+        if (++pagesRead === 2 && !imported) {
+          imported = true;
+          // The grown file's new lines sort before the page being read: a reader going on would miss them.
+          appendToSession(['late-c', 'late-r']);
+          states.forget(['S1']); // as the service does on sessions.changed
+        }
+        return store.getSessionNodesPage(sessionId, after, limit);
+      },
+    };
+    const states = createWorkspaceStates(racing, () => (objects ??= SnapshotStore.open({ dataDir: join(dir, 'data') })), { sliceMs: 0, pageRows: 8 });
+    const known = await states.knownOf('S1');
+    expect(imported).toBe(true);
+    expect([...known.keys()].sort()).toEqual(store.getSessionNodes('S1').map((node) => node.id).sort());
+    expect(known.has('late-r')).toBe(true);
   });
 
   it('answers reads synchronously within a slice', async () => {
