@@ -35,6 +35,11 @@ export interface EncodedSessionGraph {
   readonly models: readonly number[];
   /** Flat [index, edge kind, other id] triples, nodes in order. */
   readonly edges: readonly (number | string)[];
+  /**
+   * Per edge triple: the other end's index in `ids`, -1 when it is not in this graph, so the renderer links
+   * the tree without an id map of every node (shared/graph/packed-nodes.ts). Absent from older senders.
+   */
+  readonly edgeTargets?: readonly number[];
   readonly callNameTable: readonly string[];
   /** Flat [index, tool_use id, name code, outcome code] quads, nodes and calls in order. */
   readonly calls: readonly (number | string)[];
@@ -131,6 +136,7 @@ export function encodeSessionGraph(graph: SessionGraph): EncodedSessionGraph | n
     agents: new Array<number>(nodes.length),
     models: new Array<number>(nodes.length),
     edges: [] as (number | string)[],
+    edgeTargets: [] as number[],
     calls: [] as (number | string)[],
   };
   const canonicalTime = timeParser();
@@ -153,7 +159,10 @@ export function encodeSessionGraph(graph: SessionGraph): EncodedSessionGraph | n
     encoded.sidechain[i] = node.sidechain ? 1 : 0;
     encoded.agents[i] = agents.code(node.agentId);
     encoded.models[i] = models.code(node.model);
-    for (const edge of node.extraEdges) encoded.edges.push(i, edge.kind, edge.nodeId);
+    for (const edge of node.extraEdges) {
+      encoded.edges.push(i, edge.kind, edge.nodeId);
+      encoded.edgeTargets.push(indexById.get(edge.nodeId) ?? -1);
+    }
     for (const call of node.toolCalls) encoded.calls.push(i, call.id, callNames.code(call.name), OUTCOMES.indexOf(call.outcome));
   }
   return {

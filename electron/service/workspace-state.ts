@@ -4,16 +4,19 @@
  * it touched, rebuilt from the transcript). Reconstructions are cached per session, a few at a time.
  */
 import { sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { hashObject } from '../git/git-object';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
 import { openBackupReader } from '../snapshots/file-history';
 import { FILE_HISTORY_RECORDS, reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
-import { ArborError } from '../../shared/errors';
+import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
 import { sessionFolders, type FolderAt } from './session-folders';
 import { lineageNodes } from './session-lineage';
+import { readSessionNodes } from './session-nodes-reader';
 import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
@@ -72,6 +75,13 @@ export interface NodeState {
 
 const CACHED_SESSIONS = 4;
 
+/**
+ * How long a reconstruction reads lines before it gives the event loop back. `sessions.states` on a 10k-node
+ * session read for 2.7 s in one task, and every request to `arbor serve` (the next page load, a node's
+ * detail) queued behind it; in slices of this length the others are answered in between.
+ */
+export const RECONSTRUCTION_SLICE_MS = 8;
+
 export interface WorkspaceStates {
   stateOf(nodeId: string, signal?: AbortSignal): Promise<NodeState>;
   /** How each transcript node of the session is known, without building any node's state (`sessions.states`). */
@@ -83,11 +93,26 @@ export interface WorkspaceStates {
 export interface WorkspaceStatesOptions {
   /** Claude Code's config folder (`~/.claude`): its file-history backups join the reconstruction when present. */
   readonly claudeConfigDir?: string;
+  /** How long a reconstruction reads before it yields (RECONSTRUCTION_SLICE_MS); tests make it 0. */
+  readonly sliceMs?: number;
+  /** Nodes read per page (session-nodes-reader.ts); tests make it small. */
+  readonly pageRows?: number;
 }
 
 export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore, options: WorkspaceStatesOptions = {}): WorkspaceStates {
   // Insertion order is recency order: a hit is re-inserted, the oldest entry is evicted.
   const cache = new Map<string, Promise<Reconstruction>>();
+  /** Bumped by forget(): a session that changed while its nodes were read in pages is read again. */
+  const generation = new Map<string, number>();
+
+  async function currentNodes(sessionId: string, signal: AbortSignal | undefined): Promise<NodeSummary[]> {
+    for (;;) {
+      const before = generation.get(sessionId) ?? 0;
+      // In pages, like sessions.graph: reading a big session's rows is itself seconds of one task otherwise.
+      const nodes = await readSessionNodes(store, sessionId, signal, options.pageRows);
+      if ((generation.get(sessionId) ?? 0) === before) return nodes;
+    }
+  }
 
   function reconstructionOf(sessionId: string, signal: AbortSignal | undefined): Promise<Reconstruction> {
     const hit = cache.get(sessionId);
@@ -96,11 +121,13 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       cache.set(sessionId, hit);
       return hit;
     }
-    // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
-    const nodes = lineageNodes(store, sessionId, store.getSessionNodes(sessionId));
-    const built = fileHistorySource(store, options.claudeConfigDir).then((fileHistory) =>
-      reconstructSession(nodes, (id) => readRaw(store, id), fileHistory === undefined ? { signal } : { signal, fileHistory }),
-    );
+    const built = (async () => {
+      // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
+      const nodes = lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
+      const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
+      const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs);
+      return reconstructSession(nodes, read, fileHistory === undefined ? { signal } : { signal, fileHistory });
+    })();
     cache.set(sessionId, built);
     // A failed (or cancelled) build must not stay cached.
     built.catch(() => {
@@ -134,7 +161,10 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       return known;
     },
     forget(sessionIds) {
-      for (const id of sessionIds) cache.delete(id);
+      for (const id of sessionIds) {
+        cache.delete(id);
+        generation.set(id, (generation.get(id) ?? 0) + 1);
+      }
     },
   };
 }
@@ -156,6 +186,22 @@ async function fileHistorySource(store: SessionStore, configDir: string | undefi
       if (folders === undefined) foldersBySession.set(node.summary.sessionId, (folders = sessionFolders(store, node.summary.sessionId)));
       return folders(node.file, node.line);
     },
+  };
+}
+
+/**
+ * `read`, answering synchronously until RECONSTRUCTION_SLICE_MS have passed, then once through the event loop
+ * (the reconstruction awaits each read), so other requests run between slices and a cancel is seen there.
+ */
+export function slicedReader(read: (nodeId: string) => string | null, signal?: AbortSignal, sliceMs = RECONSTRUCTION_SLICE_MS): (nodeId: string) => string | null | Promise<string | null> {
+  let sliceEnd = performance.now() + sliceMs;
+  return (nodeId) => {
+    if (performance.now() < sliceEnd) return read(nodeId);
+    return nextTurn().then(() => {
+      throwIfAborted(signal);
+      sliceEnd = performance.now() + sliceMs;
+      return read(nodeId);
+    });
   };
 }
 

@@ -6,7 +6,7 @@ import type { NodeKind } from '../model';
 import type { WorkspaceNodeInfo } from '../operations';
 import { BRANCH_NONE, branchHeads, buildDisplayTree, classifyBranchPoints } from './branch-points';
 import { breadthFirstOrder, subtreeSizes, type Forest } from './forest';
-import { buildSessionTree, type GraphNode, type SessionTree } from './session-tree';
+import { buildSessionTree, type GraphNode, type NodeLinks, type SessionTree } from './session-tree';
 
 export interface StructureOptions {
   /** Linear runs of at least this many tool steps fold into one "N steps" node. */
@@ -33,13 +33,17 @@ export interface SessionStructure extends SessionTree {
 /** Kinds that make up the mechanical middle of a turn; a run of them folds. Errors never fold. */
 const STEP_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['tool_call', 'tool_result', 'progress', 'thinking']);
 
-/** `workspaceNodes`: the graph's `workspaceNodes` (which nodes Arbor added, and what they are). */
+/**
+ * `workspaceNodes`: the graph's `workspaceNodes` (which nodes Arbor added, and what they are). `links`: the
+ * nodes' parents and edge ends as indices when known (session-tree.ts NodeLinks).
+ */
 export function buildSessionStructure(
   nodes: readonly GraphNode[],
   options: StructureOptions = DEFAULT_STRUCTURE_OPTIONS,
   workspaceNodes: readonly WorkspaceNodeInfo[] = [],
+  links?: NodeLinks,
 ): SessionStructure {
-  const session = buildSessionTree(nodes);
+  const session = buildSessionTree(nodes, links);
   const branches = classifyBranchPoints(session, branchHeads(session, workspaceNodes));
   const display = buildDisplayTree(session, branches);
   const displaySize = subtreeSizes(display, breadthFirstOrder(display));

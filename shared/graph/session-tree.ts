@@ -37,26 +37,48 @@ export interface SessionTree {
   readonly agentRoot: Uint8Array;
 }
 
-export function buildSessionTree(nodes: readonly GraphNode[]): SessionTree {
-  const indexById = new Map<NodeId, number>();
-  for (let i = 0; i < nodes.length; i++) {
-    const id = nodes[i]!.id;
-    // Duplicate ids should not reach us (the importer keeps the earliest); if they do, keep the first.
-    if (!indexById.has(id)) indexById.set(id, i);
-  }
+/**
+ * Where each node's parent and extra edges point, as node indices, when that is known already (the wire sends
+ * parents as indices): the tree is then built without an id map of every node, which at 100k nodes was most
+ * of building it (hashing 100k fresh id strings). `indexById` is then made on first use.
+ */
+export interface NodeLinks {
+  /** The index of each node's parentId; negative when it has none or that node is not in the graph. */
+  readonly parents: Int32Array;
+  /** The other end's index of each extra edge, nodes and their edges in order; -1 when not in the graph. */
+  readonly edgeTargets: Int32Array;
+}
+
+const knownLinks = new WeakMap<readonly GraphNode[], NodeLinks>();
+
+/** Links for a node list that buildSessionTree(nodes) uses from now on (shared/graph/packed-nodes.ts sets them). */
+export function rememberNodeLinks(nodes: readonly GraphNode[], links: NodeLinks): void {
+  knownLinks.set(nodes, links);
+}
+
+/** `links`: as NodeLinks says, for exactly these nodes (else those remembered for them, else worked out here). */
+export function buildSessionTree(nodes: readonly GraphNode[], links: NodeLinks | undefined = knownLinks.get(nodes)): SessionTree {
+  if (links !== undefined && links.parents.length !== nodes.length) links = undefined;
+  const indexById = links === undefined ? indexNodes(nodes) : lazyIndex(nodes);
   const parent = new Int32Array(nodes.length).fill(-1);
   const via = new Uint8Array(nodes.length);
+  let edgeAt = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
-    const direct = node.parentId === null ? undefined : indexById.get(node.parentId);
+    const firstEdge = edgeAt;
+    edgeAt += node.extraEdges.length;
+    const linked = links === undefined ? undefined : links.parents[i]!;
+    const direct = linked !== undefined ? (linked >= 0 ? linked : undefined) : node.parentId === null ? undefined : indexById.get(node.parentId);
     if (direct !== undefined && direct !== i) {
       parent[i] = direct;
       via[i] = VIA_PARENT;
       continue;
     }
-    for (const edge of node.extraEdges) {
+    for (let e = 0; e < node.extraEdges.length; e++) {
+      const edge = node.extraEdges[e]!;
       if (edge.kind === 'merge') continue;
-      const other = indexById.get(edge.nodeId);
+      const target = links === undefined ? indexById.get(edge.nodeId) : links.edgeTargets[firstEdge + e];
+      const other = target === undefined || target < 0 ? undefined : target;
       if (other === undefined || other === i) continue;
       parent[i] = other;
       via[i] = edge.kind === 'logical' ? VIA_LOGICAL : edge.kind === 'subagent' ? VIA_SUBAGENT : VIA_FORK_OF;
@@ -76,4 +98,32 @@ export function buildSessionTree(nodes: readonly GraphNode[]): SessionTree {
     if (via[i] === VIA_SUBAGENT || sidechainStart) agentRoot[i] = 1;
   }
   return { nodes, indexById, tree, via, agentRoot };
+}
+
+function indexNodes(nodes: readonly GraphNode[]): Map<NodeId, number> {
+  const indexById = new Map<NodeId, number>();
+  for (let i = 0; i < nodes.length; i++) {
+    const id = nodes[i]!.id;
+    // Duplicate ids should not reach us (the importer keeps the earliest); if they do, keep the first.
+    if (!indexById.has(id)) indexById.set(id, i);
+  }
+  return indexById;
+}
+
+/** The id → index map of `nodes`, built the first time anything asks it something. */
+function lazyIndex(nodes: readonly GraphNode[]): ReadonlyMap<NodeId, number> {
+  let built: Map<NodeId, number> | undefined;
+  const map = (): Map<NodeId, number> => (built ??= indexNodes(nodes));
+  return {
+    get: (id) => map().get(id),
+    has: (id) => map().has(id),
+    get size() {
+      return map().size;
+    },
+    forEach: (fn, thisArg) => map().forEach((value, key) => fn.call(thisArg, value, key, map())),
+    entries: () => map().entries(),
+    keys: () => map().keys(),
+    values: () => map().values(),
+    [Symbol.iterator]: () => map()[Symbol.iterator](),
+  };
 }

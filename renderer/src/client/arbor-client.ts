@@ -6,6 +6,7 @@ import type { ArborEvents, EventName, MethodName, RequestOf, ResultOf } from '..
 import { ArborError, CancelledError, isArborErrorData, type ArborErrorData } from '../../../shared/errors';
 import type { ArborBridge } from '../../../shared/bridge';
 import { BRIDGE_GLOBAL } from '../../../shared/bridge';
+import { packEncodedNodes, rememberPackedNodes } from '../../../shared/graph/packed-nodes';
 import { decodeSessionGraph, isEncodedSessionGraph } from '../../../shared/session-graph-wire';
 import { TOKEN_PARAM, WS_PATH, type ClientMessage, type Envelope, type ServerMessage } from '../../../shared/wire';
 import { markGraphStage, timingNow } from './graph-timing';
@@ -41,7 +42,12 @@ function unwrap<T>(method: MethodName, envelope: Envelope<T>): T {
 
 /** Undoes a transport encoding of a result (a host may send a session graph compactly); throws on bad data. */
 export function fromTransport(method: MethodName, result: unknown): unknown {
-  return method === 'sessions.graph' && isEncodedSessionGraph(result) ? decodeSessionGraph(result) : result;
+  if (method !== 'sessions.graph' || !isEncodedSessionGraph(result)) return result;
+  const graph = decodeSessionGraph(result);
+  // The wire's columns already say the graph's shape by index: kept beside the nodes for the layout worker.
+  const packed = packEncodedNodes(result, graph.nodes);
+  if (packed !== null) rememberPackedNodes(graph.nodes, packed);
+  return graph;
 }
 
 type Listener = (payload: never) => void;

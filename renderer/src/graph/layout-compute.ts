@@ -2,7 +2,7 @@
 import type { FoldId } from '../../../shared/graph/folds';
 import { layoutSession, type SessionLayout } from '../../../shared/graph/session-layout';
 import { buildSessionStructure, type SessionStructure } from '../../../shared/graph/session-structure';
-import type { GraphNode } from '../../../shared/graph/session-tree';
+import type { GraphNode, NodeLinks } from '../../../shared/graph/session-tree';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { structureArrays, type StructureArrays } from './layout-protocol';
 
@@ -11,8 +11,9 @@ export function openStructure(
   expanded: readonly FoldId[],
   workspaceNodes: readonly WorkspaceNodeInfo[] = [],
   hide: Uint8Array | null = null,
+  links?: NodeLinks,
 ) {
-  const structure = buildSessionStructure(nodes, undefined, workspaceNodes);
+  const structure = buildSessionStructure(nodes, undefined, workspaceNodes, links);
   return { structure, arrays: structureArrays(structure), layout: layoutSession(structure, new Set(expanded), hide) };
 }
 

@@ -11,7 +11,8 @@ import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { markGraphStage } from '../client/graph-timing';
 import { computeLayout, openStructure } from './layout-compute';
-import { packedTransfer, packGraphNodes, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type StructureArrays } from './layout-protocol';
+import { packedNodesOf } from '../../../shared/graph/packed-nodes';
+import { packGraphNodes, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type StructureArrays } from './layout-protocol';
 
 export interface OpenedGraph {
   readonly structure: SessionStructure;
@@ -104,14 +105,20 @@ export function createLayoutEngine(): LayoutEngine {
     });
   return {
     async open(nodes, expanded, workspaceNodes = [], hide = null) {
-      // Only the fields the shape depends on cross to the worker (labels and tool calls stay here), packed.
-      const indexById = indexNodes(nodes);
-      const packed = packGraphNodes(nodes, indexById);
+      // Only the fields the shape depends on cross to the worker (labels and tool calls stay here), packed: a
+      // decoded graph brought its packed form (the client made it from the wire's columns), else pack here.
+      // Its arrays are copied, not transferred: the nodes' links (session-tree.ts) keep using them here.
+      let indexById = packedNodesOf(nodes) === undefined ? indexNodes(nodes) : undefined;
+      const packed = packedNodesOf(nodes) ?? packGraphNodes(nodes, indexById!);
       const request = { id: nextId++, type: 'open', expanded: [...expanded], workspaceNodes, hide } as const;
-      const answer = packed === null ? send({ ...request, nodes: nodes.map(toGraphNode) }) : send({ ...request, nodes: packed }, packedTransfer(packed));
+      const answer = packed === null ? send({ ...request, nodes: nodes.map(toGraphNode) }) : send({ ...request, nodes: packed });
       markGraphStage('posted');
+      // The view's id map is built while the worker builds the structure (the two run side by side).
+      indexById ??= indexNodes(nodes);
       const response = await answer;
       markGraphStage('laid-out');
+      // The next session opened finds a worker loaded: started only now, so it does not compete with this open.
+      prewarmLayoutWorker();
       return { structure: withNodes(response.structure!, nodes, indexById), layout: response.layout };
     },
     async layout(expanded, hide = null) {

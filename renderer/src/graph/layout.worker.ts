@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
 import { computeLayout, openStructure } from './layout-compute';
-import { requestNodes, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse } from './layout-protocol';
+import { requestGraph, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse } from './layout-protocol';
 import { buildTurnOverview } from '../../../shared/graph/turn-overview';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
 
@@ -16,7 +16,8 @@ self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest>) => {
   let response: LayoutResponse;
   try {
     if (request.type === 'open') {
-      const opened = openStructure(requestNodes(request.nodes), request.expanded, request.workspaceNodes, request.hide);
+      const { nodes, links } = requestGraph(request.nodes);
+      const opened = openStructure(nodes, request.expanded, request.workspaceNodes, request.hide, links);
       structure = opened.structure;
       response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
     } else {

@@ -11,16 +11,21 @@ import { renderWithStore } from '../render';
 class FakeLayoutWorker {
   static created = 0;
   static terminated = 0;
+  static instances: FakeLayoutWorker[] = [];
+  /** The worker each open request went to. */
+  static opens: FakeLayoutWorker[] = [];
   onmessage: ((event: { data: LayoutResponse }) => void) | null = null;
   onerror: ((event: { message: string }) => void) | null = null;
   private structure: ReturnType<typeof openStructure>['structure'] | null = null;
   constructor() {
     FakeLayoutWorker.created++;
+    FakeLayoutWorker.instances.push(this);
   }
   postMessage(request: LayoutRequest): void {
     setTimeout(() => {
       let response: LayoutResponse;
       if (request.type === 'open') {
+        FakeLayoutWorker.opens.push(this);
         const opened = openStructure(requestNodes(request.nodes), request.expanded);
         this.structure = opened.structure;
         response = { id: request.id, ok: true, structure: opened.arrays, layout: opened.layout };
@@ -47,6 +52,8 @@ function chain(sessionId: string, count: number): SessionGraph {
 beforeEach(() => {
   FakeLayoutWorker.created = 0;
   FakeLayoutWorker.terminated = 0;
+  FakeLayoutWorker.instances = [];
+  FakeLayoutWorker.opens = [];
   vi.stubGlobal('Worker', FakeLayoutWorker);
 });
 afterEach(() => {
@@ -73,7 +80,29 @@ describe('GraphPane', () => {
     await waitFor(() => expect(view.container.querySelectorAll('[data-testid="graph-node"]').length).toBeGreaterThan(0));
     // Let React Flow finish initializing its viewport: that must not start the layout over in a new worker.
     await act(() => new Promise((done) => setTimeout(done, 50)));
-    expect(FakeLayoutWorker.created).toBe(1);
+    expect(FakeLayoutWorker.opens).toEqual([FakeLayoutWorker.instances[0]]);
     expect(FakeLayoutWorker.terminated).toBe(0);
+    // Once laid out, a spare worker waits for the next session (it was started after the layout, not during it).
+    expect(FakeLayoutWorker.created).toBe(2);
+  });
+
+  it('opens the next session in the spare worker started after the last layout (no script to load then)', async () => {
+    const client = createFakeClient({ 'sessions.graph': ({ sessionId }) => chain(sessionId, 6), 'nodes.get': ({ nodeId }) => nodeDetail(nodeId) });
+    const view = renderWithStore(
+      <div style={{ width: 900, height: 600 }}>
+        <GraphPane />
+      </div>,
+      client,
+    );
+    await act(async () => view.store.getState().openSession('s1'));
+    await waitFor(() => expect(FakeLayoutWorker.opens).toHaveLength(1));
+    // The spare is started once s1 is laid out.
+    await waitFor(() => expect(FakeLayoutWorker.instances.at(-1)).not.toBe(FakeLayoutWorker.opens[0]));
+    const spare = FakeLayoutWorker.instances.at(-1);
+    await act(async () => view.store.getState().openSession('s2'));
+    await waitFor(() => expect(FakeLayoutWorker.opens).toHaveLength(2));
+    expect(FakeLayoutWorker.opens[1]).toBe(spare);
+    await waitFor(() => expect(view.container.querySelector('[data-testid="graph-node"]')).not.toBeNull());
+    expect(FakeLayoutWorker.terminated).toBe(1);
   });
 });
