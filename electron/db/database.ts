@@ -53,7 +53,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   // Big pages: a node's raw line is a blob of a few KB, so small pages would chain overflow pages for most.
   // Only takes effect on a new file (before the first table is created).
   writer.pragma('page_size = 65536');
-  writer.pragma('journal_mode = WAL');
+  retryWhileBusy(() => writer.pragma('journal_mode = WAL'));
   writer.pragma('synchronous = NORMAL');
   writer.pragma('foreign_keys = ON');
   writer.pragma('cache_size = -32000');
@@ -62,10 +62,10 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   // When a checkpoint has folded the whole WAL back, the next write restarts it and cuts the file to this size.
   writer.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   const write = writer as WritableDB;
-  migrate(write);
+  retryWhileBusy(() => migrate(write));
 
   // WAL lets the reader see the last committed state while an import batch is being written.
-  const reader = new Database(path, { readonly: true });
+  const reader = retryWhileBusy(() => new Database(path, { readonly: true }));
   reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   tuneReader(reader);
   const read = reader as ReadableDB;
@@ -112,6 +112,26 @@ function openReadOnly(path: string): DatabaseHandles {
   }
   const read = reader as ReadableDB;
   return { write: read as WritableDB, read, readOnly: true, close: () => reader.close() };
+}
+
+/**
+ * SQLite answers a few steps of opening a file another process is creating or migrating at the same moment
+ * (the journal-mode change, the first read of a WAL being set up) with SQLITE_BUSY without calling the busy
+ * handler; two `arbor import` runs started together met it now and then ("database is locked"). Those steps
+ * are retried here, for as long as the busy timeout.
+ */
+function retryWhileBusy<T>(step: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
 }
 
 function tuneReader(reader: Database.Database): void {
