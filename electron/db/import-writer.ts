@@ -70,6 +70,7 @@ export function prepareImportStatements(db: WritableDB) {
       'UPDATE files SET size = ?, mtime_ms = ?, end_offset = ?, end_line = ?, first_cwd = coalesce(first_cwd, ?) WHERE id = ?',
     ),
     setFileSession: db.prepare<[string, number]>('UPDATE files SET session_id = ? WHERE id = ?'),
+    setFirstCwd: db.prepare<[string, number]>('UPDATE files SET first_cwd = ? WHERE id = ? AND first_cwd IS NULL'),
     knownNodes: db.prepare<[string], { id: string; session_id: string }>(
       'SELECT id, session_id FROM nodes WHERE id IN (SELECT value FROM json_each(?))',
     ),
@@ -136,6 +137,7 @@ class FileImportWriter implements FileImport {
   private batchBytes = 0;
   private nodesAdded = 0;
   private firstCwd: string | null = null;
+  private firstCwdStored = false;
   /** Two generations of recent ids (dropping a whole old one is O(1); deleting a Map's oldest key one by one is not). */
   private recent = new Map<string, number>();
   private older = new Map<string, number>();
@@ -197,6 +199,12 @@ class FileImportWriter implements FileImport {
     const s = this.statements;
     if (this.sessionId === null && this.nodes.length > 0) this.sessionId = this.resolveSession();
     const sessionId = this.sessionId;
+    // With the batch, not at the file's end: a session linked while its file still imports (a big file is
+    // listed after its first batch) takes its project from here, and no later link may come before the end.
+    if (!this.firstCwdStored && this.firstCwd !== null) {
+      s.setFirstCwd.run(this.firstCwd, this.fileId);
+      this.firstCwdStored = true;
+    }
     let added = 0;
     if (sessionId !== null) {
       let first: string | null = null;

@@ -55,7 +55,10 @@ export function Modal({ title, onClose, busy = false, size = 'form', testId, chi
             ×
           </button>
         </header>
-        <div className="tt-modal__body">{children}</div>
+        {/* Focusable: a body taller than the dialog (the shortcut table) scrolls from the keyboard too. */}
+        <div className="tt-modal__body" tabIndex={0}>
+          {children}
+        </div>
         {footer ? <footer className="tt-modal__foot">{footer}</footer> : null}
       </div>
     </div>

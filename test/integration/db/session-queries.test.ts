@@ -91,6 +91,22 @@ describe('projectFolderOf', () => {
 });
 
 describe('sessions listed while an import runs', () => {
+  it('regression: a session linked while its file still imported was grouped under its transcript folder, not its working directory', () => {
+    const writer = store.beginFile(transcriptFile('/p/-home-dev-repo/S7.jsonl', { sessionHint: 'S7', size: 400_000 }));
+    let parent: string | null = null;
+    // More than a first batch, so some lines are stored (and linked, as a big file is) before the file ends.
+    for (let index = 0; index < 700; index++) {
+      const id = `s7-${index}`;
+      writer.node(parsedNode(id, parent, { kind: 'user', label: `step ${index}`, sessionSourceId: 'S7', cwd: '/home/dev/repo' }));
+      parent = id;
+    }
+    store.linkChangedSessions();
+    expect(store.listSessions({}).sessions.map((s) => [s.id, s.project])).toEqual([['S7', '/home/dev/repo']]);
+    writer.finish({ endOffset: 400_000, endLine: 701 });
+    store.linkChangedSessions();
+    expect(store.listSessions({}).sessions.map((s) => [s.id, s.project])).toEqual([['S7', '/home/dev/repo']]);
+  });
+
   it('regression: a session stored but not linked yet was listed with its id as title and 0 nodes; it is listed once linked', () => {
     const writer = store.beginFile(transcriptFile('/p/-repo/S6.jsonl', { sessionHint: 'S6' }));
     writer.node(parsedNode('t1', null, { kind: 'user', label: 'tidy the build', sessionSourceId: 'S6', cwd: '/repo' }));
