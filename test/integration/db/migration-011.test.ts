@@ -19,6 +19,7 @@ import { importSessions } from '../../../electron/service/import-sessions';
 import { claudeCodeReader } from '../../../electron/service/arbor-service';
 import { Random } from '../../../shared/random';
 import { jsonl, prompt, reply, summary } from '../service/claude-lines';
+import { copyRows } from './previous-schema';
 
 let root: string;
 beforeEach(() => {
@@ -88,11 +89,7 @@ function previousSchemaCopy(from: string, to: string, unlinked: boolean): void {
   try {
     migrate(old, MIGRATIONS.filter((migration) => migration.version < 11));
     expect(old.pragma('user_version', { simple: true })).toBe(10); // the schema before 011 (010 is the search's)
-    old.prepare('ATTACH ? AS source').run(from);
-    for (const [table, columns] of Object.entries(PREVIOUS_TABLES)) {
-      old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM source.${table}`);
-    }
-    old.exec('DETACH source');
+    copyRows(old, from, PREVIOUS_TABLES);
     // What an import stopped before its link run left: no parents resolved, no edges, nothing counted.
     if (unlinked) old.exec("UPDATE nodes SET parent_id = NULL; DELETE FROM edges; UPDATE sessions SET dirty = 1, node_count = 0, branch_count = 0, title = 'stale'");
   } finally {

@@ -17,6 +17,7 @@ import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { deriveSearchText } from '../../../electron/importers/search-text';
 import { claudeCodeReader } from '../../../electron/service/arbor-service';
 import { importSessions } from '../../../electron/service/import-sessions';
+import { copyRows } from './previous-schema';
 
 const corpus = resolve(__dirname, '../../../../shared/corpus/sessions/claude-code');
 const present = existsSync(corpus);
@@ -146,23 +147,20 @@ function previousSchemaCopy(from: string, to: string): void {
     old.pragma('page_size = 65536');
     migrate(old, MIGRATIONS.filter((migration) => migration.version < 13));
     expect(old.pragma('user_version', { simple: true })).toBe(11);
-    old.prepare('ATTACH ? AS source').run(from);
-    for (const [table, columns] of Object.entries(PREVIOUS_TABLES)) {
-      old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM source.${table}`);
-    }
-    // The previous code stored lines as read.
-    const plain = old.prepare<[Buffer, number]>('UPDATE main.nodes SET raw = ? WHERE seq = ?');
-    for (const row of old.prepare<[], { seq: number; raw: Buffer; raw_codec: number }>('SELECT seq, raw, raw_codec FROM source.nodes').all()) {
-      plain.run(decodeRaw(row.raw, row.raw_codec), row.seq);
-    }
-    const plainRecord = old.prepare<[Buffer, number]>('UPDATE main.records SET raw = ? WHERE id = ?');
-    for (const row of old.prepare<[], { id: number; raw: Buffer; raw_codec: number }>('SELECT id, raw, raw_codec FROM source.records').all()) {
-      plainRecord.run(decodeRaw(row.raw, row.raw_codec), row.id);
-    }
-    // Its index held its own copy of the text (the 010 layout), all of it indexed.
-    old.exec(`INSERT INTO main.node_text (rowid, text, facets) SELECT seq, 'old copy', '' FROM main.nodes`);
-    old.exec(`UPDATE main.meta SET value = (SELECT max(seq) FROM main.nodes) WHERE key = 'fts_indexed_upto'`);
-    old.exec('DETACH source');
+    copyRows(old, from, PREVIOUS_TABLES, () => {
+      // The previous code stored lines as read.
+      const plain = old.prepare<[Buffer, number]>('UPDATE main.nodes SET raw = ? WHERE seq = ?');
+      for (const row of old.prepare<[], { seq: number; raw: Buffer; raw_codec: number }>('SELECT seq, raw, raw_codec FROM source.nodes').all()) {
+        plain.run(decodeRaw(row.raw, row.raw_codec), row.seq);
+      }
+      const plainRecord = old.prepare<[Buffer, number]>('UPDATE main.records SET raw = ? WHERE id = ?');
+      for (const row of old.prepare<[], { id: number; raw: Buffer; raw_codec: number }>('SELECT id, raw, raw_codec FROM source.records').all()) {
+        plainRecord.run(decodeRaw(row.raw, row.raw_codec), row.id);
+      }
+      // Its index held its own copy of the text (the 010 layout), all of it indexed.
+      old.exec(`INSERT INTO main.node_text (rowid, text, facets) SELECT seq, 'old copy', '' FROM main.nodes`);
+      old.exec(`UPDATE main.meta SET value = (SELECT max(seq) FROM main.nodes) WHERE key = 'fts_indexed_upto'`);
+    });
   } finally {
     old.close();
   }

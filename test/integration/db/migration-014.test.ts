@@ -14,6 +14,7 @@ import { openSessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { claudeCodeReader } from '../../../electron/service/arbor-service';
 import { appendLines, builder, random, talkTurn, writeLines } from '../import/lineage-fixtures';
+import { copyRows, sharedColumns } from './previous-schema';
 
 const A = '7a000000-0000-4000-8000-00000000000a';
 const B = '8b000000-0000-4000-8000-00000000000b';
@@ -50,14 +51,7 @@ it('migration 014 moves a store made by the previous migrations: its continued-i
   const old = new Database(oldPath) as WritableDB;
   migrate(old, MIGRATIONS.filter((migration) => migration.version < 14));
   expect(old.pragma('user_version', { simple: true })).toBe(Math.max(...MIGRATIONS.filter((m) => m.version < 14).map((m) => m.version)));
-  old.prepare('ATTACH ? AS source').run(currentPath);
-  // The columns both schemas have: later migrations add some to the current store's tables.
-  for (const table of TABLES) {
-    const oldColumns = new Set((old.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name));
-    const columns = (old.prepare(`SELECT name FROM pragma_table_info('${table}', 'source')`).all() as { name: string }[]).map((c) => c.name).filter((c) => oldColumns.has(c)).join(', ');
-    old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM source.${table}`);
-  }
-  old.exec('DETACH source');
+  copyRows(old, currentPath, sharedColumns(old, currentPath, TABLES));
   expect(old.prepare("SELECT count(*) AS n FROM records WHERE type = 'continued-in'").get()).toEqual({ n: 1 });
   old.close();
 

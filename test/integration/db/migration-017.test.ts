@@ -15,6 +15,7 @@ import { openSessionStore, type SessionStore } from '../../../electron/db/sessio
 import { importSessions } from '../../../electron/service/import-sessions';
 import { claudeCodeReader } from '../../../electron/service/arbor-service';
 import { appendTranscript, jsonl, prompt, reply, writeTranscript } from '../service/claude-lines';
+import { copyRows } from './previous-schema';
 
 let root: string;
 beforeEach(() => {
@@ -101,11 +102,7 @@ function previousSchemaCopy(from: string, to: string): void {
   try {
     migrate(old, MIGRATIONS.filter((migration) => migration.version < 17));
     expect(old.pragma('user_version', { simple: true })).toBe(Math.max(...MIGRATIONS.filter((m) => m.version < 17).map((m) => m.version)));
-    old.prepare('ATTACH ? AS source').run(from);
-    for (const [table, columns] of Object.entries(PREVIOUS_TABLES)) {
-      old.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM source.${table}`);
-    }
-    old.exec('DETACH source');
+    copyRows(old, from, PREVIOUS_TABLES);
   } finally {
     old.close();
   }
