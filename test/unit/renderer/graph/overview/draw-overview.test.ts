@@ -8,11 +8,13 @@ import { SessionBuilder } from '../../../shared/graph/session-builder';
 /** A 2D context that records the text drawn, with a measureText of 6.5 px a character (any font). */
 function recordingContext() {
   const texts: { text: string; x: number; y: number; align: string }[] = [];
+  const lines: { x: number; y: number; strokeStyle: string }[] = [];
   const ctx = new Proxy(
     { textAlign: 'left', font: '', fillStyle: '', strokeStyle: '', lineWidth: 1, globalAlpha: 1, textBaseline: 'alphabetic' } as Record<string, unknown>,
     {
       get(target, key: string) {
         if (key === 'fillText') return (text: string, x: number, y: number) => texts.push({ text, x, y, align: String(target.textAlign) });
+        if (key === 'lineTo') return (x: number, y: number) => lines.push({ x, y, strokeStyle: String(target.strokeStyle) });
         if (key === 'measureText') return (text: string) => ({ width: text.length * 6.5 });
         if (key in target) return target[key];
         return () => undefined;
@@ -23,7 +25,7 @@ function recordingContext() {
       },
     },
   );
-  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, texts, lines };
 }
 
 const COLORS: OverviewColors = {
@@ -76,6 +78,31 @@ describe('drawOverview', () => {
     const drawn = texts.map((entry) => entry.text);
     expect(drawn).toContain(first);
     expect(drawn).toContain(second);
+  });
+});
+
+describe('side labels at Fit', () => {
+  it('a label longer than its card spilled past the card\'s border: the card is outlined out to the label\'s end', () => {
+    const s = new SessionBuilder();
+    const prompt = s.add('user', null);
+    s.add('assistant', prompt);
+    const overview = buildTurnOverview(buildSessionStructure(s.nodes));
+    const title = 'We should format each query on its own line before the digest';
+    const frame = createFrame(overview, indexTurns(overview), () => title, () => 'fork', COLORS);
+    const zoom = 0.56;
+    frame.camera = { x: 20, y: 20, zoom };
+    frame.width = 1200;
+    frame.height = 800;
+    const { ctx, texts, lines } = recordingContext();
+    drawOverview(ctx, frame, 1);
+    const label = texts.find((entry) => entry.text.startsWith('#1 '));
+    expect(label).toBeDefined();
+    const cardRight = 20 + 240 * zoom;
+    const labelRight = label!.x - 4 + Math.min(label!.text.length, 34) * 6.4 + 8;
+    expect(labelRight).toBeGreaterThan(cardRight);
+    const outline = lines.filter((line) => line.strokeStyle === COLORS.cardBorder && line.x > cardRight);
+    expect(outline.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...outline.map((line) => line.x))).toBeGreaterThanOrEqual(labelRight - 8);
   });
 });
 
