@@ -38,6 +38,14 @@ test('read the demo as a conversation: thinking, an Edit as a diff, a failed cal
   await expect(conversation.selectedRow).toContainText(FIRST_PROMPT);
   await expect(conversation.rows.filter({ hasText: FIRST_PROMPT })).toHaveAttribute('data-kind', 'user');
   await app.screenshot('conversation-01-beside-graph');
+  // Beside the conversation the graph is narrow: its toolbar's chips were scrolled out of reach; they wrap.
+  const graphBox = (await page.getByTestId('graph').boundingBox())!;
+  for (const filter of ['prompts', 'replies', 'thinking', 'tools', 'errors', 'system'] as const) {
+    const chip = (await app.graph.kindFilter(filter).boundingBox())!;
+    expect(chip.x + chip.width, `${filter} chip inside the graph`).toBeLessThanOrEqual(graphBox.x + graphBox.width);
+  }
+  const showAll = (await app.graph.showAllLines().boundingBox())!;
+  expect(showAll.x + showAll.width).toBeLessThanOrEqual(graphBox.x + graphBox.width);
 
   // j moves to the next step, the thinking: it opens, and the graph selects the same node.
   await conversation.press('j');
