@@ -10,7 +10,7 @@ import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
 import { useAppState, useAppStoreApi, useArborClient } from '../app/app-context';
 import { AgentRuns } from './AgentRunBlock';
-import { buildConversationStructure, siblingBranch, type ConversationRow, type ConversationStructure } from './branch-path';
+import { conversationStructureOf, siblingBranch, type ConversationRow, type ConversationStructure } from './branch-path';
 import { createBranchViews, type BranchView } from './branch-views';
 import { ConversationRow as Row } from './ConversationRow';
 import { conversationKeyAction } from './conversation-keys';
@@ -18,6 +18,7 @@ import { createConversationStore, type ConversationStore } from './conversation-
 import { prefetchWindow } from './prefetch-window';
 import { createRowEstimates, estimatedStart } from './row-estimates';
 import { anchorSelectedRow } from './selected-row-anchor';
+import { useSessionTree } from '../state/session-trees';
 import './conversation.css';
 
 /** Rows fetched beyond the mounted ones (at least; in blocks of this many), so a slow scroll finds them ready. */
@@ -28,8 +29,21 @@ const JUMP_ROWS_AFTER = 16;
 
 /** `parked`: kept mounted out of sight while the graph is shown alone (ConversationLayout); its keys are off. */
 export function ConversationView({ graph, parked = false }: { graph: SessionGraph; parked?: boolean }) {
+  // The session tree the graph's layout worker built (state/session-trees.ts), not one of its own.
+  const tree = useSessionTree(graph);
+  const structure = useMemo(() => (tree === null ? null : conversationStructureOf(tree)), [tree]);
+  if (structure === null) {
+    return (
+      <section className="conversation" aria-label="Conversation" aria-busy="true" hidden={parked}>
+        <div className="pane-empty">Reading {graph.nodes.length.toLocaleString()} steps…</div>
+      </section>
+    );
+  }
+  return <ConversationBody sessionId={graph.session.id} structure={structure} parked={parked} />;
+}
+
+function ConversationBody({ sessionId, structure, parked }: { sessionId: string; structure: ConversationStructure; parked: boolean }) {
   const client = useArborClient();
-  const sessionId = graph.session.id;
   const appStore = useAppStoreApi();
   // One cache of details per open session; a refresh of the same session keeps it. The inspector's details of
   // the selected node go in first, so the row opened at shows its content in its first frame.
@@ -43,7 +57,6 @@ export function ConversationView({ graph, parked = false }: { graph: SessionGrap
     if (inspected !== null && inspected.node.sessionId === sessionId) store.getState().seed(inspected);
   }, [inspected, sessionId, store]);
   const estimates = useMemo(() => createRowEstimates(), [sessionId]); // eslint-disable-line react-hooks/exhaustive-deps
-  const structure = useMemo(() => buildConversationStructure(graph.nodes, graph.workspaceNodes), [graph]);
   const selectedNodeId = useAppState((s) => s.selectedNodeId);
   const selectNode = useAppState((s) => s.selectNode);
   const selected = selectedNodeId === null ? -1 : (structure.session.indexById.get(selectedNodeId) ?? -1);

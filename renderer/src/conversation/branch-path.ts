@@ -18,6 +18,7 @@ import {
 } from '../../../shared/graph/branch-points';
 import type { Forest } from '../../../shared/graph/forest';
 import { buildSessionTree, type SessionTree } from '../../../shared/graph/session-tree';
+import type { SessionStructure } from '../../../shared/graph/session-structure';
 
 export interface ConversationStructure {
   readonly nodes: readonly NodeSummary[];
@@ -30,6 +31,19 @@ export function buildConversationStructure(nodes: readonly NodeSummary[], worksp
   const session = buildSessionTree(nodes);
   const branches = classifyBranchPoints(session, branchHeads(session, workspaceNodes));
   return { nodes, session, branches, display: buildDisplayTree(session, branches) };
+}
+
+const ofTree = new WeakMap<SessionStructure, ConversationStructure>();
+
+/** The conversation's view of the shared session tree (state/session-trees.ts): the same arrays, nothing rebuilt. */
+export function conversationStructureOf(tree: SessionStructure): ConversationStructure {
+  let structure = ofTree.get(tree);
+  if (structure === undefined) {
+    const branches: BranchPoints = { branch: tree.branch, width: tree.branchWidth, heads: tree.branchHead };
+    structure = { nodes: tree.nodes as readonly NodeSummary[], session: tree, branches, display: tree.display };
+    ofTree.set(tree, structure);
+  }
+  return structure;
 }
 
 /** The path shown, and the subagent run the selection sits in (opened under its call), if any. */

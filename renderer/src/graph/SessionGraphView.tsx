@@ -22,6 +22,7 @@ import { createGraphStore, hideMaskFor, type GraphStore } from './graph-store';
 import { GraphToolbar } from './GraphToolbar';
 import { edgeTypes, nodeTypes } from './GraphNodes';
 import { createLayoutEngine, type LayoutEngine } from './layout-engine';
+import { sessionTrees } from '../state/session-trees';
 import { DETAIL_ZOOM, flowIdOfItem, treeItemDomId, type GraphFlowNode } from './mount-items';
 import { OverviewLayer } from './overview/OverviewLayer';
 import { OverviewMinimap } from './overview/OverviewMinimap';
@@ -152,12 +153,14 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
     const refresh = openedSession.current === graph.session.id && store.getState().structure !== null;
     const expanded = refresh ? store.getState().expanded : new Set<FoldId>();
     if (!refresh) store.getState().setLoading();
+    sessionTrees.getState().claim(graph); // the worker builds the tree the conversation reads too
     current
       .open(graph.nodes, expanded, graph.workspaceNodes ?? [], hideMaskFor(graph.nodes, store.getState().filters))
       .then((opened) => {
         if (mine !== generation.current) return;
         openedSession.current = graph.session.id;
         store.getState().setLayout(opened.structure, opened.layout, expanded, -1);
+        sessionTrees.getState().publish(graph, opened.structure);
         // The turn overview (minimap, Fit) is built in the worker too: ~80 ms at 100k was a dropped frame here.
         current.overview().then(
           (built) => {
@@ -178,9 +181,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
         if (!viewportReady.current) pendingFit.current = fitted;
       })
       .catch((cause: unknown) => {
+        sessionTrees.getState().release(graph);
         if (mine === generation.current) store.getState().setError(cause instanceof Error ? cause.message : String(cause));
       });
     return () => {
+      sessionTrees.getState().release(graph); // a no-op once published
       current.dispose();
       if (engine.current === current) engine.current = null;
     };

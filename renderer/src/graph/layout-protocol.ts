@@ -39,6 +39,24 @@ export type LayoutResponse =
   | { readonly id: number; readonly ok: true; readonly structure: StructureArrays | null; readonly layout: SessionLayout }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
+/**
+ * The buffers of a layout answer that can move to the view instead of being copied: the layout's own arrays,
+ * less any it shares with the structure the worker keeps for the next layout (a transferred buffer is gone
+ * from the sender). Each buffer once (a repeated one fails the post).
+ */
+export function layoutTransfer(layout: SessionLayout, kept: SessionStructure): ArrayBuffer[] {
+  const keptBuffers = new Set<ArrayBufferLike>();
+  for (const value of Object.values(kept)) if (ArrayBuffer.isView(value)) keptBuffers.add(value.buffer);
+  for (const value of Object.values(kept.display)) if (ArrayBuffer.isView(value)) keptBuffers.add(value.buffer);
+  for (const value of Object.values(kept.tree)) if (ArrayBuffer.isView(value)) keptBuffers.add(value.buffer);
+  const moved = new Set<ArrayBuffer>();
+  const take = (value: unknown): void => {
+    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer && !keptBuffers.has(value.buffer)) moved.add(value.buffer);
+  };
+  for (const part of [layout.visible, layout.visible.forest, layout.layout]) for (const value of Object.values(part)) take(value);
+  return [...moved];
+}
+
 export function structureArrays(structure: SessionStructure): StructureArrays {
   const { nodes: _nodes, indexById: _indexById, ...arrays } = structure;
   return arrays;

@@ -9,6 +9,7 @@ import { CompareBar } from '../time-travel/CompareBar';
 import { MergeAction } from '../merge/MergeAction';
 import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
 import { FormatReportNote } from './FormatReportNote';
+import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -39,11 +40,7 @@ export function GraphPane() {
   // State markers come after the graph is on screen (a reconstruction can take a while); each new
   // graph (a refresh after a fork, say) asks again.
   const shownGraph = showing ? graph : null;
-  useEffect(() => {
-    if (shownGraph === null) return;
-    const timer = setTimeout(() => void loadNodeStates(shownGraph.session.id), 0);
-    return () => clearTimeout(timer);
-  }, [shownGraph, loadNodeStates]);
+  useNodeStatesAfterFirstView(shownGraph, loadNodeStates);
 
   let body: React.ReactNode;
   if (graph && graph.session.id === selectedSessionId) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionStructure } from '../../../../shared/graph/session-structure';
 import { toGraphNode, type GraphNode } from '../../../../shared/graph/session-tree';
 import type { NodeSummary } from '../../../../shared/model';
-import { packGraphNodes, requestNodes, unpackGraphNodes } from '../../../../renderer/src/graph/layout-protocol';
+import { layoutTransfer, packGraphNodes, requestNodes, unpackGraphNodes } from '../../../../renderer/src/graph/layout-protocol';
+import { layoutSession } from '../../../../shared/graph/session-layout';
 
 function node(id: string, over: Partial<GraphNode> = {}): GraphNode {
   return { id, parentId: null, extraEdges: [], kind: 'assistant', timestamp: '2026-01-05T09:00:00.000Z', sidechain: false, ...over };
@@ -52,5 +53,34 @@ describe('the layout worker’s packed nodes', () => {
 
   it('packs an empty session', () => {
     expect(unpackGraphNodes(packGraphNodes([], new Map())!)).toEqual([]);
+  });
+});
+
+describe('the layout answer’s transfer list', () => {
+  it('moves the layout’s arrays to the view and keeps the structure the worker lays out again from', () => {
+    const nodes = awkwardNodes();
+    const structure = buildSessionStructure(nodes);
+    const first = layoutSession(structure, new Set());
+    const transfer = layoutTransfer(first, structure);
+    expect(transfer.length).toBeGreaterThan(0);
+    expect(new Set(transfer).size).toBe(transfer.length);
+    const expectedRows = [...first.layout.row];
+    // What postMessage does with a transfer list: the view gets the arrays, the worker's copies are detached.
+    const received = structuredClone(first, { transfer });
+    expect([...received.layout.row]).toEqual(expectedRows);
+    expect(first.layout.row.length).toBe(0);
+    // The structure is untouched: the next layout (a fold opened) reads it as before.
+    const again = layoutSession(structure, new Set());
+    expect([...again.layout.row]).toEqual(expectedRows);
+    expect(structure.display.parent.length).toBe(nodes.length);
+  });
+
+  it('leaves out a layout array that is the structure’s own (a buffer moved away would break the next layout)', () => {
+    const nodes = awkwardNodes();
+    const structure = buildSessionStructure(nodes);
+    const layout = layoutSession(structure, new Set());
+    const sharing = { ...layout, visible: { ...layout.visible, forest: structure.display } };
+    const transfer = layoutTransfer(sharing, structure);
+    for (const value of Object.values(structure.display)) if (ArrayBuffer.isView(value)) expect(transfer).not.toContain(value.buffer);
   });
 });
