@@ -198,11 +198,18 @@ export function searchPage(q: SearchQueries, input: string, options: { limit: nu
   // Fewer matches than candidates asked for: the candidates were all of them, no count needed.
   if (newest !== null && newest.length < SEARCH_CANDIDATES) return { hits, total: Math.min(newest.length, cap), capped: newest.length > cap };
   // A phrase's count checks word positions in every row holding its words ("session is": 20–60 ms for a bounded
-  // count over a million messages): it says "at least" the candidates it found instead.
-  if (newest !== null && terms.some((term) => isPhrase(term.text)) && cap >= SEARCH_CANDIDATES) return { hits, total: SEARCH_CANDIDATES, capped: true };
+  // count over a million messages), and a filter's count walks the text's whole doclist to meet the filter's
+  // rows (prompts in one project, "cur": 24 ms for 691 matches; the newest 100 cost 6 ms): both say "at least"
+  // the candidates they found instead.
+  const costlyCount = terms.some((term) => isPhrase(term.text)) || narrowsByFacet(resolved);
+  if (newest !== null && costlyCount && cap >= SEARCH_CANDIDATES) return { hits, total: SEARCH_CANDIDATES, capped: true };
   const total = q.count.get({ ...bounds, cap: cap + 1 })?.total ?? 0;
   return { hits, total: Math.min(total, cap), capped: total > cap };
 }
+
+/** A filter matched through the facets column (kind, session, project, agent), not the rowid's date range. */
+const narrowsByFacet = (filters: ResolvedFilters): boolean =>
+  filters.kinds !== undefined || filters.sessionIds !== undefined || filters.projects !== undefined || filters.agent !== undefined;
 
 /** More than one word as the tokenizer sees them (a quoted phrase, or words joined by punctuation). */
 const isPhrase = (text: string): boolean => (text.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).length > 1;

@@ -196,6 +196,19 @@ describe('search totals', () => {
     // Words are still counted (cheap): every row has both.
     expect(store.searchPage('session is', { limit: 1, offset: 0, cap: 1000 })).toMatchObject({ total: texts.length, capped: false });
   });
+
+  it('regression: a filtered query with a full candidate set says "at least" them instead of walking the whole doclist to meet the filter (24 ms for prompts in a project on 1M messages)', () => {
+    const texts = Array.from({ length: SEARCH_CANDIDATES + 40 }, (_, i) => `cursor moved ${i}`);
+    session('s', '2025-01-01T00:00:00Z', texts, (i) => ({ kind: i % 2 === 0 ? 'user' : 'assistant' }));
+    indexAll();
+    const filtered = store.searchPage('cur', { limit: 50, offset: 0, cap: 1000, filters: { kinds: ['user', 'assistant'] } });
+    expect(filtered.hits).toHaveLength(50);
+    expect(filtered).toMatchObject({ total: SEARCH_CANDIDATES, capped: true });
+    // Fewer matches than candidates: still exact, from the candidates themselves.
+    expect(store.searchPage('cur', { limit: 50, offset: 0, cap: 1000, filters: { kinds: ['user'] } })).toMatchObject({ total: texts.length / 2, capped: false });
+    // A date range narrows the rowids, not the doclist walk: still counted.
+    expect(store.searchPage('cur', { limit: 1, offset: 0, cap: 1000, filters: { from: '2024-12-31' } })).toMatchObject({ total: texts.length, capped: false });
+  });
 });
 
 describe('search over heads of texts', () => {
