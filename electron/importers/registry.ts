@@ -90,8 +90,14 @@ export function importerFor(format: string): Importer | null {
   return IMPORTERS.find((importer) => importer.format === format) ?? null;
 }
 
+/** Every importer's default folders, Claude Code's first (the app's first-run offer lists them in this order). */
 export function defaultTranscriptLocations(homeDir: string, env: Env): string[] {
-  return IMPORTERS.flatMap((importer) => importer.defaultLocations(homeDir, env));
+  return [claudeCodeImporter, codexImporter].flatMap((importer) => importer.defaultLocations(homeDir, env));
+}
+
+/** Which importer's default folder a path is (for `import.locations`); null when it is none of them. */
+export function formatOfLocation(path: string, homeDir: string, env: Env): SourceFormat | null {
+  return IMPORTERS.find((importer) => importer.defaultLocations(homeDir, env).includes(path))?.format ?? null;
 }
 
 export interface Claim {

@@ -1,7 +1,7 @@
 /** The service hosts build (Electron main, `arbor serve`, the CLI): the store plus the Claude Code reader. */
 import { createDemo } from '../demo/create-demo';
 import { resultLabelWithToolName } from '../importers/claude-code';
-import { defaultTranscriptLocations, discoverTranscripts, parseTranscript, readAnyNodeContent } from '../importers/registry';
+import { defaultTranscriptLocations, discoverTranscripts, formatOfLocation, parseTranscript, readAnyNodeContent } from '../importers/registry';
 import { startParseWorker } from '../importers/worker/parse-worker';
 import type { TranscriptReader } from './import-sessions';
 import { createServiceWith } from './service-core';
@@ -19,6 +19,7 @@ export function createArborService(options: ArborServiceOptions): Promise<ArborS
     reader: claudeCodeReader,
     readNodeContent: readAnyNodeContent,
     defaultLocations: defaultTranscriptLocations,
+    formatOfLocation,
     createDemo,
   });
 }

@@ -58,10 +58,10 @@ describe('discoverTranscripts', () => {
 describe('defaultTranscriptLocations', () => {
   it('has Claude Code and Codex folders, honouring CLAUDE_CONFIG_DIR and CODEX_HOME', () => {
     expect(defaultTranscriptLocations('/home/dev', {})).toEqual([
-      '/home/dev/.codex/sessions', '/home/dev/.codex/archived_sessions', '/home/dev/.claude/projects',
+      '/home/dev/.claude/projects', '/home/dev/.codex/sessions', '/home/dev/.codex/archived_sessions',
     ]);
     expect(defaultTranscriptLocations('/home/dev', { CODEX_HOME: '/data/codex', CLAUDE_CONFIG_DIR: '~/cc' })).toEqual([
-      '/data/codex/sessions', '/data/codex/archived_sessions', '/home/dev/cc/projects',
+      '/home/dev/cc/projects', '/data/codex/sessions', '/data/codex/archived_sessions',
     ]);
   });
 });
