@@ -31,7 +31,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await app.sessions.open(ID);
       await app.graph.waitForNodes();
       await expect(app.graph.nodesOfKind('user').first()).toBeVisible();
-      await expect(app.graph.nodesOfKind('compaction')).toHaveCount(1);
+      await expect(app.graph.nodesOfKind('thinking').first()).toContainText('Look at the test first');
       await app.screenshot(`codex-01-graph-${scheme}`);
 
       await conversation.setMode('Both');
