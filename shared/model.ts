@@ -9,7 +9,7 @@ export type SessionId = string;
 /** A node's id. For Claude Code it is the transcript line's `uuid`, which is globally unique. */
 export type NodeId = string;
 
-export type SourceFormat = 'claude-code';
+export type SourceFormat = 'claude-code' | 'codex';
 
 /**
  * What one step is. `user` is a typed prompt only; tool results, meta and hook lines get their own kinds

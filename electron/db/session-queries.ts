@@ -17,6 +17,8 @@ type SessionTuple = readonly [
   /** The first file's path, only when the session has no project (the project key is then read from it). */
   firstFile: string | null,
   orphanSubagent: number,
+  /** The format that wrote the session (sessions.source). */
+  source: string,
 ];
 
 export interface NodeRow {
@@ -43,7 +45,7 @@ export const NODE_COLUMNS =
  * or none of its lines is off the sidechain.
  */
 const SESSION_COLUMNS = `s.id, s.title, s.project, s.started_at, s.updated_at, s.node_count, s.file_count, s.branch_count,
-  s.bytes, s.newest_mtime_ms, CASE WHEN s.project IS NULL THEN s.first_file END, (s.main_file = 0 OR s.main_line = 0)`;
+  s.bytes, s.newest_mtime_ms, CASE WHEN s.project IS NULL THEN s.first_file END, (s.main_file = 0 OR s.main_line = 0), s.source`;
 
 /**
  * A session a running import has stored but not linked yet has no title (its id stands in) and no file count:
@@ -135,10 +137,10 @@ interface CallRow {
 }
 
 export function toSessionSummary(row: SessionTuple): SessionSummary {
-  const [id, title, project, startedAt, updatedAt, nodeCount, fileCount, branchCount, bytes, newestMtimeMs, firstFile, orphan] = row;
+  const [id, title, project, startedAt, updatedAt, nodeCount, fileCount, branchCount, bytes, newestMtimeMs, firstFile, orphan, source] = row;
   return {
     id,
-    source: 'claude-code',
+    source: source === 'codex' ? 'codex' : 'claude-code',
     title,
     project,
     startedAt,

@@ -82,6 +82,11 @@ export interface ParsedNode {
   readonly forkedFrom?: ForkedFrom;
   /** On a forked subagent's root: the parent's node it inherits its context from (`fork-context-ref`). */
   readonly contextParentSourceId?: string;
+  /**
+   * On a session's first node, when the format names the session it came from in another file (Codex
+   * `forked_from_id`, `parent_thread_id`): kept for linking sessions into one tree; not yet read by the store.
+   */
+  readonly linkedSession?: { readonly kind: 'fork-of' | 'subagent'; readonly sessionSourceId: string };
 }
 
 /** A line without a uuid (summary, file-history-snapshot, queue-operation, …), kept beside what it references. */

@@ -12,7 +12,7 @@ import type { SessionStore } from '../db/session-store';
 import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
-import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId } from '../../shared/model';
+import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId, SourceFormat } from '../../shared/model';
 
 /** A format's reader, injected so tests can feed hand-made files and the service wires Claude Code's. */
 export interface TranscriptReader {
@@ -88,7 +88,7 @@ export async function importSessions(
   const planBytes = plan.reduce((sum, item) => sum + (item.file.size - item.startOffset), 0);
   progress.start(plan.length, planBytes);
 
-  const touched = new Map<SessionId, { files: number; nodes: number }>();
+  const touched = new Map<SessionId, { source: SourceFormat; files: number; nodes: number }>();
   const linked = new LinkedSoFar(store, problems, options);
   store.setBulkMode(true);
   let cancelled: unknown = null;
@@ -130,8 +130,8 @@ export async function importSessions(
         result = await importFile(store, reader, item, parse, problems, signal, onBatchStored);
       }
       if (result.sessionId !== null) {
-        const counts = touched.get(result.sessionId) ?? { files: 0, nodes: 0 };
-        touched.set(result.sessionId, { files: counts.files + 1, nodes: counts.nodes + result.nodesAdded });
+        const counts = touched.get(result.sessionId) ?? { source: item.file.format, files: 0, nodes: 0 };
+        touched.set(result.sessionId, { source: counts.source, files: counts.files + 1, nodes: counts.nodes + result.nodesAdded });
       }
       progress.endFile(item.file.size - item.startOffset);
       if (result.nodesAdded > 0) linked.afterFile();
@@ -155,7 +155,7 @@ export async function importSessions(
   if (cancelled !== null) throw cancelled;
 
   progress.report('done', true);
-  const sessions: ImportedSession[] = [...touched].map(([id, counts]) => ({ id, source: 'claude-code', ...counts }));
+  const sessions: ImportedSession[] = [...touched].map(([id, counts]) => ({ id, ...counts }));
   return { sessions, problems: problems.list(), changedSessionIds: linked.all(link.sessionIds) };
 }
 

@@ -8,7 +8,7 @@ import { storeErrorOf } from '../db/database';
 import { openSessionStore } from '../db/session-store';
 import { type ArborApi, type CallContext, type MethodName, requestValidators } from '../../shared/contract';
 import { ArborError, CancelledError } from '../../shared/errors';
-import type { ImportReport, SourceLocation } from '../../shared/model';
+import type { ImportReport, SourceFormat, SourceLocation } from '../../shared/model';
 import { listenForHooks } from '../hooks/hook-listener';
 import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
@@ -33,6 +33,8 @@ export interface ServiceParts {
   readonly reader: TranscriptReader;
   readonly readNodeContent: ReadNodeContent;
   readonly defaultLocations: (homeDir: string, env: Readonly<Record<string, string | undefined>>) => readonly string[];
+  /** The format whose default folder a location is (Claude Code when not given). */
+  readonly formatOfLocation?: (path: string, homeDir: string, env: Readonly<Record<string, string | undefined>>) => SourceFormat | null;
   readonly createDemo: (
     dir: string,
     options: { now?: () => Date; signal?: AbortSignal },
@@ -106,7 +108,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   async function locations(): Promise<SourceLocation[]> {
     return Promise.all(
       parts.defaultLocations(options.homeDir, options.env).map(async (path) => ({
-        format: 'claude-code' as const,
+        format: parts.formatOfLocation?.(path, options.homeDir, options.env) ?? ('claude-code' as const),
         path,
         exists: await stat(path).then(
           (info) => info.isDirectory(),

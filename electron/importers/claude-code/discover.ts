@@ -42,8 +42,13 @@ const SKIPPED_FOLDERS = new Set(['tool-results']);
  */
 export async function discoverClaudeTranscripts(
   paths: readonly string[],
-  options: { readonly signal?: AbortSignal } = {},
+  options: {
+    readonly signal?: AbortSignal;
+    /** Which file names a folder walk takes; default `.jsonl` (the importer registry adds other formats' names). */
+    readonly fileNames?: (name: string) => boolean;
+  } = {},
 ): Promise<DiscoveredTranscripts> {
+  const takes = options.fileNames ?? ((name: string) => name.endsWith('.jsonl'));
   const found = new Map<string, TranscriptFile>();
   const problems: ImportProblem[] = [];
   const visitedFolders = new Set<string>();
@@ -95,9 +100,9 @@ export async function discoverClaudeTranscripts(
         }
       }
       // Skipped without being opened (a FIFO would block the walk), and said so: the user may wonder.
-      if (special !== null && entry.name.endsWith('.jsonl')) problems.push({ file: path, line: 0, reason: refusedReason(special) });
+      if (special !== null && takes(entry.name)) problems.push({ file: path, line: 0, reason: refusedReason(special) });
       else if (isFolder && !SKIPPED_FOLDERS.has(entry.name)) await walk(path);
-      else if (isFile && entry.name.endsWith('.jsonl') && !isWorkflowJournal(path)) await addFile(path);
+      else if (isFile && takes(entry.name) && !isWorkflowJournal(path)) await addFile(path);
     }
   };
 

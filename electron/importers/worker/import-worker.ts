@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ImportProblem } from '../../../shared/model';
-import { parseClaudeTranscript } from '../claude-code/parse-transcript';
+import { parseTranscript } from '../registry';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
 import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
 
@@ -62,10 +62,7 @@ function parseFile(job: ParseJob, batch: Batch): Promise<ParseResult> {
     // Every line parsed so far is complete and its buffer is never written again: send them.
     beforeRead: () => batch.send(),
   };
-  switch (job.file.format) {
-    case 'claude-code':
-      return parseClaudeTranscript(job.file, batch, options);
-  }
+  return parseTranscript(job.file, batch, options);
 }
 
 /** One file's lines since the last send, in order. */

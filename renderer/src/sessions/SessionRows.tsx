@@ -100,6 +100,11 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
             {lineageNote(lineage)}
           </span>
         ) : null}
+        {session.source === 'codex' ? (
+          <span className="badge badge--agent" data-testid="agent-mark" title="A Codex CLI session">
+            Codex
+          </span>
+        ) : null}
         {session.orphanSubagent ? (
           <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
             orphan subagent

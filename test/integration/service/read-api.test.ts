@@ -81,11 +81,15 @@ describe('search.query', () => {
 });
 
 describe('app and locations', () => {
-  it('reports app info and the default Claude Code location with an exists flag', async () => {
+  it('reports app info and the default Claude Code and Codex locations with an exists flag', async () => {
     const info = await h.service.api['app.info']({});
     expect(info).toMatchObject({ version: '0.0.0-test', dataDir: join(h.root, 'data'), host: 'web' });
     const before = await h.service.api['import.locations']({});
-    expect(before.locations).toEqual([{ format: 'claude-code', path: join(h.root, 'home', '.claude', 'projects'), exists: false }]);
+    expect(before.locations).toEqual([
+      { format: 'claude-code', path: join(h.root, 'home', '.claude', 'projects'), exists: false },
+      { format: 'codex', path: join(h.root, 'home', '.codex', 'sessions'), exists: false },
+      { format: 'codex', path: join(h.root, 'home', '.codex', 'archived_sessions'), exists: false },
+    ]);
     mkdirSync(join(h.root, 'home', '.claude', 'projects'), { recursive: true });
     const after = await h.service.api['import.locations']({});
     expect(after.locations[0]?.exists).toBe(true);

@@ -1,0 +1,195 @@
+/**
+ * Parses one Codex rollout (FORMATS.md §2) into nodes, records and problems. A rollout is linear: each step's
+ * parent is the step before it, so the file is always read from its start and only lines at or after the
+ * resume point are emitted (an append adds steps below the last one). A node's id is the rollout's thread id
+ * and the line's byte offset: the same across re-imports, appends, and a plain or compressed copy. Lines'
+ * own `ordinal` restarts in resumed files, so order is file position.
+ */
+import { basename } from 'node:path';
+import type { TokenUsage } from '../../../shared/model';
+import { isObject, type JsonObject } from '../claude-code/json-shape';
+import { invalidUtf8Reason, truncatedLineReason } from '../claude-code/line-problems';
+import { toolResultLabel } from '../claude-code/tool-labels';
+import type { ReadLine } from '../line-reader';
+import { RAW_LIMIT, type ParsedNode, type ParsedRecord, type ParseOptions, type ParseResult, type ParseSink, type TranscriptFile } from '../transcript';
+import { readSessionMeta, summarizeLine, type StepEntry } from './rollout-entry';
+import { readRolloutLines } from './rollout-lines';
+
+export interface CodexParseOptions extends ParseOptions {
+  readonly chunkSize?: number;
+  readonly maxLineBytes?: number;
+  readonly beforeRead?: () => Promise<void> | void;
+}
+
+export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, options: CodexParseOptions): Promise<ParseResult> {
+  const state = new RolloutState(file, sink, options.startOffset);
+  const end = await readRolloutLines(file.path, (line) => state.line(line), options);
+  state.finish();
+  return end;
+}
+
+/** The thread id a rollout's nodes are named by when it has no session_meta id: its file name's uuid, or the name. */
+export function threadIdFromName(path: string): string {
+  const name = basename(path).replace(/\.zst$/, '').replace(/\.jsonl$/, '');
+  const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(name);
+  return uuid?.[1] ?? name;
+}
+
+class RolloutState {
+  private threadId: string;
+  private cwd: string | null = null;
+  private model: string | null = null;
+  private version: string | null = null;
+  private gitBranch: string | null = null;
+  private previous: string | null = null;
+  /** The last step, held one line so a following token_count can give it its usage. */
+  private held: ParsedNode | null = null;
+  private waiting: ParsedRecord[] = [];
+  private readonly callNames = new Map<string, string>();
+  private readonly lastEcho = new Map<string, { source: 'event' | 'item'; text: string; sourceId: string }>();
+  private seenMeta = false;
+
+  constructor(
+    private readonly file: TranscriptFile,
+    private readonly sink: ParseSink,
+    /** Lines before this offset were imported before: read for context, not emitted again. */
+    private readonly emitFrom: number,
+  ) {
+    this.threadId = file.sessionHint ?? threadIdFromName(file.path);
+  }
+
+  line(line: ReadLine): void {
+    const emit = line.offset >= this.emitFrom;
+    if (line.oversize) {
+      if (emit) this.sink.problem({ file: this.file.path, line: line.line, reason: truncatedLineReason(line.totalBytes) });
+      return;
+    }
+    const bytes = line.bytes;
+    if (bytes.length === 0) return;
+    const badUtf8 = invalidUtf8Reason(bytes);
+    if (badUtf8 !== null && emit) this.sink.problem({ file: this.file.path, line: line.line, reason: badUtf8 });
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      if (emit) this.sink.problem({ file: this.file.path, line: line.line, reason: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` });
+      return;
+    }
+    if (!isObject(value)) {
+      if (emit) this.sink.problem({ file: this.file.path, line: line.line, reason: 'not a JSON object' });
+      return;
+    }
+    const type = typeof value.type === 'string' ? value.type : 'unknown';
+    const payload: JsonObject = isObject(value.payload) ? value.payload : {};
+    const timestamp = typeof value.timestamp === 'string' ? value.timestamp : null;
+    if (type === 'session_meta' && !this.seenMeta) this.readMeta(payload);
+
+    const entry = summarizeLine(type, payload, this.cwd);
+    const raw = bytes.length > RAW_LIMIT ? bytes.subarray(0, RAW_LIMIT) : bytes;
+    if (entry.as === 'record') {
+      if (entry.context !== undefined) {
+        this.model = entry.context.model ?? this.model;
+        this.cwd = entry.context.cwd ?? this.cwd;
+      }
+      if (entry.usage !== undefined) this.giveUsage(entry.usage);
+      if (emit) this.record({ type: entry.type, refSourceId: this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length });
+      return;
+    }
+    const sourceId = `${this.threadId}:${line.offset}`;
+    if (this.isEcho(entry, sourceId)) {
+      if (emit) this.record({ type: `echo:${type === 'event_msg' ? String(payload.type) : 'message'}`, refSourceId: this.lastEcho.get(entry.echo?.role ?? '')?.sourceId ?? this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length });
+      return;
+    }
+    for (const call of entry.calls) this.callNames.set(call.id, call.name);
+    const node: ParsedNode = {
+      sourceId,
+      parentSourceId: this.previous,
+      logicalParentSourceId: null,
+      sessionSourceId: this.threadId,
+      kind: entry.kind,
+      timestamp,
+      label: this.labelOf(entry),
+      text: entry.text,
+      toolUses: entry.calls,
+      toolResults: entry.results.map((result) => ({ toolUseId: result.toolUseId, isError: result.isError })),
+      spawnedAgentId: null,
+      spawnedByToolUseId: null,
+      sidechain: false,
+      agentId: null,
+      model: entry.kind === 'assistant' || entry.kind === 'tool_call' || entry.kind === 'thinking' ? this.model : null,
+      cwd: this.cwd,
+      gitBranch: this.gitBranch,
+      version: this.version,
+      usage: null,
+      line: line.line,
+      offset: line.offset,
+      raw,
+      rawBytes: bytes.length,
+      ...(type === 'session_meta' ? this.lineageOf(payload) : {}),
+    };
+    this.previous = sourceId;
+    this.flush();
+    this.held = emit ? node : null;
+  }
+
+  finish(): void {
+    this.flush();
+  }
+
+  private readMeta(payload: JsonObject): void {
+    this.seenMeta = true;
+    const meta = readSessionMeta(payload);
+    if (this.file.sessionHint === null && meta.id !== null) this.threadId = meta.id;
+    this.cwd = meta.cwd ?? this.cwd;
+    this.version = meta.version;
+    this.gitBranch = meta.gitBranch;
+  }
+
+  /** Recorded for the next increment, which links rollouts into one tree (fork-of, subagent). */
+  private lineageOf(payload: JsonObject): Pick<ParsedNode, 'linkedSession'> {
+    const meta = readSessionMeta(payload);
+    if (meta.forkedFromId !== null) return { linkedSession: { kind: 'fork-of', sessionSourceId: meta.forkedFromId } };
+    if (meta.parentThreadId !== null) return { linkedSession: { kind: 'subagent', sessionSourceId: meta.parentThreadId } };
+    return {};
+  }
+
+  private labelOf(entry: StepEntry): string {
+    const result = entry.results[0];
+    if (result === undefined || entry.calls.length > 0) return entry.label;
+    return toolResultLabel(this.callNames.get(result.toolUseId) ?? null, result.text, result.isError, 0);
+  }
+
+  /** The second copy of a message (same role and text, from the other stream) right after the first. */
+  private isEcho(entry: StepEntry, sourceId: string): boolean {
+    const echo = entry.echo;
+    if (echo === null) return false;
+    const text = echo.text.trim();
+    const last = this.lastEcho.get(echo.role);
+    if (last !== undefined && last.source !== echo.source && last.text === text) {
+      this.lastEcho.delete(echo.role);
+      return true;
+    }
+    this.lastEcho.set(echo.role, { source: echo.source, text, sourceId });
+    return false;
+  }
+
+  private giveUsage(usage: TokenUsage): void {
+    const held = this.held;
+    if (held === null || held.usage !== null) return;
+    if (held.kind !== 'assistant' && held.kind !== 'tool_call' && held.kind !== 'thinking') return;
+    this.held = { ...held, usage };
+  }
+
+  /** Records wait behind the held step, so the store always sees a node before what refers to it. */
+  private record(record: ParsedRecord): void {
+    if (this.held === null) this.sink.record(record);
+    else this.waiting.push(record);
+  }
+
+  private flush(): void {
+    if (this.held !== null) this.sink.node(this.held);
+    this.held = null;
+    for (const record of this.waiting) this.sink.record(record);
+    this.waiting = [];
+  }
+}
