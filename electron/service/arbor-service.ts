@@ -1,23 +1,12 @@
 /** The service hosts build (Electron main, `arbor serve`, the CLI): the store plus the Claude Code reader. */
 import { createDemo } from '../demo/create-demo';
-import {
-  defaultClaudeLocations,
-  discoverClaudeTranscripts,
-  parseClaudeTranscript,
-  readNodeContent,
-  resultLabelWithToolName,
-} from '../importers/claude-code';
-import { startParseWorker } from '../importers/worker/parse-worker';
-import type { TranscriptReader } from './import-sessions';
+import { defaultClaudeLocations, readNodeContent } from '../importers/claude-code';
+import { claudeCodeReader } from './claude-code-reader';
+import { startImportWorkerHost } from './import-worker-host';
 import { createServiceWith } from './service-core';
 import type { ArborService, ArborServiceOptions } from './service-types';
 
-export const claudeCodeReader: TranscriptReader = {
-  discover: (paths, options) => discoverClaudeTranscripts([...paths], options),
-  parse: (file, sink, options) => parseClaudeTranscript(file, sink, options),
-  startWorker: startParseWorker,
-  relabelResult: (node, toolName) => (node.unnamedResultOf === undefined ? null : resultLabelWithToolName(node.raw, node.unnamedResultOf, toolName)),
-};
+export { claudeCodeReader } from './claude-code-reader';
 
 export function createArborService(options: ArborServiceOptions): Promise<ArborService> {
   return createServiceWith(options, {
@@ -25,5 +14,7 @@ export function createArborService(options: ArborServiceOptions): Promise<ArborS
     readNodeContent,
     defaultLocations: defaultClaudeLocations,
     createDemo,
+    // Imports store from a worker thread with its own connection: requests are answered while it writes.
+    startImportWorker: startImportWorkerHost,
   });
 }
