@@ -116,6 +116,8 @@ export function startImportWorkerHost(storeFile: string, options: { readonly ent
       if (target === null) return;
       worker = null;
       const exited = new Promise<void>((resolve) => target.once('exit', () => resolve()));
+      // Kept referenced until it has closed its store: an exit meanwhile would skip the store's last checkpoint.
+      target.ref();
       post(target, { type: 'close' });
       // A worker stuck in a write still ends: the store's WAL keeps every committed batch.
       const timer = setTimeout(() => void target.terminate(), 5000);
