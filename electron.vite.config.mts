@@ -9,8 +9,13 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        // The import's parse worker runs from its own file beside main.js (electron/importers/worker/parse-worker.ts).
-        input: { main: r('electron/main.ts'), 'import-worker': r('electron/importers/worker/import-worker.ts') },
+        // The import's parse worker and write worker run from their own files beside main.js
+        // (electron/importers/worker/parse-worker.ts, electron/service/import-worker-host.ts).
+        input: {
+          main: r('electron/main.ts'),
+          'import-worker': r('electron/importers/worker/import-worker.ts'),
+          'import-write-worker': r('electron/service/import-write-worker.ts'),
+        },
       },
     },
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the `arbor` CLI (its import worker, and the lean merge-file and hook entries) into out/cli/ with esbuild (arbor.js, import-worker.js, merge-file.js, hook.js), so the command starts in
+// Bundles the `arbor` CLI (its import worker, and the lean merge-file and hook entries) into out/cli/ with esbuild (arbor.js, import-worker.js, import-write-worker.js, merge-file.js, hook.js), so the command starts in
 // ~0.1 s instead of compiling TypeScript through tsx on every run (hooks and scripts call it often).
 // bin/arbor.cjs uses the bundle only while it is newer than every source file, so a stale build never runs.
 'use strict';
@@ -21,6 +21,8 @@ async function main() {
       // The lean entry for `arbor snapshot --hook`, which Claude Code waits for (electron/cli/hook-main.ts).
       hook: 'electron/cli/hook-main.ts',
       'import-worker': 'electron/importers/worker/import-worker.ts',
+      // Imports store from this worker, on its own connection (electron/service/import-worker-host.ts).
+      'import-write-worker': 'electron/service/import-write-worker.ts',
     },
     outdir,
     bundle: true,

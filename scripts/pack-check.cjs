@@ -9,7 +9,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
-const REQUIRED_ENTRIES = ['/package.json', '/out/main/main.js', '/out/preload/preload.cjs', '/out/renderer/index.html'];
+const REQUIRED_ENTRIES = ['/package.json', '/out/main/main.js', '/out/main/import-worker.js', '/out/main/import-write-worker.js', '/out/preload/preload.cjs', '/out/renderer/index.html'];
 // Vite bundles the renderer's libraries; as node_modules they would only bloat the installer.
 const FORBIDDEN_PACKAGES = ['react', 'react-dom', '@xyflow', 'zustand', 'vite', 'electron', 'electron-vite', 'esbuild', 'tsx', 'typescript', 'vitest', 'playwright-core'];
 const NATIVE_MODULE = path.join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');

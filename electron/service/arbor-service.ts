@@ -1,25 +1,21 @@
 /** The service hosts build (Electron main, `arbor serve`, the CLI): the store plus the Claude Code reader. */
 import { createDemo } from '../demo/create-demo';
-import { resultLabelWithToolName } from '../importers/claude-code';
-import { defaultTranscriptLocations, discoverTranscripts, formatOfLocation, parseTranscript, readAnyNodeContent } from '../importers/registry';
-import { startParseWorker } from '../importers/worker/parse-worker';
-import type { TranscriptReader } from './import-sessions';
+import { defaultTranscriptLocations, formatOfLocation, readAnyNodeContent } from '../importers/registry';
+import { transcriptReader } from './transcript-reader';
+import { startImportWorkerHost } from './import-worker-host';
 import { createServiceWith } from './service-core';
 import type { ArborService, ArborServiceOptions } from './service-types';
 
-export const claudeCodeReader: TranscriptReader = {
-  discover: (paths, options) => discoverTranscripts([...paths], options),
-  parse: (file, sink, options) => parseTranscript(file, sink, options),
-  startWorker: startParseWorker,
-  relabelResult: (node, toolName) => (node.unnamedResultOf === undefined ? null : resultLabelWithToolName(node.raw, node.unnamedResultOf, toolName)),
-};
+export { transcriptReader } from './transcript-reader';
 
 export function createArborService(options: ArborServiceOptions): Promise<ArborService> {
   return createServiceWith(options, {
-    reader: claudeCodeReader,
+    reader: transcriptReader,
     readNodeContent: readAnyNodeContent,
     defaultLocations: defaultTranscriptLocations,
     formatOfLocation,
     createDemo,
+    // Imports store from a worker thread with its own connection: requests are answered while it writes.
+    startImportWorker: startImportWorkerHost,
   });
 }

@@ -8,12 +8,13 @@ import { storeErrorOf } from '../db/database';
 import { openSessionStore } from '../db/session-store';
 import { type ArborApi, type CallContext, type MethodName, requestValidators } from '../../shared/contract';
 import { ArborError, CancelledError } from '../../shared/errors';
-import type { ImportReport, SourceFormat, SourceLocation } from '../../shared/model';
+import type { ImportProgress, ImportReport, SessionId, SourceFormat, SourceLocation } from '../../shared/model';
 import { listenForHooks } from '../hooks/hook-listener';
 import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
+import type { ImportWorkerHost } from './import-worker-host';
 import { startLiveTail } from './live-tail';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
 import { getNodeDetails } from './node-details';
@@ -39,6 +40,11 @@ export interface ServiceParts {
     dir: string,
     options: { now?: () => Date; signal?: AbortSignal },
   ) => Promise<{ readonly dir: string; readonly transcriptFiles: readonly string[]; readonly sessionId: string }>;
+  /**
+   * Runs imports in a worker thread with its own connection to this store file (import-worker-host.ts), so
+   * the store's writes never hold up requests; without it (tests' hand-made readers) imports run in-thread.
+   */
+  readonly startImportWorker?: (storeFile: string) => ImportWorkerHost;
 }
 
 export const STORE_FILE = 'arbor.sqlite';
@@ -55,6 +61,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   const store = openSessionStore(storeFile, { readOnly });
   const events = createEventHub();
   const imports = createSerialQueue();
+  // Started at the first import (a read-only store never imports) and kept until close.
+  let importWorker: ImportWorkerHost | null = null;
   const writerLock = createStoreWriterLock({
     dataDir: options.dataDir,
     name: options.name ?? defaultName(options.host),
@@ -89,13 +97,16 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       if (signal.aborted) throw new CancelledError();
       // One importing process at a time on this data folder: the others wait their turn.
       return writerLock.withTurn(signal, asStoreErrors(async () => {
-        const outcome = await importSessions(store, parts.reader, paths, {
+        const importOptions = {
           jobId,
           signal,
-          onProgress: (progress) => events.emit('import.progress', progress),
+          onProgress: (progress: ImportProgress) => events.emit('import.progress', progress),
           // As sessions are stored (throttled) and at the end: the first import fills the list as it goes.
-          onSessionsChanged: (sessionIds) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
-        });
+          onSessionsChanged: (sessionIds: readonly SessionId[]) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
+        };
+        if (parts.startImportWorker !== undefined) importWorker ??= parts.startImportWorker(storeFile);
+        const outcome =
+          importWorker !== null ? await importWorker.run(paths, importOptions) : await importSessions(store, parts.reader, paths, importOptions);
         return { sessions: outcome.sessions, problems: outcome.problems };
       }));
     });
@@ -190,6 +201,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       closed = true;
       lifetime.abort();
       await imports.drained();
+      await importWorker?.close();
       await indexer.stop();
       await workspace.close();
       store.close();

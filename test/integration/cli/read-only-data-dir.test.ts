@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
-import { claudeCodeReader, createArborService } from '../../../electron/service/arbor-service';
+import { transcriptReader, createArborService } from '../../../electron/service/arbor-service';
 import { importSessions } from '../../../electron/service/import-sessions';
 import type { SessionSummary } from '../../../shared/model';
 import { runCliCaptured } from './run-cli';
@@ -64,7 +64,7 @@ async function crashedStore(name: string): Promise<string> {
   const dataDir = join(root, name);
   mkdirSync(dataDir);
   try {
-    await importSessions(store, claudeCodeReader, [second], { jobId: 'wal' });
+    await importSessions(store, transcriptReader, [second], { jobId: 'wal' });
     store.setBulkMode(true);
     for (const suffix of ['', '-wal', '-shm']) copyFileSync(join(source, `arbor.sqlite${suffix}`), join(dataDir, `arbor.sqlite${suffix}`));
   } finally {

@@ -16,7 +16,7 @@ import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { demoTranscript } from '../../../electron/demo/demo-script';
 import { INITIAL_FILES } from '../../../electron/demo/demo-files';
 import { importSessions } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { Random } from '../../../shared/random';
 import { jsonl, prompt, reply, summary } from '../service/claude-lines';
 import { copyRows } from './previous-schema';
@@ -73,7 +73,7 @@ function writeFirstPart(projects: string, files: readonly { path: string; lines:
 }
 
 async function importInto(store: SessionStore, projects: string) {
-  return importSessions(store, claudeCodeReader, [projects], { jobId: 'm', workerFromBytes: Infinity });
+  return importSessions(store, transcriptReader, [projects], { jobId: 'm', workerFromBytes: Infinity });
 }
 
 function snapshot(store: SessionStore) {

@@ -15,7 +15,7 @@ import { decodeRaw } from '../../../electron/db/raw-line';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
 import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { deriveSearchText } from '../../../electron/importers/search-text';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { copyRows } from './previous-schema';
 
@@ -41,7 +41,7 @@ function writeGenerated(projects: string): void {
 }
 
 async function importInto(store: SessionStore, paths: readonly string[]) {
-  return importSessions(store, claudeCodeReader, paths, { jobId: 'm13', workerFromBytes: Infinity });
+  return importSessions(store, transcriptReader, paths, { jobId: 'm13', workerFromBytes: Infinity });
 }
 
 function fileLines(path: string): Buffer[] {

@@ -12,7 +12,7 @@ import type { WritableDB } from '../../../electron/db/database';
 import { migrate, MIGRATIONS } from '../../../electron/db/migrations';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { appendLines, builder, random, talkTurn, writeLines } from '../import/lineage-fixtures';
 import { copyRows, sharedColumns } from './previous-schema';
 
@@ -44,7 +44,7 @@ it('migration 014 moves a store made by the previous migrations: its continued-i
 
   const currentPath = join(root, 'current.sqlite');
   const current = openSessionStore(currentPath);
-  await importSessions(current, claudeCodeReader, [projects], { jobId: 'j' });
+  await importSessions(current, transcriptReader, [projects], { jobId: 'j' });
   current.close();
 
   const oldPath = join(root, 'old.sqlite');
@@ -60,12 +60,12 @@ it('migration 014 moves a store made by the previous migrations: its continued-i
     expect(migrated.handles.read.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
     expect(migrated.lineageLinks()).toEqual([{ kind: 'continues', laterId: B, earlierId: A, nodeId: null }]);
     // Nothing is read again, and the next continuation links as it lands.
-    expect((await importSessions(migrated, claudeCodeReader, [projects], { jobId: 'k' })).sessions).toEqual([]);
+    expect((await importSessions(migrated, transcriptReader, [projects], { jobId: 'k' })).sessions).toEqual([]);
     const more = builder(r, B, { startMinutes: 9 });
     more.last = b1.reply;
     more.continuedIn(C);
     appendLines(join(projects, 'p', `${B}.jsonl`), more.take());
-    const report = await importSessions(migrated, claudeCodeReader, [projects], { jobId: 'l' });
+    const report = await importSessions(migrated, transcriptReader, [projects], { jobId: 'l' });
     expect(report.problems).toEqual([{ file: join(projects, 'p', `${B}.jsonl`), line: 0, reason: expect.stringContaining(`continues in session ${C}`) }]);
     expect(migrated.lineageLinks().sort((x, y) => (x.laterId < y.laterId ? -1 : 1))).toEqual([
       { kind: 'continues', laterId: B, earlierId: A, nodeId: null },

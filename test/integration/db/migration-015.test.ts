@@ -13,7 +13,7 @@ import { MIGRATIONS } from '../../../electron/db/migrations';
 import { migration015SessionRecords } from '../../../electron/db/migrations/015-session-records';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { answer, titleBuilder } from '../service/generated-titles';
 
 let root: string;
@@ -37,7 +37,7 @@ it('migration 015: a store of the previous schema gets the session-records index
   const path = join(root, 'arbor.sqlite');
 
   let store = openSessionStore(path);
-  await importSessions(store, claudeCodeReader, [join(root, 'projects')], { jobId: 'm', workerFromBytes: Infinity });
+  await importSessions(store, transcriptReader, [join(root, 'projects')], { jobId: 'm', workerFromBytes: Infinity });
   store.close();
 
   // What schema 011's importer left: title records without their text, the session titled by its prompt.

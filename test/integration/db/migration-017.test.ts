@@ -13,7 +13,7 @@ import type { WritableDB } from '../../../electron/db/database';
 import { migrate, MIGRATIONS } from '../../../electron/db/migrations';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { appendTranscript, jsonl, prompt, reply, writeTranscript } from '../service/claude-lines';
 import { copyRows } from './previous-schema';
 
@@ -68,7 +68,7 @@ function writeProjects(projects: string): { main: string; orphan: string } {
 }
 
 async function importInto(store: SessionStore, projects: string) {
-  return importSessions(store, claudeCodeReader, [projects], { jobId: 'm17', workerFromBytes: Infinity });
+  return importSessions(store, transcriptReader, [projects], { jobId: 'm17', workerFromBytes: Infinity });
 }
 
 const listed = (store: SessionStore) => store.listSessions({}).sessions.sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
 import { syntheticSessionLines } from '../../../electron/demo/synthetic';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { createFullTextIndexer } from '../../../electron/service/full-text-indexer';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { createSearchMethod } from '../../../electron/service/search-method';
@@ -31,7 +31,7 @@ it('answers from the half already indexed, says so, and finds the rest once inde
     const lines = [...syntheticSessionLines(300, { seed: 11 + index, cwd: '/repo', startTime: new Date(start) })];
     writeFileSync(join(folder, `s${index}.jsonl`), `${lines.join('\n')}\n`);
   }
-  await importSessions(store, claudeCodeReader, [join(root, 'projects')], { jobId: 'test', signal: new AbortController().signal });
+  await importSessions(store, transcriptReader, [join(root, 'projects')], { jobId: 'test', signal: new AbortController().signal });
   const total = store.indexProgress().total;
   expect(total).toBeGreaterThan(400);
 

@@ -13,7 +13,7 @@ import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { demoTranscript } from '../../../electron/demo/demo-script';
 import { INITIAL_FILES } from '../../../electron/demo/demo-files';
 import { importSessions } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { Random } from '../../../shared/random';
 import type { ImportProblem } from '../../../shared/model';
 import { appendTranscript, jsonl, prompt, reply, summary, toolCall, toolResult, writeTranscript } from './claude-lines';
@@ -42,7 +42,7 @@ function openStore(name: string): SessionStore {
 }
 
 async function importAll(store: SessionStore, projects: string): Promise<readonly ImportProblem[]> {
-  return (await importSessions(store, claudeCodeReader, [projects], { jobId: 'pieces', workerFromBytes: Infinity })).problems;
+  return (await importSessions(store, transcriptReader, [projects], { jobId: 'pieces', workerFromBytes: Infinity })).problems;
 }
 
 function write(projects: string, transcript: Transcript, bytes: number): void {

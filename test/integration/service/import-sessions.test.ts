@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
 import { importSessions, type TranscriptReader } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { CancelledError } from '../../../shared/errors';
 import { prompt, reply, writeTranscript } from './claude-lines';
 
@@ -27,10 +27,10 @@ it('links the sessions already stored when cancelled between files, and resumes 
   const controller = new AbortController();
   let parsed = 0;
   const reader: TranscriptReader = {
-    discover: claudeCodeReader.discover,
+    discover: transcriptReader.discover,
     async parse(file, sink, options) {
       if (++parsed === 3) controller.abort();
-      return claudeCodeReader.parse(file, sink, options);
+      return transcriptReader.parse(file, sink, options);
     },
   };
   await expect(importSessions(store, reader, [join(root, 'p')], { jobId: 'j', signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
@@ -42,7 +42,7 @@ it('links the sessions already stored when cancelled between files, and resumes 
     expect(session.nodeCount).toBe(2);
     expect(store.getSessionNodes(session.id).map((node) => node.parentId)).toEqual([null, `u${session.id.slice(1)}`]);
   }
-  const rest = await importSessions(store, claudeCodeReader, [join(root, 'p')], { jobId: 'k' });
+  const rest = await importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'k' });
   expect(rest.sessions.length).toBe(5 - stored.total);
   expect(store.listSessions({}).total).toBe(5);
 });
@@ -51,10 +51,10 @@ it('reports a file that cannot be read and imports the others', async () => {
   writeTranscript(join(root, 'p', 'S1.jsonl'), [prompt('u1', null, 'one')]);
   writeTranscript(join(root, 'p', 'S2.jsonl'), [prompt('u2', null, 'two', 'S2')]);
   const reader: TranscriptReader = {
-    discover: claudeCodeReader.discover,
+    discover: transcriptReader.discover,
     async parse(file, sink, options) {
       if (file.path.endsWith('S1.jsonl')) throw new Error('EACCES: permission denied');
-      return claudeCodeReader.parse(file, sink, options);
+      return transcriptReader.parse(file, sink, options);
     },
   };
   const report = await importSessions(store, reader, [join(root, 'p')], { jobId: 'j' });
@@ -68,7 +68,7 @@ it('regression: the sessions list stayed empty until the whole first import ende
   }
   let ended = false;
   const heard: { ids: readonly string[]; listed: string[]; ended: boolean }[] = [];
-  const outcome = importSessions(store, claudeCodeReader, [join(root, 'p')], {
+  const outcome = importSessions(store, transcriptReader, [join(root, 'p')], {
     jobId: 'j',
     sessionsChangedEveryMs: 0,
     onSessionsChanged: (ids) => heard.push({ ids, listed: store.listSessions({}).sessions.map((s) => `${s.id}:${s.title}`), ended }),
@@ -85,7 +85,7 @@ it('regression: the sessions list stayed empty until the whole first import ende
 it('tells the list at most once per interval while an import runs', async () => {
   for (let index = 0; index < 6; index++) writeTranscript(join(root, 'p', `S${index}.jsonl`), [prompt(`u${index}`, null, `prompt ${index}`, `S${index}`)]);
   const heard: (readonly string[])[] = [];
-  const report = await importSessions(store, claudeCodeReader, [join(root, 'p')], {
+  const report = await importSessions(store, transcriptReader, [join(root, 'p')], {
     jobId: 'j',
     sessionsChangedEveryMs: 60_000,
     onSessionsChanged: (ids) => heard.push(ids),
@@ -102,10 +102,10 @@ it('regression: sessions stored before a big file are listed before it starts, n
   const heard: string[] = [];
   let heardWhenBigStarted: string[] = [];
   const reader: TranscriptReader = {
-    discover: claudeCodeReader.discover,
+    discover: transcriptReader.discover,
     async parse(file, sink, options) {
       if (file.path.endsWith('S9.jsonl')) heardWhenBigStarted = [...heard].sort();
-      return claudeCodeReader.parse(file, sink, options);
+      return transcriptReader.parse(file, sink, options);
     },
   };
   await importSessions(store, reader, [join(root, 'p')], {
@@ -123,9 +123,9 @@ it('regression: a big file\'s session was listed only when the whole file was st
   writeTranscript(join(root, 'p', 'S9.jsonl'), lines);
   let parsed = false;
   const reader: TranscriptReader = {
-    discover: claudeCodeReader.discover,
+    discover: transcriptReader.discover,
     async parse(file, sink, options) {
-      const end = await claudeCodeReader.parse(file, sink, options);
+      const end = await transcriptReader.parse(file, sink, options);
       parsed = true;
       return end;
     },
@@ -152,7 +152,7 @@ it('regression: a big file\'s session was listed only when the whole file was st
 it('a parent cycle found by an early link and again at the end is reported once', async () => {
   writeTranscript(join(root, 'p', 'S1.jsonl'), [prompt('x', 'y', 'one'), prompt('y', 'x', 'two')]);
   writeTranscript(join(root, 'p', 'S1', 'subagents', 'agent-a1.jsonl'), [{ ...prompt('s1', null, 'sub'), isSidechain: true, agentId: 'a1' }]);
-  const report = await importSessions(store, claudeCodeReader, [join(root, 'p')], { jobId: 'j', sessionsChangedEveryMs: 0, onSessionsChanged: () => {} });
+  const report = await importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'j', sessionsChangedEveryMs: 0, onSessionsChanged: () => {} });
   expect(report.problems.filter((problem) => problem.reason.startsWith('parent cycle'))).toHaveLength(1);
 });
 
@@ -161,10 +161,10 @@ it('a cancelled import tells the list about the sessions it committed', async ()
   const controller = new AbortController();
   let parsed = 0;
   const reader: TranscriptReader = {
-    discover: claudeCodeReader.discover,
+    discover: transcriptReader.discover,
     async parse(file, sink, options) {
       if (++parsed === 3) controller.abort();
-      return claudeCodeReader.parse(file, sink, options);
+      return transcriptReader.parse(file, sink, options);
     },
   };
   const heard: string[] = [];

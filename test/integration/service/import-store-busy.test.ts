@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { storeErrorOf } from '../../../electron/db/database';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { prompt, writeTranscript } from './claude-lines';
 
@@ -43,7 +43,7 @@ it('a busy store fails the import instead of reporting the file as unreadable an
       };
     },
   };
-  const failed = importSessions(busyStore, claudeCodeReader, [join(root, 'p')], { jobId: 'j' });
+  const failed = importSessions(busyStore, transcriptReader, [join(root, 'p')], { jobId: 'j' });
   await expect(failed).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
   expect(storeErrorOf(await failed.catch((error: unknown) => error))).toMatchObject({ code: 'STORE_BUSY' });
   expect(store.fileState(join(root, 'p', 'S1.jsonl'))?.size ?? 0).toBe(0);

@@ -12,7 +12,7 @@ import { openSessionStore } from '../../../electron/db/session-store';
 import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
 import { deriveSearchText } from '../../../electron/importers/search-text';
 import { ParseWorkerFailedError, startParseWorker, type ParseWorker } from '../../../electron/importers/worker/parse-worker';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import type { ParseSink } from '../../../electron/importers/transcript';
 import { importSessions, type ImportOutcome, type TranscriptReader } from '../../../electron/service/import-sessions';
 import { CancelledError } from '../../../shared/errors';
@@ -44,7 +44,7 @@ afterEach(() => {
 async function readerWithWorker(): Promise<{ reader: TranscriptReader; worker: ParseWorker }> {
   const worker = startParseWorker();
   expect(await worker.ready).toBe(true);
-  return { reader: { ...claudeCodeReader, startWorker: () => worker }, worker };
+  return { reader: { ...transcriptReader, startWorker: () => worker }, worker };
 }
 
 interface Imported {
@@ -84,7 +84,7 @@ function rowText(row: unknown): string {
 }
 
 async function expectSamePaths(paths: string[], queries: string[]): Promise<Imported> {
-  const inThread = await importInto('in-thread', claudeCodeReader, paths, Number.POSITIVE_INFINITY, queries);
+  const inThread = await importInto('in-thread', transcriptReader, paths, Number.POSITIVE_INFINITY, queries);
   const { reader } = await readerWithWorker();
   const inWorker = await importInto('worker', reader, paths, 0, queries);
   expect(inWorker.outcome).toEqual(inThread.outcome);
@@ -158,7 +158,7 @@ describe('the parse worker, when things go wrong', () => {
     };
     const store = openSessionStore(join(root, 'arbor.sqlite'));
     try {
-      const outcome = await importSessions(store, { ...claudeCodeReader, startWorker: () => dying }, [folder], { jobId: 'j', workerFromBytes: 0 });
+      const outcome = await importSessions(store, { ...transcriptReader, startWorker: () => dying }, [folder], { jobId: 'j', workerFromBytes: 0 });
       expect(outcome.problems).toEqual([]);
       expect(outcome.sessions.map((session) => [session.id, session.nodes]).sort()).toEqual([
         ['S0', 2], ['S1', 2], ['S2', 2], ['S3', 2],
@@ -185,7 +185,7 @@ describe('the parse worker, when things go wrong', () => {
     };
     const store = openSessionStore(join(root, 'arbor.sqlite'));
     try {
-      const importing = importSessions(store, { ...claudeCodeReader, startWorker: () => cancelling }, [projects], {
+      const importing = importSessions(store, { ...transcriptReader, startWorker: () => cancelling }, [projects], {
         jobId: 'j',
         workerFromBytes: 0,
         signal: controller.signal,

@@ -1,0 +1,25 @@
+/**
+ * Messages between the service (import-worker-host.ts) and the write worker (import-write-worker.ts), which
+ * runs whole imports on its own connection to the store. Everything here is plain data: the outcome, the
+ * progress and the error (`{ code, message, data }`) are cloned across.
+ */
+import type { ArborErrorData } from '../../shared/errors';
+import type { ImportProgress, SessionId } from '../../shared/model';
+import type { ImportOutcome } from './import-sessions';
+
+export interface WriteWorkerData {
+  /** The store file the service has open (and has migrated): the worker opens its own connection to it. */
+  readonly storeFile: string;
+}
+
+export type ToWriteWorker =
+  | { readonly type: 'run'; readonly jobId: string; readonly paths: readonly string[] }
+  | { readonly type: 'cancel'; readonly jobId: string }
+  /** Close the store and exit (the service is closing, nothing is running). */
+  | { readonly type: 'close' };
+
+export type FromWriteWorker =
+  | { readonly type: 'progress'; readonly progress: ImportProgress }
+  | { readonly type: 'sessions-changed'; readonly jobId: string; readonly sessionIds: readonly SessionId[] }
+  | { readonly type: 'done'; readonly jobId: string; readonly outcome: ImportOutcome }
+  | { readonly type: 'failed'; readonly jobId: string; readonly error: ArborErrorData };
