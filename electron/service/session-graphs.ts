@@ -5,7 +5,7 @@
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
 import type { SnapshotRecord } from '../db/session-store';
 import type { ArborApi } from '../../shared/contract';
-import { ArborError } from '../../shared/errors';
+import { ArborError, throwIfAborted } from '../../shared/errors';
 import { BRANCH_WORKSPACE, branchHeads, classifyBranchPoints } from '../../shared/graph/branch-points';
 import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
@@ -45,6 +45,8 @@ export function createSessionGraphs(
    * that changes the session drops it (sessions.changed) and the key catches anything else that moved.
    */
   const cache = new Map<string, CachedGraph>();
+  /** `sessions.graph` calls being answered: `sessions.states` starts after them (it would compete for the cores). */
+  const opening = new Set<Promise<unknown>>();
   const generation = new Map<string, number>();
   workspace.events.on('sessions.changed', ({ sessionIds }) => {
     for (const id of sessionIds) {
@@ -133,12 +135,24 @@ export function createSessionGraphs(
       }
       return { ...page, sessions };
     },
-    'sessions.graph': async ({ sessionId }, context) => (await graphOf(sessionId, context?.signal)).graph,
+    'sessions.graph': async ({ sessionId }, context) => {
+      const open = graphOf(sessionId, context?.signal);
+      opening.add(open);
+      try {
+        return (await open).graph;
+      } finally {
+        opening.delete(open);
+      }
+    },
+    // The renderer asks for states as soon as it asks for the graph; the graph is what the user waits for, so
+    // states wait for every graph being read and then reconstruct in the background (workspace-state.ts).
     'sessions.states': async ({ sessionId }, context) => {
+      while (opening.size > 0) await Promise.allSettled([...opening]);
+      throwIfAborted(context?.signal);
       const known: Record<string, WorkspaceStateKnown> = {};
       for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
-      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal)) known[nodeId] = state;
+      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, 'background')) known[nodeId] = state;
       return { known };
     },
   };
