@@ -24,6 +24,8 @@ interface CachedGraph {
   readonly key: string;
   readonly graph: SessionGraph;
   readonly workspaceBranches: number;
+  /** The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from. */
+  readonly transcriptNodes: readonly NodeSummary[];
 }
 
 export interface SessionGraphsOptions {
@@ -87,7 +89,7 @@ export function createSessionGraphs(
     // An import that landed while the pages were read changed the session under them: read it again.
     if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
     const built = buildGraph(sessionId, session === null ? null : withLinks(store, session, links), snapshots, nodes);
-    const entry: CachedGraph = { key, ...built };
+    const entry: CachedGraph = { key, ...built, transcriptNodes: nodes };
     cache.delete(sessionId);
     cache.set(sessionId, entry);
     while (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
@@ -150,9 +152,13 @@ export function createSessionGraphs(
       while (opening.size > 0) await Promise.allSettled([...opening]);
       throwIfAborted(context?.signal);
       const known: Record<string, WorkspaceStateKnown> = {};
-      for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';
+      const snapshots = store.getSessionSnapshots(sessionId);
+      for (const record of snapshots) known[record.nodeId] = 'exact';
+      // The nodes the graph just read, when nothing changed since (its key still holds), are not read again.
+      const opened = cache.get(sessionId);
+      const nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes : undefined;
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
-      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, 'background')) known[nodeId] = state;
+      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
       return { known };
     },
   };

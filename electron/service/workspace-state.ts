@@ -90,10 +90,19 @@ export const RECONSTRUCTION_SLICE_MS = 8;
  */
 export type ReconstructionPace = 'background' | 'foreground';
 
+export interface KnownOfOptions {
+  readonly pace?: ReconstructionPace;
+  /**
+   * The session's nodes with its lineage's (what lineageNodes gives), when the caller has just read them for
+   * the graph: reading 100k rows again was ~1 s of the cores at open. Used only when no build is cached.
+   */
+  readonly nodes?: readonly NodeSummary[];
+}
+
 export interface WorkspaceStates {
   stateOf(nodeId: string, signal?: AbortSignal): Promise<NodeState>;
   /** How each transcript node of the session is known, without building any node's state (`sessions.states`). */
-  knownOf(sessionId: string, signal?: AbortSignal, pace?: ReconstructionPace): Promise<ReadonlyMap<string, WorkspaceStateKnown>>;
+  knownOf(sessionId: string, signal?: AbortSignal, options?: KnownOfOptions): Promise<ReadonlyMap<string, WorkspaceStateKnown>>;
   /** Drops cached reconstructions of sessions that changed (an import added nodes). */
   forget(sessionIds: readonly string[]): void;
 }
@@ -124,7 +133,7 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
     }
   }
 
-  function reconstructionOf(sessionId: string, signal: AbortSignal | undefined, pace: ReconstructionPace = 'foreground'): Promise<Reconstruction> {
+  function reconstructionOf(sessionId: string, signal: AbortSignal | undefined, pace: ReconstructionPace = 'foreground', given?: readonly NodeSummary[]): Promise<Reconstruction> {
     const hit = cache.get(sessionId);
     if (hit !== undefined) {
       if (pace === 'foreground') paces.get(sessionId)!.background = false;
@@ -135,7 +144,7 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
     const paced = { background: pace === 'background' };
     const built = (async () => {
       // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
-      const nodes = lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
+      const nodes = given ?? lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
       const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
       const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0));
       return reconstructSession(nodes, read, fileHistory === undefined ? { signal } : { signal, fileHistory });
@@ -163,8 +172,8 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       const reconstruction = await reconstructionOf(stored.summary.sessionId, signal);
       return reconstructedState(stored.summary, reconstruction);
     },
-    async knownOf(sessionId, signal, pace) {
-      const known = new Map<string, WorkspaceStateKnown>((await reconstructionOf(sessionId, signal, pace)).knownByNode());
+    async knownOf(sessionId, signal, { pace, nodes } = {}) {
+      const known = new Map<string, WorkspaceStateKnown>((await reconstructionOf(sessionId, signal, pace, nodes)).knownByNode());
       // As stateOf answers: a call the PostToolUse hook captured is exact at its call and its result. Hook
       // snapshots belong to the session holding their call (capture-snapshot.ts), so the session's list is enough.
       for (const record of store.getSessionSnapshots(sessionId)) {

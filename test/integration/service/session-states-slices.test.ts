@@ -150,13 +150,13 @@ describe('sessions.states in slices', () => {
     const foreground = slicedReader((id) => `line of ${id}`, undefined, 0);
     await nextTurn();
     expect(await foreground('b')).toBe('line of b');
-    expect(new Map(await statesOf(0).knownOf('S1', undefined, 'background'))).toEqual(new Map(await statesOf(60_000).knownOf('S1')));
+    expect(new Map(await statesOf(0).knownOf('S1', undefined, { pace: 'background' }))).toEqual(new Map(await statesOf(60_000).knownOf('S1')));
   });
 
   it('a node state asked for during a background build is answered, and the build still completes', async () => {
     importSession(200);
     const states = statesOf(0);
-    const background = states.knownOf('S1', undefined, 'background');
+    const background = states.knownOf('S1', undefined, { pace: 'background' });
     const state = await states.stateOf('r199');
     expect(state.node.id).toBe('r199');
     expect((await background).size).toBe(401);
