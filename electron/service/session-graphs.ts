@@ -5,7 +5,7 @@
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
 import type { SnapshotRecord } from '../db/session-store';
 import type { ArborApi } from '../../shared/contract';
-import { ArborError } from '../../shared/errors';
+import { ArborError, throwIfAborted } from '../../shared/errors';
 import { BRANCH_WORKSPACE, branchHeads, classifyBranchPoints } from '../../shared/graph/branch-points';
 import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
@@ -24,6 +24,8 @@ interface CachedGraph {
   readonly key: string;
   readonly graph: SessionGraph;
   readonly workspaceBranches: number;
+  /** The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from. */
+  readonly transcriptNodes: readonly NodeSummary[];
 }
 
 export interface SessionGraphsOptions {
@@ -45,6 +47,8 @@ export function createSessionGraphs(
    * that changes the session drops it (sessions.changed) and the key catches anything else that moved.
    */
   const cache = new Map<string, CachedGraph>();
+  /** `sessions.graph` calls being answered: `sessions.states` starts after them (it would compete for the cores). */
+  const opening = new Set<Promise<unknown>>();
   const generation = new Map<string, number>();
   workspace.events.on('sessions.changed', ({ sessionIds }) => {
     for (const id of sessionIds) {
@@ -85,7 +89,7 @@ export function createSessionGraphs(
     // An import that landed while the pages were read changed the session under them: read it again.
     if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
     const built = buildGraph(sessionId, session === null ? null : withLinks(store, session, links), snapshots, nodes);
-    const entry: CachedGraph = { key, ...built };
+    const entry: CachedGraph = { key, ...built, transcriptNodes: nodes };
     cache.delete(sessionId);
     cache.set(sessionId, entry);
     while (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
@@ -133,12 +137,28 @@ export function createSessionGraphs(
       }
       return { ...page, sessions };
     },
-    'sessions.graph': async ({ sessionId }, context) => (await graphOf(sessionId, context?.signal)).graph,
+    'sessions.graph': async ({ sessionId }, context) => {
+      const open = graphOf(sessionId, context?.signal);
+      opening.add(open);
+      try {
+        return (await open).graph;
+      } finally {
+        opening.delete(open);
+      }
+    },
+    // The renderer asks for states as soon as it asks for the graph; the graph is what the user waits for, so
+    // states wait for every graph being read and then reconstruct in the background (workspace-state.ts).
     'sessions.states': async ({ sessionId }, context) => {
+      while (opening.size > 0) await Promise.allSettled([...opening]);
+      throwIfAborted(context?.signal);
       const known: Record<string, WorkspaceStateKnown> = {};
-      for (const record of store.getSessionSnapshots(sessionId)) known[record.nodeId] = 'exact';
+      const snapshots = store.getSessionSnapshots(sessionId);
+      for (const record of snapshots) known[record.nodeId] = 'exact';
+      // The nodes the graph just read, when nothing changed since (its key still holds), are not read again.
+      const opened = cache.get(sessionId);
+      const nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes : undefined;
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
-      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal)) known[nodeId] = state;
+      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
       return { known };
     },
   };

@@ -5,7 +5,7 @@
  */
 import { sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { hashObject } from '../git/git-object';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
@@ -82,10 +82,27 @@ const CACHED_SESSIONS = 4;
  */
 export const RECONSTRUCTION_SLICE_MS = 8;
 
+/**
+ * How a reconstruction shares the cores. `sessions.states` runs right after a session opens, while the renderer
+ * lays the graph out on the same two cores: at 100k nodes its ~10 s of reading took half of them through the
+ * first view. In the background it rests between slices as long as the slice ran (half a core at most);
+ * a node's state asked for (stateOf) turns the same build back to full speed.
+ */
+export type ReconstructionPace = 'background' | 'foreground';
+
+export interface KnownOfOptions {
+  readonly pace?: ReconstructionPace;
+  /**
+   * The session's nodes with its lineage's (what lineageNodes gives), when the caller has just read them for
+   * the graph: reading 100k rows again was ~1 s of the cores at open. Used only when no build is cached.
+   */
+  readonly nodes?: readonly NodeSummary[];
+}
+
 export interface WorkspaceStates {
   stateOf(nodeId: string, signal?: AbortSignal): Promise<NodeState>;
   /** How each transcript node of the session is known, without building any node's state (`sessions.states`). */
-  knownOf(sessionId: string, signal?: AbortSignal): Promise<ReadonlyMap<string, WorkspaceStateKnown>>;
+  knownOf(sessionId: string, signal?: AbortSignal, options?: KnownOfOptions): Promise<ReadonlyMap<string, WorkspaceStateKnown>>;
   /** Drops cached reconstructions of sessions that changed (an import added nodes). */
   forget(sessionIds: readonly string[]): void;
 }
@@ -102,6 +119,8 @@ export interface WorkspaceStatesOptions {
 export function createWorkspaceStates(store: SessionStore, snapshots: () => SnapshotStore, options: WorkspaceStatesOptions = {}): WorkspaceStates {
   // Insertion order is recency order: a hit is re-inserted, the oldest entry is evicted.
   const cache = new Map<string, Promise<Reconstruction>>();
+  /** The pace of each build in the cache, changed in place when a foreground caller joins a background build. */
+  const paces = new Map<string, { background: boolean }>();
   /** Bumped by forget(): a session that changed while its nodes were read in pages is read again. */
   const generation = new Map<string, number>();
 
@@ -114,26 +133,30 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
     }
   }
 
-  function reconstructionOf(sessionId: string, signal: AbortSignal | undefined): Promise<Reconstruction> {
+  function reconstructionOf(sessionId: string, signal: AbortSignal | undefined, pace: ReconstructionPace = 'foreground', given?: readonly NodeSummary[]): Promise<Reconstruction> {
     const hit = cache.get(sessionId);
     if (hit !== undefined) {
+      if (pace === 'foreground') paces.get(sessionId)!.background = false;
       cache.delete(sessionId);
       cache.set(sessionId, hit);
       return hit;
     }
+    const paced = { background: pace === 'background' };
     const built = (async () => {
       // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
-      const nodes = lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
+      const nodes = given ?? lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
       const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
-      const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs);
+      const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0));
       return reconstructSession(nodes, read, fileHistory === undefined ? { signal } : { signal, fileHistory });
     })();
     cache.set(sessionId, built);
+    paces.set(sessionId, paced);
     // A failed (or cancelled) build must not stay cached.
     built.catch(() => {
       if (cache.get(sessionId) === built) cache.delete(sessionId);
     });
     while (cache.size > CACHED_SESSIONS) cache.delete(cache.keys().next().value as string);
+    for (const id of paces.keys()) if (!cache.has(id)) paces.delete(id);
     return built;
   }
 
@@ -149,8 +172,8 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       const reconstruction = await reconstructionOf(stored.summary.sessionId, signal);
       return reconstructedState(stored.summary, reconstruction);
     },
-    async knownOf(sessionId, signal) {
-      const known = new Map<string, WorkspaceStateKnown>((await reconstructionOf(sessionId, signal)).knownByNode());
+    async knownOf(sessionId, signal, { pace, nodes } = {}) {
+      const known = new Map<string, WorkspaceStateKnown>((await reconstructionOf(sessionId, signal, pace, nodes)).knownByNode());
       // As stateOf answers: a call the PostToolUse hook captured is exact at its call and its result. Hook
       // snapshots belong to the session holding their call (capture-snapshot.ts), so the session's list is enough.
       for (const record of store.getSessionSnapshots(sessionId)) {
@@ -193,13 +216,23 @@ async function fileHistorySource(store: SessionStore, configDir: string | undefi
  * `read`, answering synchronously until RECONSTRUCTION_SLICE_MS have passed, then once through the event loop
  * (the reconstruction awaits each read), so other requests run between slices and a cancel is seen there.
  */
-export function slicedReader(read: (nodeId: string) => string | null, signal?: AbortSignal, sliceMs = RECONSTRUCTION_SLICE_MS): (nodeId: string) => string | null | Promise<string | null> {
-  let sliceEnd = performance.now() + sliceMs;
+export function slicedReader(
+  read: (nodeId: string) => string | null,
+  signal?: AbortSignal,
+  sliceMs = RECONSTRUCTION_SLICE_MS,
+  /** How long to rest after a slice that ran `sliceRan` ms (0: only the event loop's turn). */
+  restAfter: (sliceRan: number) => number = () => 0,
+): (nodeId: string) => string | null | Promise<string | null> {
+  let sliceStart = performance.now();
+  let sliceEnd = sliceStart + sliceMs;
   return (nodeId) => {
-    if (performance.now() < sliceEnd) return read(nodeId);
-    return nextTurn().then(() => {
+    const now = performance.now();
+    if (now < sliceEnd) return read(nodeId);
+    const rest = restAfter(now - sliceStart);
+    return (rest > 0 ? sleep(rest) : nextTurn()).then(() => {
       throwIfAborted(signal);
-      sliceEnd = performance.now() + sliceMs;
+      sliceStart = performance.now();
+      sliceEnd = sliceStart + sliceMs;
       return read(nodeId);
     });
   };

@@ -138,4 +138,55 @@ describe('reading a session graph in pages', () => {
     expect(after.nodes).toHaveLength(24);
     expect(after.nodes).toEqual(store.getSessionNodes('S1'));
   });
+
+  it('sessions.states starts after the graph being read, not beside it (it competed with the open for the cores)', async () => {
+    importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder(chain('t', 40, null)));
+    const order: string[] = [];
+    const counting: SessionStore = {
+      ...store,
+      getSessionNodesPage(sessionId, after, limit) {
+        order.push(after.fileId === FIRST_PAGE.fileId ? 'first page' : 'page');
+        return store.getSessionNodesPage(sessionId, after, limit);
+      },
+    };
+    const graphs = graphsOver(counting, 10);
+    const graph = graphs['sessions.graph']({ sessionId: 'S1' }).then((answer) => (order.push('graph'), answer));
+    const states = graphs['sessions.states']({ sessionId: 'S1' }).then((answer) => (order.push('states'), answer));
+    const [opened, known] = await Promise.all([graph, states]);
+    // The graph's 17 pages (160 nodes, 10 a page), then the states' answer, reconstructed from the same nodes.
+    expect(order.filter((step) => step === 'first page')).toHaveLength(1);
+    expect(order.slice(-2)).toEqual(['graph', 'states']);
+    expect(Object.keys(known.known).sort()).toEqual(opened.nodes.map((node) => node.id).sort());
+  });
+
+  it('sessions.states reads the nodes again when an import changed the session after its graph was read', async () => {
+    importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder(chain('t', 10, null)));
+    let firstPages = 0;
+    const counting: SessionStore = {
+      ...store,
+      getSessionNodesPage(sessionId, after, limit) {
+        if (after.fileId === FIRST_PAGE.fileId) firstPages++;
+        return store.getSessionNodesPage(sessionId, after, limit);
+      },
+    };
+    const graphs = graphsOver(counting, 10);
+    expect((await graphs['sessions.graph']({ sessionId: 'S1' })).nodes).toHaveLength(40);
+    // No sessions.changed event: the graph's key (node count, update time) is what sees the change.
+    importFile(transcriptFile('/t/b.jsonl', { sessionHint: 'S1' }), inOrder(chain('n', 1, 't9-a')));
+    const { known } = await graphs['sessions.states']({ sessionId: 'S1' });
+    expect(firstPages).toBe(2);
+    expect(Object.keys(known)).toHaveLength(44);
+    expect(known['n0-a']).toBeDefined();
+  });
+
+  it('sessions.states cancelled while it waits for the graph stops with CancelledError', async () => {
+    importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder(chain('t', 40, null)));
+    const graphs = graphsOver(store, 10);
+    const cancel = new AbortController();
+    const graph = graphs['sessions.graph']({ sessionId: 'S1' });
+    const states = graphs['sessions.states']({ sessionId: 'S1' }, { signal: cancel.signal });
+    cancel.abort();
+    await expect(states).rejects.toBeInstanceOf(CancelledError);
+    expect((await graph).nodes).toHaveLength(160);
+  });
 });

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
@@ -133,5 +134,31 @@ describe('sessions.states in slices', () => {
     expect(answer).toBeInstanceOf(Promise);
     expect(await answer).toBe('line of b');
     expect(reads).toEqual(['a']);
+  });
+
+  it('in the background rests after each slice as long as it ran, with the same answer (states took half the cores from the first view)', async () => {
+    importSession(60);
+    const rests: number[] = [];
+    const read = slicedReader((id) => `line of ${id}`, undefined, 0, (ran) => (rests.push(ran), 5));
+    await nextTurn();
+    const started = performance.now();
+    expect(await read('a')).toBe('line of a');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(4);
+    expect(rests).toHaveLength(1);
+    expect(rests[0]).toBeGreaterThanOrEqual(0);
+    // A foreground reader never rests.
+    const foreground = slicedReader((id) => `line of ${id}`, undefined, 0);
+    await nextTurn();
+    expect(await foreground('b')).toBe('line of b');
+    expect(new Map(await statesOf(0).knownOf('S1', undefined, { pace: 'background' }))).toEqual(new Map(await statesOf(60_000).knownOf('S1')));
+  });
+
+  it('a node state asked for during a background build is answered, and the build still completes', async () => {
+    importSession(200);
+    const states = statesOf(0);
+    const background = states.knownOf('S1', undefined, { pace: 'background' });
+    const state = await states.stateOf('r199');
+    expect(state.node.id).toBe('r199');
+    expect((await background).size).toBe(401);
   });
 });
