@@ -9,6 +9,7 @@ import { CompareBar } from '../time-travel/CompareBar';
 import { MergeAction } from '../merge/MergeAction';
 import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
 import { FormatReportNote } from './FormatReportNote';
+import { SessionLinks } from './SessionLinks';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -84,6 +85,7 @@ export function GraphPane() {
             <span>{plural(graph.session.branchCount, 'branch point')}</span>
             {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
+            <SessionLinks links={graph.session.links} />
           </div>
         </div>
       ) : null}
