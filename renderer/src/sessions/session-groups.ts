@@ -107,8 +107,15 @@ function underOrigins(sorted: SessionSummary[], folded: (id: SessionId) => boole
   const depth = new Map<SessionId, number>();
   const hidden = new Map<SessionId, number>();
   const placed = new Set<SessionId>();
-  const count = (id: SessionId, seen: Set<SessionId>): number =>
-    (children.get(id) ?? []).reduce((n, child) => (seen.has(child.id) ? n : (seen.add(child.id), n + 1 + count(child.id, seen))), 0);
+  const count = (id: SessionId, seen: Set<SessionId>): number => {
+    let n = 0;
+    for (const child of children.get(id) ?? []) {
+      if (seen.has(child.id)) continue;
+      seen.add(child.id);
+      n += 1 + count(child.id, seen);
+    }
+    return n;
+  };
   const visit = (session: SessionSummary, level: number): void => {
     if (placed.has(session.id)) return;
     placed.add(session.id);
@@ -124,9 +131,11 @@ function underOrigins(sorted: SessionSummary[], folded: (id: SessionId) => boole
   // A cycle of links has no root: its sessions (none reachable from a root) are listed at the top, as they were.
   const reachable = new Set<SessionId>();
   const reach = (id: SessionId): void => {
-    for (const child of children.get(id) ?? []) if (!reachable.has(child.id)) (reachable.add(child.id), reach(child.id));
+    if (reachable.has(id)) return;
+    reachable.add(id);
+    for (const child of children.get(id) ?? []) reach(child.id);
   };
-  for (const root of roots) (reachable.add(root.id), reach(root.id));
+  for (const root of roots) reach(root.id);
   for (const session of sorted) if (!reachable.has(session.id) && !placed.has(session.id)) visit(session, 0);
   return { sessions: out, depth, hidden };
 }
