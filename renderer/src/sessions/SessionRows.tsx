@@ -77,8 +77,9 @@ const DEPTH_INDENT = 14;
 
 export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen, depth = 0, hidden = null, onFoldLine }: SessionRowProps) {
   const when = activityOf(session) || null;
-  // One line of work across session ids: the session it goes on from (what goes on from it is summed up below).
-  const lineage = session.links?.find((link) => link.direction === 'earlier');
+  // One line of work across session ids: the session it goes on from, unless it is listed under it already
+  // (the title needs the room); what goes on from it is summed up on the second line.
+  const lineage = depth > 0 ? undefined : session.links?.find((link) => link.direction === 'earlier');
   const summary = lineageSummary(session);
   const classes = ['session-row', selected ? 'is-selected' : '', cursor ? 'is-cursor' : '', session.orphanSubagent ? 'is-orphan' : '']
     .filter(Boolean)
@@ -93,6 +94,7 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
       role="option"
       aria-selected={selected}
       data-depth={depth > 0 ? depth : undefined}
+      title={depth > 0 && session.links !== undefined ? session.links.map(lineageNote).join('\n') : undefined}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, ...(depth > 0 ? { paddingLeft: 22 + depth * DEPTH_INDENT } : {}) }}
       onClick={() => onOpen(session.id)}
     >
@@ -110,6 +112,19 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
             {lineageNote(lineage)}
           </span>
         ) : null}
+        {session.orphanSubagent ? (
+          <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
+            orphan subagent
+          </span>
+        ) : null}
+      </div>
+      <div className="session-row__meta">
+        <span className="session-row__date" title={absoluteTime(when)}>
+          {relativeTime(when)}
+        </span>
+        <span className="session-row__size" data-testid="session-size" title={sizeTooltip(session)}>
+          {sizeText(session)}
+        </span>
         {summary !== null ? (
           <button
             type="button"
@@ -125,19 +140,6 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
             {hidden === null ? '▾' : '▸'} {summary}
           </button>
         ) : null}
-        {session.orphanSubagent ? (
-          <span className="badge badge--orphan" data-testid="orphan-mark" title={ORPHAN_TOOLTIP}>
-            orphan subagent
-          </span>
-        ) : null}
-      </div>
-      <div className="session-row__meta">
-        <span className="session-row__date" title={absoluteTime(when)}>
-          {relativeTime(when)}
-        </span>
-        <span className="session-row__size" data-testid="session-size" title={sizeTooltip(session)}>
-          {sizeText(session)}
-        </span>
       </div>
     </div>
   );

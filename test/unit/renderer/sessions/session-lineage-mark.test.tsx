@@ -16,7 +16,7 @@ const sessions = [
     { kind: 'continues', direction: 'later', sessionId: 'c', title: null, nodeId: null },
   ] }),
   session('a', { title: 'Start the parser', projectKey: P, lastActivityAt: '2026-03-02T00:00:00Z', links: [{ kind: 'continues', direction: 'later', sessionId: 'b', title: 'Keep going', nodeId: null }] }),
-  session('f', { title: 'Try another way', projectKey: P, lastActivityAt: '2026-03-01T00:00:00Z', links: [{ kind: 'fork', direction: 'earlier', sessionId: 'a', title: 'Start the parser', nodeId: 'n1' }] }),
+  session('f', { title: 'Try another way', projectKey: '/home/dev/work/other', lastActivityAt: '2026-03-01T00:00:00Z', links: [{ kind: 'fork', direction: 'earlier', sessionId: 'a', title: 'Start the parser', nodeId: 'n1' }] }),
   session('plain', { title: 'Unrelated', projectKey: P, lastActivityAt: '2026-02-01T00:00:00Z' }),
 ];
 
@@ -31,14 +31,19 @@ it('continued-in: the later session says "continues <title>", the earlier "conti
     const row = screen.getAllByTestId('session-row').find((r) => r.getAttribute('data-session-id') === id)!;
     return within(row).queryByTestId('lineage-mark');
   };
-  expect(mark('b')?.textContent).toBe('continues Start the parser');
-  // The tooltip lists every link, a continuation not imported named by its id.
-  expect(mark('b')?.getAttribute('title')).toBe('continues Start the parser\ncontinued in c (not imported)');
+  // Listed under the session it continues, a row says so in its tooltip (the title keeps the room), every
+  // link listed, a continuation not imported named by its id.
+  const row = (id: string) => screen.getAllByTestId('session-row').find((r) => r.getAttribute('data-session-id') === id)!;
+  expect(mark('b')).toBeNull();
+  expect(row('b').getAttribute('data-depth')).toBe('1');
+  expect(row('b').getAttribute('title')).toBe('continues Start the parser\ncontinued in c (not imported)');
   // What goes on from a session is summed up on its row (and the sessions are listed under it).
   expect(mark('a')).toBeNull();
   const summary = (id: string) => within(screen.getAllByTestId('session-row').find((r) => r.getAttribute('data-session-id') === id)!).queryByTestId('lineage-summary');
   expect(summary('a')?.textContent).toBe('▾ continued in 1');
+  // In another project than its origin, a fork is listed on its own and marked.
   expect(mark('f')?.textContent).toBe('forked from Start the parser');
+  expect(mark('f')?.getAttribute('title')).toBe('forked from Start the parser');
   expect(mark('plain')).toBeNull();
 });
 
