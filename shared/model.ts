@@ -43,6 +43,7 @@ export type ExtraEdgeKind =
   | 'subagent' // a subagent run's root → the Task/Agent call that spawned it
   | 'fork-of' // a forked session's root → the node it was forked from
   | 'continues' // a continuation's first step → the last step of the session it continues (Claude Code `continued-in`)
+  | 'follows' // a session's first step → the last step of the one before a cleared context (a plan accepted)
   | 'merge'; // a merge node's second parent
 
 export interface ExtraEdge {

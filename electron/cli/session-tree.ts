@@ -112,6 +112,8 @@ function edgeTag(kind: NodeSummary['extraEdges'][number]['kind']): string {
       return 'forked';
     case 'continues':
       return 'continues';
+    case 'follows':
+      return 'follows';
     case 'merge':
       return 'merge';
     default:

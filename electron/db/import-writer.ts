@@ -12,7 +12,7 @@ import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-
 import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
-import { fileSessionIdentity, forkParentSession, linkLineage, prepareLineageStatements } from './lineage-links';
+import { fileSessionIdentity, forkParentSession, linkLineage, prepareLineageStatements, resolveRenamedCopies } from './lineage-links';
 import { encodeRaw } from './raw-line';
 
 /**
@@ -209,7 +209,8 @@ class FileImportWriter implements FileImport {
     if (sessionId !== null) {
       let first: string | null = null;
       let last: string | null = null;
-      for (const node of this.nodes) {
+      for (const parsed of this.nodes) {
+        const node = resolveRenamedCopies(s.lineage, parsed, (id) => this.seqOf(id) !== null);
         // A fork's copied line is its parent session's node; lines of another session are linked, not joined.
         const owner: SessionId = node.forkedFrom === undefined ? sessionId : forkParentSession(s.lineage, node.forkedFrom.sessionId, this.file.format);
         if (node.forkedFrom !== undefined) linkLineage(s.lineage, sessionId, 'fork', owner, node.sourceId);

@@ -5,6 +5,7 @@
  * those lines link it to the other session and never merge the two.
  */
 import type { ImportProblem } from '../../shared/model';
+import type { ParsedNode } from '../importers/transcript';
 import type { WritableDB } from './database';
 
 export type LineageKind = 'fork' | 'continues' | 'follows';
@@ -32,6 +33,8 @@ export function prepareLineageStatements(db: WritableDB) {
              FROM session_lineage l WHERE l.reported = 0)`,
     ),
     checked: db.prepare('UPDATE session_lineage SET reported = 1 WHERE reported = 0'),
+    rename: db.prepare<[string, string]>('INSERT OR IGNORE INTO node_renames (copy_id, node_id) VALUES (?, ?)'),
+    original: db.prepare<[string], { node_id: string }>('SELECT node_id FROM node_renames WHERE copy_id = ?'),
   };
 }
 export type LineageStatements = ReturnType<typeof prepareLineageStatements>;
@@ -84,4 +87,23 @@ export function reportMissingLineage(s: LineageStatements): ImportProblem[] {
   }
   s.checked.run();
   return problems;
+}
+
+/**
+ * A fork's copy under a new uuid is stored as its original (migration 020 keeps copy → original), and a line
+ * naming a copy as its parent that the parser could not map (the copies were read by an earlier import: a
+ * fork appended in pieces) is given the original. Only parents not stored are looked up, so a plain import
+ * adds no query per line.
+ */
+export function resolveRenamedCopies(s: LineageStatements, node: ParsedNode, isStored: (id: string) => boolean): ParsedNode {
+  const copy = node.forkedFrom?.copyUuid;
+  if (copy !== undefined) s.rename.run(copy, node.sourceId);
+  const parent = originalOf(s, node.parentSourceId, isStored);
+  const logical = originalOf(s, node.logicalParentSourceId, isStored);
+  return parent === node.parentSourceId && logical === node.logicalParentSourceId ? node : { ...node, parentSourceId: parent, logicalParentSourceId: logical };
+}
+
+function originalOf(s: LineageStatements, id: string | null, isStored: (id: string) => boolean): string | null {
+  if (id === null || isStored(id)) return id;
+  return s.original.get(id)?.node_id ?? id;
 }

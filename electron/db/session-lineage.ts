@@ -60,3 +60,33 @@ export function nodePath(q: LineageQueries, nodeId: string): NodeSummary[] {
   }
   return path.reverse();
 }
+
+/**
+ * `sessionIds` and every session linked to one of them through any chain of links, in either direction: a
+ * fork's graph draws its parent's prefix (and a fork of the fork through it), a continuation chain draws every
+ * session of the chain, and each one's header and list row say the others' titles. So when one session changes
+ * (appended, re-imported, retitled), everything built from it down the chain is rebuilt.
+ */
+export function linkedSessions(links: readonly LineageLink[], sessionIds: Iterable<SessionId>): SessionId[] {
+  const result = new Set<SessionId>(sessionIds);
+  if (links.length === 0) return [...result];
+  const neighbours = new Map<SessionId, SessionId[]>();
+  const add = (from: SessionId, to: SessionId) => {
+    const list = neighbours.get(from);
+    if (list === undefined) neighbours.set(from, [to]);
+    else list.push(to);
+  };
+  for (const link of links) {
+    add(link.laterId, link.earlierId);
+    add(link.earlierId, link.laterId);
+  }
+  const stack = [...result];
+  while (stack.length > 0) {
+    for (const other of neighbours.get(stack.pop()!) ?? []) {
+      if (result.has(other)) continue;
+      result.add(other);
+      stack.push(other);
+    }
+  }
+  return [...result];
+}

@@ -29,6 +29,8 @@ export interface TranscriptFile {
 export interface ForkedFrom {
   readonly sessionId: string;
   readonly messageUuid: string;
+  /** The copy's own uuid when the fork gave it a new one (the store keeps copy → original for later imports). */
+  readonly copyUuid?: string;
 }
 
 /** One transcript line that has a uuid: exactly one node. */

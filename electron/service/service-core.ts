@@ -2,6 +2,7 @@
  * The service behind the contract, with its format-specific parts injected (the transcript reader, the
  * content reader, default locations, the demo writer): arbor-service.ts wires the real ones, tests may not.
  */
+import { linkedSessions } from '../db/session-lineage';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { storeErrorOf } from '../db/database';
@@ -102,7 +103,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
           signal,
           onProgress: (progress: ImportProgress) => events.emit('import.progress', progress),
           // As sessions are stored (throttled) and at the end: the first import fills the list as it goes.
-          onSessionsChanged: (sessionIds: readonly SessionId[]) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
+          // With the sessions linked to them: a fork's or a continuation's graph and titles are built from its parent's.
+          onSessionsChanged: (sessionIds: readonly SessionId[]) =>
+            events.emit('sessions.changed', { sessionIds: linkedSessions(store.lineageLinks(), sessionIds) }),
         };
         if (parts.startImportWorker !== undefined) importWorker ??= parts.startImportWorker(storeFile);
         const outcome =

@@ -3,6 +3,7 @@
  * snapshots, fork branches, merge results), and how each node's workspace state is known.
  */
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
+import { linkedSessions } from '../db/session-lineage';
 import type { SnapshotRecord } from '../db/session-store';
 import type { ArborApi } from '../../shared/contract';
 import { ArborError, throwIfAborted } from '../../shared/errors';
@@ -60,13 +61,15 @@ export function createSessionGraphs(
   function graphKey(sessionId: string, session: SessionSummary | null, snapshots: readonly SnapshotRecord[]): string {
     const last = snapshots.at(-1);
     const forkCount = snapshots.length === 0 ? 0 : forks.list().length;
-    // A session linked to this one (a fork, a continuation) changes what its graph draws when it grows.
-    const lineage = store
-      .lineageLinks()
-      .filter((link) => link.laterId === sessionId || link.earlierId === sessionId)
-      .map((link) => {
-        const other = store.getSession(link.laterId === sessionId ? link.earlierId : link.laterId);
-        return `${link.kind}:${other?.nodeCount ?? 0}:${other?.updatedAt ?? ''}`;
+    // A session linked to this one through any chain of links (a fork of a fork, a continuation's
+    // continuation) changes what its graph draws, or the titles it says, when it grows or is retitled.
+    const links = store.lineageLinks();
+    const lineage = linkedSessions(links, [sessionId])
+      .filter((id) => id !== sessionId)
+      .sort()
+      .map((id) => {
+        const other = store.getSession(id);
+        return `${id}:${other?.nodeCount ?? 0}:${other?.updatedAt ?? ''}:${other?.title ?? ''}`;
       })
       .join(',');
     return `${generation.get(sessionId) ?? 0}|${session?.updatedAt}|${session?.nodeCount}|${snapshots.length}:${last?.nodeId}|${forkCount}|${lineage}`;

@@ -4,10 +4,11 @@
  *   stored once), and its first own step hangs from the fork point ('fork-of');
  * - a session's graph shows each fork made from it as a branch into the other session: the fork's first own
  *   step, under the fork point;
- * - background continuations (`continued-in`) are drawn as one line: the chain's sessions in order, each
- *   continuation's first step under the last step of the session before it ('continues').
- * So a fork's state at its first own step is the parent's at the fork point, a continuation's the end of the
- * session it continues. Sessions that follow a cleared context stay apart (only the summary links them).
+ * - background continuations (`continued-in`) and sessions that follow a cleared context (a plan accepted)
+ *   are drawn as one line: the chain's sessions in order, each one's first step under the last step of the
+ *   session before it ('continues', 'follows': the same folder went on, only the conversation was new).
+ * So a fork's state at its first own step is the parent's at the fork point, a continuation's or a
+ * follower's the end of the session before it.
  */
 import type { LineageLink, SessionStore } from '../db/session-store';
 import { FIRST_PAGE } from '../db/session-queries';
@@ -22,15 +23,17 @@ export function lineageNodes(store: LineageStore, sessionId: SessionId, own: Nod
   const nodes: NodeSummary[] = [];
   const ids = new Set<string>();
   let previousLast: string | null = null;
+  let previousId: SessionId | null = null;
   for (const id of chain) {
     const part = id === sessionId ? own : store.getSessionNodes(id);
     part.forEach((node, index) => {
       if (ids.has(node.id)) return;
       ids.add(node.id);
       const hangs = index === 0 && previousLast !== null && (node.parentId === null || !ids.has(node.parentId));
-      nodes.push(hangs ? withEdge(node, { kind: 'continues', nodeId: previousLast! }) : node);
+      nodes.push(hangs ? withEdge(node, { kind: chainKind(links, previousId!, id), nodeId: previousLast! }) : node);
     });
     previousLast = lastMainStep(part) ?? previousLast;
+    previousId = id;
   }
   // A fork's shared prefix (the parent's path to the fork point) comes first, as in the transcript.
   const prefix: NodeSummary[] = [];
@@ -75,12 +78,17 @@ export function withLinks(store: Pick<SessionStore, 'getSession'>, summary: Sess
   return mine.length === 0 ? summary : { ...summary, links: mine };
 }
 
-/** The sessions of one line of continuations through `sessionId`, earliest first (a cycle stops the walk). */
+/** How `later` goes on from `earlier` in a chain: 'follows' only when no continued-in record says 'continues'. */
+function chainKind(links: readonly LineageLink[], earlier: SessionId, later: SessionId): 'continues' | 'follows' {
+  return links.some((link) => link.kind === 'continues' && link.earlierId === earlier && link.laterId === later) ? 'continues' : 'follows';
+}
+
+/** The sessions of one line of continuations (and followers) through `sessionId`, earliest first (a cycle stops the walk). */
 function continuationChain(links: readonly LineageLink[], sessionId: SessionId): SessionId[] {
   const earlierOf = new Map<string, string>();
   const laterOf = new Map<string, string>();
   for (const link of links) {
-    if (link.kind !== 'continues') continue;
+    if (link.kind === 'fork') continue;
     if (!earlierOf.has(link.laterId)) earlierOf.set(link.laterId, link.earlierId);
     if (!laterOf.has(link.earlierId)) laterOf.set(link.earlierId, link.laterId);
   }

@@ -3,6 +3,7 @@ import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
 import { formatDate, oneLine, plural } from '../format';
 import { loadSessionGraph } from '../sessions';
+import { linkPhrases } from '../session-links';
 
 export const showCommand: CliCommand = {
   name: 'show',
@@ -12,14 +13,17 @@ export const showCommand: CliCommand = {
 SESSION is a session id or a unique prefix of one (see \`arbor ls\`).
 
 Options:
-  --json      Print {"session":{…},"nodes":[…]}: the session summary and all its nodes in transcript order
+  --json      Print {"session":{…},"nodes":[…]}: the session summary (its links also in words,
+              "lineage": […]) and all its nodes in transcript order
   -h, --help  Show this help`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 1, max: 1 });
     const service = await context.service();
     const graph = await loadSessionGraph(service.api, positionals[0] as string, context.signal);
     if (values.json === true) {
-      context.io.stdout(`${JSON.stringify({ session: graph.session, nodes: graph.nodes })}\n`);
+      const { session } = graph;
+      const described = session.links === undefined ? session : { ...session, lineage: linkPhrases(session.links, stepLabels(graph)) };
+      context.io.stdout(`${JSON.stringify({ session: described, nodes: graph.nodes })}\n`);
       return 0;
     }
     context.io.stdout(describeSession(graph));
@@ -52,6 +56,13 @@ function describeSession({ session, nodes }: SessionGraph): string {
     ['Files', String(session.fileCount)],
     ['Branches', String(session.branchCount)],
     ['Tool calls', `${calls}${calls > 0 ? ` (${failed} failed, ${plural(missing, 'without result', 'without result')})` : ''}`],
+    ...linkPhrases(session.links, stepLabels({ session, nodes })).map((phrase): [string, string] => ['Lineage', phrase]),
   ];
   return rows.map(([key, value]) => `${`${key}:`.padEnd(12)}${value}`).join('\n') + '\n';
+}
+
+/** A fork point's label: the fork's graph holds the parent's path to it, the parent's graph the point itself. */
+function stepLabels({ nodes }: SessionGraph): (nodeId: string) => string | null {
+  const labels = new Map(nodes.map((node) => [node.id, node.label]));
+  return (nodeId) => labels.get(nodeId) ?? null;
 }

@@ -3,8 +3,9 @@
  * - `forkedFrom: {sessionId, messageUuid}` on the copied lines a fork (`/branch`, `--fork-session`) opens
  *   with: each copy is the parent session's line `messageUuid`, so it is emitted as that node (one set of
  *   nodes for the shared prefix, whichever file is read first), and a line naming a copy's new uuid as its
- *   parent is given the original instead. The map of renamed copies lives for one parse call (copies come
- *   first; a resumed import that starts after them falls back to the uuid as written).
+ *   parent is given the original instead. The map of renamed copies lives for one parse call; each copy says
+ *   its own uuid (`forkedFrom.copyUuid`) so the store keeps the map (lineage-links.ts `node_renames`) for an
+ *   import that resumes after the copies.
  * - `fork-context-ref {agentId, parentSessionId, parentLastUuid, contextLength}`, a forked subagent's first
  *   line: the run's root inherits the parent's context up to `parentLastUuid` and hangs from that node.
  * - `continued-in {sessionId, continuedInSessionId}`: the session went on under a new id.
@@ -31,14 +32,15 @@ export class TranscriptLineage {
   node(entry: JsonObject, node: ParsedNode): ParsedNode {
     const forkedFrom = readForkedFrom(entry);
     if (forkedFrom !== null) {
-      if (forkedFrom.messageUuid !== node.sourceId) this.renamed.set(node.sourceId, forkedFrom.messageUuid);
+      const renamed = forkedFrom.messageUuid !== node.sourceId;
+      if (renamed) this.renamed.set(node.sourceId, forkedFrom.messageUuid);
       return {
         ...node,
         sourceId: forkedFrom.messageUuid,
         parentSourceId: this.original(node.parentSourceId),
         logicalParentSourceId: this.original(node.logicalParentSourceId),
         sessionSourceId: forkedFrom.sessionId,
-        forkedFrom,
+        forkedFrom: renamed ? { ...forkedFrom, copyUuid: node.sourceId } : forkedFrom,
       };
     }
     let lineage: ParsedNode = node;

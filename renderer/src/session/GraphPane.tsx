@@ -10,6 +10,7 @@ import { MergeAction } from '../merge/MergeAction';
 import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
 import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
+import { SessionLinks } from './SessionLinks';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -81,6 +82,7 @@ export function GraphPane() {
             <span>{plural(graph.session.branchCount, 'branch point')}</span>
             {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
+            <SessionLinks links={graph.session.links} />
           </div>
         </div>
       ) : null}

@@ -70,7 +70,16 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
     [filter, prefs],
   );
 
-  const groups = useMemo(() => groupSessions(visible, sort, (key) => folds.has(key)), [visible, sort, folds]);
+  // Origins whose forks, continuations and followers are folded away (for this window's life).
+  const [foldedLines, setFoldedLines] = useState<ReadonlySet<SessionId>>(EMPTY);
+  const toggleLine = useCallback((id: SessionId) => {
+    setFoldedLines((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+  const groups = useMemo(() => groupSessions(visible, sort, (key) => folds.has(key), (id) => foldedLines.has(id)), [visible, sort, folds, foldedLines]);
   const rows = useMemo(() => listRows(groups), [groups]);
   const offsets = useMemo(() => {
     const tops = new Array<number>(rows.length + 1);
@@ -260,6 +269,9 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
                       key={row.session.id}
                       id={`session-option-${index}`}
                       session={row.session}
+                      depth={group.depth?.get(row.session.id) ?? 0}
+                      hidden={group.hidden?.get(row.session.id) ?? null}
+                      onFoldLine={toggleLine}
                       top={rowTop}
                       selected={row.session.id === selectedSessionId}
                       cursor={index === cursorIndex}

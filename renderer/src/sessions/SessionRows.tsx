@@ -4,7 +4,7 @@ import { absoluteTime, plural, relativeTime } from '../app/format';
 import { BranchIcon } from '../app/icons';
 import { formatBytes } from '../files/format-bytes';
 import { lineageNote } from '../../../shared/session-links';
-import { activityOf, type SessionGroup } from './session-groups';
+import { activityOf, lineageSummary, type SessionGroup } from './session-groups';
 
 export const ROW_HEIGHT = 54;
 export const HEADER_HEIGHT = 30;
@@ -65,12 +65,22 @@ interface SessionRowProps {
   readonly selected: boolean;
   readonly cursor: boolean;
   readonly onOpen: (id: SessionId) => void;
+  /** Listed under its origin (a fork, a continuation, a follower): how deep. */
+  readonly depth?: number;
+  /** An origin whose line is folded: how many sessions it hides; null when unfolded. */
+  readonly hidden?: number | null;
+  readonly onFoldLine?: (id: SessionId) => void;
 }
 
-export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen }: SessionRowProps) {
+/** Each level under an origin indents a row by this much. */
+const DEPTH_INDENT = 14;
+
+export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen, depth = 0, hidden = null, onFoldLine }: SessionRowProps) {
   const when = activityOf(session) || null;
-  // One line of work across session ids: the session it goes on from, else one that goes on from it.
-  const lineage = session.links?.find((link) => link.direction === 'earlier') ?? session.links?.[0];
+  // One line of work across session ids: the session it goes on from, unless it is listed under it already
+  // (the title needs the room); what goes on from it is summed up on the second line.
+  const lineage = depth > 0 ? undefined : session.links?.find((link) => link.direction === 'earlier');
+  const summary = lineageSummary(session);
   const classes = ['session-row', selected ? 'is-selected' : '', cursor ? 'is-cursor' : '', session.orphanSubagent ? 'is-orphan' : '']
     .filter(Boolean)
     .join(' ');
@@ -83,7 +93,9 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
       data-orphan={session.orphanSubagent === true ? 'true' : undefined}
       role="option"
       aria-selected={selected}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      data-depth={depth > 0 ? depth : undefined}
+      title={depth > 0 && session.links !== undefined ? session.links.map(lineageNote).join('\n') : undefined}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, ...(depth > 0 ? { paddingLeft: 22 + depth * DEPTH_INDENT } : {}) }}
       onClick={() => onOpen(session.id)}
     >
       <div className="session-row__head">
@@ -118,6 +130,21 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         <span className="session-row__size" data-testid="session-size" title={sizeTooltip(session)}>
           {sizeText(session)}
         </span>
+        {summary !== null ? (
+          <button
+            type="button"
+            className="badge badge--lineage session-row__line"
+            data-testid="lineage-summary"
+            aria-expanded={hidden === null}
+            title={`${session.links!.filter((link) => link.direction === 'later').map(lineageNote).join('\n')}\n(click to ${hidden === null ? 'fold' : 'unfold'} them)`}
+            onClick={(event) => {
+              event.stopPropagation();
+              onFoldLine?.(session.id);
+            }}
+          >
+            {hidden === null ? '▾' : '▸'} {summary}
+          </button>
+        ) : null}
       </div>
     </div>
   );

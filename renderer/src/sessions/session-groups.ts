@@ -14,6 +14,12 @@ export interface SessionGroup {
   readonly name: string;
   readonly sessions: readonly SessionSummary[];
   readonly collapsed: boolean;
+  /**
+   * A fork, a continuation or a follower listed under its origin (issue 13): how deep each session sits (0 or
+   * absent: at the top), and how many sessions a folded origin hides.
+   */
+  readonly depth?: ReadonlyMap<SessionId, number>;
+  readonly hidden?: ReadonlyMap<SessionId, number>;
 }
 
 export type ListRow =
@@ -63,6 +69,7 @@ export function groupSessions(
   sessions: readonly SessionSummary[],
   sort: SessionSort,
   collapsed: (key: string) => boolean,
+  folded: (id: SessionId) => boolean = () => false,
 ): SessionGroup[] {
   const compare = compareBy(sort, sizeUnitOf(sessions));
   const byKey = new Map<string, SessionSummary[]>();
@@ -74,9 +81,74 @@ export function groupSessions(
   }
   const groups = [...byKey].map(([key, list]) => {
     list.sort(compare);
-    return { key, name: projectName(key), sessions: list, collapsed: collapsed(key) };
+    return { key, name: projectName(key), collapsed: collapsed(key), ...underOrigins(list, folded) };
   });
   return groups.sort((a, b) => compare(a.sessions[0]!, b.sessions[0]!) || a.key.localeCompare(b.key));
+}
+
+/** The session a session goes on from (a fork's parent, the session it continues or follows), if it has one. */
+export const originOf = (session: SessionSummary): SessionId | null => session.links?.find((link) => link.direction === 'earlier')?.sessionId ?? null;
+
+/**
+ * `sorted` with each linked session right under its origin (when the origin is in the same group), origins in
+ * their sorted order and their descendants in theirs; a folded origin's descendants left out and counted.
+ */
+function underOrigins(sorted: SessionSummary[], folded: (id: SessionId) => boolean): Pick<SessionGroup, 'sessions' | 'depth' | 'hidden'> {
+  if (!sorted.some((session) => session.links !== undefined)) return { sessions: sorted };
+  const inGroup = new Set(sorted.map((session) => session.id));
+  const children = new Map<SessionId, SessionSummary[]>();
+  const roots: SessionSummary[] = [];
+  for (const session of sorted) {
+    const origin = originOf(session);
+    if (origin === null || origin === session.id || !inGroup.has(origin)) roots.push(session);
+    else children.set(origin, [...(children.get(origin) ?? []), session]);
+  }
+  const out: SessionSummary[] = [];
+  const depth = new Map<SessionId, number>();
+  const hidden = new Map<SessionId, number>();
+  const placed = new Set<SessionId>();
+  const count = (id: SessionId, seen: Set<SessionId>): number => {
+    let n = 0;
+    for (const child of children.get(id) ?? []) {
+      if (seen.has(child.id)) continue;
+      seen.add(child.id);
+      n += 1 + count(child.id, seen);
+    }
+    return n;
+  };
+  const visit = (session: SessionSummary, level: number): void => {
+    if (placed.has(session.id)) return;
+    placed.add(session.id);
+    out.push(session);
+    if (level > 0) depth.set(session.id, level);
+    if (folded(session.id) && children.has(session.id)) {
+      hidden.set(session.id, count(session.id, new Set(placed)));
+      return;
+    }
+    for (const child of children.get(session.id) ?? []) visit(child, level + 1);
+  };
+  for (const root of roots) visit(root, 0);
+  // A cycle of links has no root: its sessions (none reachable from a root) are listed at the top, as they were.
+  const reachable = new Set<SessionId>();
+  const reach = (id: SessionId): void => {
+    if (reachable.has(id)) return;
+    reachable.add(id);
+    for (const child of children.get(id) ?? []) reach(child.id);
+  };
+  for (const root of roots) reach(root.id);
+  for (const session of sorted) if (!reachable.has(session.id) && !placed.has(session.id)) visit(session, 0);
+  return { sessions: out, depth, hidden };
+}
+
+/** "2 forks, continued in 1, followed by 1": what goes on from a session, for its row. */
+export function lineageSummary(session: SessionSummary): string | null {
+  const later = session.links?.filter((link) => link.direction === 'later') ?? [];
+  if (later.length === 0) return null;
+  const forks = later.filter((link) => link.kind === 'fork').length;
+  const continued = later.filter((link) => link.kind === 'continues').length;
+  const followers = later.filter((link) => link.kind === 'follows').length;
+  const parts = [forks > 0 ? `${forks} ${forks === 1 ? 'fork' : 'forks'}` : '', continued > 0 ? `continued in ${continued}` : '', followers > 0 ? `followed by ${followers}` : ''];
+  return parts.filter(Boolean).join(', ');
 }
 
 /** One row per group header and per session of an expanded group, in screen order. */

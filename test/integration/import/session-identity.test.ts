@@ -43,8 +43,13 @@ async function listed(): Promise<Record<string, number>> {
 
 async function expectOwnSession(previousImported: boolean): Promise<void> {
   const graph = await h.service.api['sessions.graph']({ sessionId: NEXT });
-  expect(graph.nodes).toHaveLength(6);
-  expect(graph.nodes.every((node) => node.sessionId === NEXT)).toBe(true);
+  const own = graph.nodes.filter((node) => node.sessionId === NEXT);
+  expect(own).toHaveLength(6);
+  // The session before it is drawn first, as one line of work: its first step follows that one's last.
+  const before = graph.nodes.filter((node) => node.sessionId !== NEXT);
+  expect(before.map((node) => node.sessionId)).toEqual(previousImported ? [PREVIOUS, PREVIOUS] : []);
+  expect(graph.nodes.slice(0, before.length)).toEqual(before);
+  expect(own[0]!.extraEdges).toEqual(previousImported ? [{ kind: 'follows', nodeId: before.at(-1)!.id }] : []);
   expect(graph.session.links).toEqual([
     { kind: 'follows', direction: 'earlier', sessionId: PREVIOUS, title: previousImported ? 'plan the importer' : null, nodeId: null },
   ]);

@@ -25,6 +25,19 @@ describe('buildSessionTree', () => {
     expect(tree.agentRoot[at(boundary)]).toBe(0);
   });
 
+  it('follows (a cleared context): the next session\'s first step hangs under the last step before it, as a continuation does', () => {
+    const s = new SessionBuilder();
+    const root = s.add('user', null);
+    const last = s.add('assistant', root);
+    const continued = s.add('user', null, { extraEdges: [{ kind: 'continues', nodeId: last }] });
+    const followed = s.add('user', null, { extraEdges: [{ kind: 'follows', nodeId: continued }] });
+    const tree = buildSessionTree(s.nodes);
+    const at = (id: string) => tree.indexById.get(id)!;
+    expect(tree.tree.parent[at(continued)]).toBe(at(last));
+    expect(tree.tree.parent[at(followed)]).toBe(at(continued));
+    expect(Array.from(tree.tree.roots)).toEqual([at(root)]);
+  });
+
   it('treats dangling parents as roots and breaks cycles into a forest', () => {
     const s = new SessionBuilder();
     s.add('user', 'missing', { id: 'a' });

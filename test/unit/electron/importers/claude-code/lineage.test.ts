@@ -42,6 +42,8 @@ describe('lineage lines', () => {
       [f.reply, f.prompt, PARENT],
       [f.own, f.reply, FORK],
     ]);
+    // Each copy says its own uuid, for the store to map it in later imports.
+    expect(nodes.map((node) => node.forkedFrom?.copyUuid)).toEqual([...f.copies, undefined]);
     // The raw line is the file's own, untouched.
     expect(nodes[0]!.raw.toString('utf8')).toContain(`"uuid":"${f.copies[0]}"`);
   });
