@@ -11,6 +11,7 @@ import { isStoreError } from '../db/database';
 import type { SessionStore } from '../db/session-store';
 import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
+import { incompleteTailProblem } from './incomplete-tail';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
 import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId } from '../../shared/model';
 
@@ -170,7 +171,10 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
     if (state === null) {
       plan.push({ file, startOffset: 0, startLine: 1 });
     } else if (state.size === file.size && state.mtimeMs === file.mtimeMs) {
-      continue; // unchanged since the last import
+      // Unchanged since the last import; a final line still incomplete is reported again.
+      const tail = incompleteTailProblem(file.path, state);
+      if (tail !== null) problems.add(tail);
+      continue;
     } else if (file.size < state.endOffset) {
       problems.add({ file: file.path, line: 0, reason: 'file shrank since the last import; read again from the start' });
       plan.push({ file, startOffset: 0, startLine: 1 });
