@@ -74,6 +74,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     now,
     lifetime: lifetime.signal,
     events,
+    // A read-only store takes no turn: its writes are refused before they start.
+    ...(readOnly ? {} : { writerTurn: (signal, work, doing) => writerLock.withTurn(signal, work, doing) }),
   });
   if (!readOnly) await recoverOperations(workspace);
   // A session that received nodes needs its reconstruction rebuilt.
