@@ -96,7 +96,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
           // As sessions are stored (throttled) and at the end: the first import fills the list as it goes.
           onSessionsChanged: (sessionIds) => events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
         });
-        return { sessions: outcome.sessions, problems: outcome.problems };
+        return { sessions: outcome.sessions, problems: outcome.problems, ...(outcome.lines ? { lines: outcome.lines } : {}) };
       }));
     });
     // Full-text indexing follows the import (failed and cancelled ones too: their committed batches count).
