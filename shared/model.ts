@@ -233,6 +233,27 @@ export interface ImportedSession {
 export interface ImportReport {
   readonly sessions: readonly ImportedSession[];
   readonly problems: readonly ImportProblem[];
+  /** What became of the lines read (electron/service/import-summary.ts); absent from older hosts. */
+  readonly lines?: ImportLineSummary;
+}
+
+/**
+ * The lines an import read, by what became of them. Only `unreadable` lines are not stored: everything else
+ * is kept, and "kept" is never "skipped" (issue 13: the report called every reported line skipped).
+ */
+export interface ImportLineSummary {
+  /** Lines stored as nodes Arbor understands. */
+  readonly nodes: number;
+  /** Lines without a uuid stored as records (titles, snapshots, queue operations, …) Arbor understands. */
+  readonly records: number;
+  /** Lines kept (as opaque nodes or records) whose type Arbor does not model yet: `arbor doctor` lists them. */
+  readonly notModelled: number;
+  /** Lines kept as they are but reported: a uuid repeated with other content (a variant), invalid UTF-8. */
+  readonly keptWithProblem: number;
+  /** Lines not stored: not JSON, not a transcript entry, or too large to read (only their ends are kept). */
+  readonly unreadable: number;
+  /** Final lines still being written: not read yet, read by the import that finds them complete. */
+  readonly incomplete: number;
 }
 
 export interface ImportProgress {

@@ -274,16 +274,18 @@ export class TranscriptBuilder {
     this.pending.push(JSON.stringify({ type: 'content-replacement', sessionId: this.scope.sessionId, replacements }));
   }
 
-  modelFallback(fromModel: string, toModel: string, reason?: string): string {
-    return this.system('model_fallback', { fromModel, toModel, ...(reason === undefined ? {} : { reason }) });
+  /** Field names as public parsers of real 2.1.x transcripts read them (records-2026.ts cites them). */
+  modelFallback(originalModel: string, fallbackModel: string, apiRefusalCategory?: string): string {
+    const content = `${originalModel} declined this request; continuing with ${fallbackModel}`;
+    return this.system('model_refusal_fallback', { content, originalModel, fallbackModel, ...(apiRefusalCategory === undefined ? {} : { apiRefusalCategory }) });
   }
 
-  agentKilled(agentId: string, description: string, reason?: string): string {
-    return this.system('agent_killed', { agentId, description, ...(reason === undefined ? {} : { reason }) });
+  agentsKilled(content: string): string {
+    return this.system('agents_killed', { content });
   }
 
-  scheduledTask(event: string, task: { readonly name: string; readonly schedule?: string; readonly prompt?: string }): string {
-    return this.system('scheduled_task', { event, task });
+  scheduledTaskFire(content: string): string {
+    return this.system('scheduled_task_fire', { content });
   }
 
   /**

@@ -11,6 +11,8 @@ import { isStoreError } from '../db/database';
 import type { SessionStore } from '../db/session-store';
 import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
+import { incompleteTailProblem } from './incomplete-tail';
+import { ImportLineTally } from './import-summary';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
 import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId, SourceFormat } from '../../shared/model';
 
@@ -77,7 +79,8 @@ export async function importSessions(
   options: ImportOptions,
 ): Promise<ImportOutcome> {
   const { signal } = options;
-  const problems = new ProblemList(options.maxProblems ?? 10_000);
+  const tally = new ImportLineTally();
+  const problems = new ProblemList(options.maxProblems ?? 10_000, (problem) => tally.problem(problem));
   const progress = new ProgressReporter(options);
   progress.report('discover', true);
 
@@ -119,7 +122,7 @@ export async function importSessions(
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored);
+        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored, tally);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -127,7 +130,7 @@ export async function importSessions(
         workerHasRest = false;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored);
+        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored, tally);
       }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { source: item.file.format, files: 0, nodes: 0 };
@@ -156,7 +159,8 @@ export async function importSessions(
 
   progress.report('done', true);
   const sessions: ImportedSession[] = [...touched].map(([id, counts]) => ({ id, ...counts }));
-  return { sessions, problems: problems.list(), changedSessionIds: linked.all(link.sessionIds) };
+  const storedNodes = sessions.reduce((sum, session) => sum + session.nodes, 0);
+  return { sessions, problems: problems.list(), lines: tally.summary(storedNodes), changedSessionIds: linked.all(link.sessionIds) };
 }
 
 /** Main transcripts before subagent files, so a subagent finds the session its parent created. */
@@ -170,7 +174,10 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
     if (state === null) {
       plan.push({ file, startOffset: 0, startLine: 1 });
     } else if (state.size === file.size && state.mtimeMs === file.mtimeMs) {
-      continue; // unchanged since the last import
+      // Unchanged since the last import; a final line still incomplete is reported again.
+      const tail = incompleteTailProblem(file.path, state);
+      if (tail !== null) problems.add(tail);
+      continue;
     } else if (file.size < state.endOffset) {
       problems.add({ file: file.path, line: 0, reason: 'file shrank since the last import; read again from the start' });
       plan.push({ file, startOffset: 0, startLine: 1 });
@@ -192,11 +199,18 @@ async function importFile(
   problems: ProblemList,
   signal: AbortSignal | undefined,
   onBatchStored: (() => void) | undefined,
+  tally: ImportLineTally,
 ): Promise<FileOutcome> {
   const writer = store.beginFile(item.file, { onBatchStored });
   const sink: ParseSink = {
-    node: (node) => writer.node(node.unnamedResultOf === undefined ? node : named(store, reader, node, node.unnamedResultOf)),
-    record: (record) => writer.record(record),
+    node: (node) => {
+      tally.node(node);
+      writer.node(node.unnamedResultOf === undefined ? node : named(store, reader, node, node.unnamedResultOf));
+    },
+    record: (record) => {
+      tally.record(record);
+      writer.record(record);
+    },
     problem: (problem) => problems.add(problem),
   };
   try {
@@ -297,8 +311,12 @@ function named(store: SessionStore, reader: TranscriptReader, node: ParsedNode, 
 class ProblemList {
   private readonly items: ImportProblem[] = [];
   private dropped = 0;
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly onAdd: (problem: ImportProblem) => void,
+  ) {}
   add(problem: ImportProblem): void {
+    this.onAdd(problem);
     if (this.items.length < this.max) this.items.push(problem);
     else this.dropped++;
   }

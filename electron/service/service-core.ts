@@ -85,6 +85,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     now,
     lifetime: lifetime.signal,
     events,
+    // A read-only store takes no turn: its writes are refused before they start.
+    ...(readOnly ? {} : { writerTurn: (signal, work, doing) => writerLock.withTurn(signal, work, doing) }),
   });
   if (!readOnly) await recoverOperations(workspace);
   // A session that received nodes needs its reconstruction rebuilt.
@@ -110,7 +112,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
         if (parts.startImportWorker !== undefined) importWorker ??= parts.startImportWorker(storeFile);
         const outcome =
           importWorker !== null ? await importWorker.run(paths, importOptions) : await importSessions(store, parts.reader, paths, importOptions);
-        return { sessions: outcome.sessions, problems: outcome.problems };
+        return { sessions: outcome.sessions, problems: outcome.problems, ...(outcome.lines ? { lines: outcome.lines } : {}) };
       }));
     });
     // Full-text indexing follows the import (failed and cancelled ones too: their committed batches count).

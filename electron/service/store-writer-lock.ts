@@ -1,9 +1,10 @@
 /**
  * The store's writer turn across processes: two `arbor import` runs, or one beside the app or `arbor serve`,
  * import one after the other instead of failing with "database is locked". An import holds the turn from its
- * discovery to its last link; the next one waits, saying who it waits for. Short writes (a rewind's journal,
- * a fork, a snapshot, an index chunk) do not take the turn: they wait on SQLite's own write lock, which an
- * importer holds for one batch at a time (database.ts: BEGIN IMMEDIATE, busy_timeout).
+ * discovery to its last link; the next one waits, saying who it waits for. Arbor's own workspace writes (fork,
+ * merge, rewind, undo, snapshot, fork removal: workspace-context.ts `writes`) take it too, one write at a
+ * time (issue 13: they relied on SQLite's 30 s busy timeout alone, so a fork beside a long import could meet
+ * "database is locked"). Only the full-text indexer's chunks do not: it pauses while another process holds it.
  *
  * The turn is a lock file in the data folder (`locks/store-writer.lock`, created with O_EXCL) naming its
  * holder: pid, the process's start time (so a reused pid is not mistaken for the holder) and what it is.
@@ -20,6 +21,8 @@ export interface WriterLockHolder {
   readonly started: string | null;
   /** What it is, for the waiting process's message: "arbor serve", "arbor import", "the Arbor app". */
   readonly name: string;
+  /** What it holds the turn for: "import" (the default, and what older holders meant), "workspace write". */
+  readonly doing?: string;
 }
 
 /** How the lock tells a live holder from a dead one: injected so tests can fake a holder that died. */
@@ -43,7 +46,7 @@ export interface StoreWriterLockOptions {
 
 export interface StoreWriterLock {
   /** Runs `work` holding the writer turn; waits (cancellable) while another live process holds it. */
-  withTurn<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T>;
+  withTurn<T>(signal: AbortSignal, work: () => Promise<T>, doing?: string): Promise<T>;
   /** Another live process holds the turn right now (cheap and synchronous: the indexer asks between chunks). */
   heldElsewhere(): boolean;
 }
@@ -67,7 +70,8 @@ export function createStoreWriterLock(options: StoreWriterLockOptions): StoreWri
     try {
       const value = JSON.parse(text) as Partial<WriterLockHolder>;
       if (typeof value.pid === 'number' && Number.isInteger(value.pid) && value.pid > 0) {
-        return { pid: value.pid, started: typeof value.started === 'string' ? value.started : null, name: String(value.name ?? 'another Arbor') };
+        const doing = typeof value.doing === 'string' ? value.doing : 'import';
+        return { pid: value.pid, started: typeof value.started === 'string' ? value.started : null, name: String(value.name ?? 'another Arbor'), doing };
       }
     } catch {
       // Unreadable: written by something else; treated like a holder that died.
@@ -80,7 +84,7 @@ export function createStoreWriterLock(options: StoreWriterLockOptions): StoreWri
     return holder.started === null || started === null || started === holder.started;
   };
 
-  async function take(signal: AbortSignal): Promise<void> {
+  async function take(signal: AbortSignal, mine: string): Promise<void> {
     await mkdir(dir, { recursive: true });
     let waitedFor: string | null = null;
     let emptySince: number | null = null;
@@ -89,7 +93,7 @@ export function createStoreWriterLock(options: StoreWriterLockOptions): StoreWri
       try {
         const handle = await open(file, 'wx');
         try {
-          await handle.writeFile(JSON.stringify(me));
+          await handle.writeFile(mine);
         } finally {
           await handle.close();
         }
@@ -122,12 +126,13 @@ export function createStoreWriterLock(options: StoreWriterLockOptions): StoreWri
   }
 
   return {
-    async withTurn(signal, work) {
-      await take(signal);
+    async withTurn(signal, work, doing = 'import') {
+      const mine = JSON.stringify({ ...me, doing });
+      await take(signal, mine);
       try {
         return await work();
       } finally {
-        await removeIfStill(file, JSON.stringify(me));
+        await removeIfStill(file, mine);
       }
     },
     heldElsewhere() {
@@ -144,9 +149,9 @@ export function createStoreWriterLock(options: StoreWriterLockOptions): StoreWri
   };
 }
 
-/** "waiting for arbor serve (pid 1234) to finish importing…" */
+/** "waiting for the import in arbor serve (process 1234)…" */
 export function describeWait(holder: WriterLockHolder): string {
-  return `waiting for ${holder.name} (pid ${holder.pid}) to finish importing…`;
+  return `waiting for the ${holder.doing ?? 'import'} in ${holder.name} (process ${holder.pid})…`;
 }
 
 /** Removes the lock only if it still holds `text`: a holder that broke a stale lock never removes the next one's. */

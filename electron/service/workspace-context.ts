@@ -49,7 +49,15 @@ export interface WorkspaceContextOptions {
   readonly now: () => Date;
   readonly lifetime: AbortSignal;
   readonly events: EventHub;
+  /**
+   * The store's writer turn across processes (store-writer-lock.ts), taken around every workspace write so a
+   * fork, merge, rewind, snapshot or removal beside another process's import waits its turn (saying so)
+   * instead of meeting SQLite's busy timeout between the import's batches. Without it (tests) writes only queue.
+   */
+  readonly writerTurn?: WriterTurn;
 }
+
+export type WriterTurn = <T>(signal: AbortSignal, work: () => Promise<T>, doing: string) => Promise<T>;
 
 export interface OwnedWorkspaceContext extends WorkspaceContext {
   /** Waits for queued writes, then closes the object store. */
@@ -59,7 +67,7 @@ export interface OwnedWorkspaceContext extends WorkspaceContext {
 export function createWorkspaceContext(store: SessionStore, options: WorkspaceContextOptions): OwnedWorkspaceContext {
   let objects: SnapshotStore | undefined;
   const open = (): SnapshotStore => (objects ??= SnapshotStore.open({ dataDir: options.dataDir }));
-  const writes = createSerialQueue();
+  const writes = withWriterTurn(createSerialQueue(), options.writerTurn, options.lifetime);
   const git: GitEnvironment = { home: options.homeDir, env: options.env };
   return {
     store,
@@ -79,6 +87,21 @@ export function createWorkspaceContext(store: SessionStore, options: WorkspaceCo
       await writes.drained();
       objects?.close();
       objects = undefined;
+    },
+  };
+}
+
+/**
+ * The queue, each task run holding the writer turn: taken inside the queue (one turn per write, in order),
+ * released before the next task, so an import elsewhere waits for one write, never for the queue.
+ */
+function withWriterTurn(queue: SerialQueue, turn: WriterTurn | undefined, lifetime: AbortSignal): SerialQueue {
+  if (turn === undefined) return queue;
+  return {
+    run: (task) => queue.run(() => turn(lifetime, task, 'workspace write')),
+    drained: () => queue.drained(),
+    get busy() {
+      return queue.busy;
     },
   };
 }

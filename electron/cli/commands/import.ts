@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { assertNever } from '../../../shared/errors';
+import { describeImportLines } from '../../../shared/import-lines';
 import type { ImportProgress, ImportReport } from '../../../shared/model';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';
@@ -14,12 +15,15 @@ export const importCommand: CliCommand = {
 
 Imports agent transcripts into Arbor's store. PATH may be a transcript file or a folder searched for
 transcripts; with no PATH, the default locations are imported (see below). Importing again only reads
-what changed. Bad lines are reported and skipped; the rest of each file is imported. A path that cannot
+what changed. Every line is accounted for: imported as a node or a record, kept but not modelled yet
+(\`arbor doctor\` lists those), kept as written with a problem, unreadable, or an incomplete last line
+read once it is complete. A path that cannot
 be imported at all (missing, unreadable, a FIFO, socket or device) is reported and the exit status is 1.
 Another import on the same data folder (\`arbor serve\`, the app) is waited for.
 
 Options:
-  --json      Print the report as JSON: {"sessions":[{"id","source","files","nodes"}],"problems":[{"file","line","reason","notImported"?}]}
+  --json      Print the report as JSON: {"sessions":[{"id","source","files","nodes"}],"problems":[{"file","line","reason","notImported"?}],
+              "lines":{"nodes","records","notModelled","keptWithProblem","unreadable","incomplete"}}
   -h, --help  Show this help`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: Infinity });
@@ -39,7 +43,7 @@ Options:
     } finally {
       stopProgress();
     }
-    if (values.json === true) io.stdout(`${JSON.stringify({ sessions: report.sessions, problems: report.problems })}\n`);
+    if (values.json === true) io.stdout(`${JSON.stringify({ sessions: report.sessions, problems: report.problems, ...(report.lines ? { lines: report.lines } : {}) })}\n`);
     else io.stdout(summarize(report));
     // A path that was not imported at all (missing, refused, unreadable) is a failure, not a skipped line.
     const notImported = report.problems.filter((problem) => problem.notImported === true).length;
@@ -57,8 +61,9 @@ function summarize(report: ImportReport): string {
       ? 'No sessions imported.'
       : `Imported ${plural(report.sessions.length, 'session')} (${plural(nodes, 'node')}) from ${plural(files, 'file')}.`,
   ];
+  if (report.lines) lines.push(...describeImportLines(report.lines).map((line) => `  ${line}`));
   if (report.problems.length > 0) {
-    lines.push(`${plural(report.problems.length, 'problem')} (those lines or files were skipped):`);
+    lines.push(`${plural(report.problems.length, 'problem')} reported:`);
     for (const p of report.problems.slice(0, MAX_PROBLEMS_SHOWN)) lines.push(`  ${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.reason}`);
     if (report.problems.length > MAX_PROBLEMS_SHOWN) lines.push(`  … and ${report.problems.length - MAX_PROBLEMS_SHOWN} more (see --json)`);
   }

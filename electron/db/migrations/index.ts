@@ -4,6 +4,7 @@
  * `NNN-what.ts` with a number above the last, append it here, never edit a shipped one.
  */
 import type { WritableDB } from '../database';
+import { reclaimSpace, type ReclaimOptions, type ReclaimOutcome } from './reclaim-space';
 import { migration001Sessions } from './001-sessions';
 import { migration002SearchTextFromRaw } from './002-search-text-from-raw';
 import { migration003GraphIndex } from './003-graph-index';
@@ -37,7 +38,17 @@ export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): nu
   return migrations.reduce((max, migration) => Math.max(max, migration.version), 0);
 }
 
-export function migrate(db: WritableDB, migrations: readonly Migration[] = MIGRATIONS): void {
+/**
+ * Runs the migrations the store has not had. When some ran, the space the rewritten tables left free is
+ * given back (reclaim-space.ts); its outcome is returned (null when nothing ran), and `onSkipped` hears why
+ * it was not (a read-only folder, a full disk).
+ */
+export function migrate(
+  db: WritableDB,
+  migrations: readonly Migration[] = MIGRATIONS,
+  options: ReclaimOptions & { readonly onSkipped?: (reason: string) => void } = {},
+): ReclaimOutcome | null {
+  let ran = false;
   for (const migration of migrations) {
     if (migration.version <= currentVersion(db)) continue;
     // Read again inside the write transaction: another process opening the store may have just run it.
@@ -45,6 +56,11 @@ export function migrate(db: WritableDB, migrations: readonly Migration[] = MIGRA
       if (migration.version <= currentVersion(db)) return;
       migration.up(db);
       db.pragma(`user_version = ${migration.version}`);
+      ran = true;
     })();
   }
+  if (!ran) return null;
+  const outcome = reclaimSpace(db, options);
+  if (outcome.action === 'skipped') (options.onSkipped ?? ((reason) => process.stderr.write(`arbor: ${reason}\n`)))(outcome.reason);
+  return outcome;
 }

@@ -5,8 +5,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 
+/** Said on every import while the line stays incomplete (electron/service/incomplete-tail.ts for an unchanged file). */
 export function truncatedLineReason(bytes: number): string {
-  return `truncated: the last line is incomplete (${bytes} bytes without a newline); it is imported once it is complete`;
+  return `truncated: ends with an incomplete line (${bytes} bytes), will be read when complete`;
 }
 
 /** Null when the line is valid UTF-8 (the usual case: one fast scan). */

@@ -1,10 +1,22 @@
 /**
  * The record types, `system` subtypes and content blocks Claude Code started writing in 2026 (issue 13), as
- * this importer models them. FORMATS.md describes only the older shapes; the fields read here are the ones
- * the issue names, with the spellings seen for the same thing in neighbouring records where it names none.
+ * this importer models them. FORMATS.md describes only the older shapes. The names and fields were first
+ * modelled from the issue's description (model_fallback, agent_killed, scheduled_task); public parsers of real
+ * 2.1.x transcripts spell them otherwise, and these follow them (found with the code search, December 2026):
+ * - a Claude Code session validator's `isAppSystemEntry` / `isMetadataEntry`: system subtypes
+ *   `model_refusal_fallback`, `scheduled_task_fire` (each with a string `content`), an assistant block
+ *   `fallback` ({from: {model}, to: {model}}), and `content-replacement` as {sessionId, replacements: [...]};
+ * - a Rust transcript viewer's registry of "Claude Code 2.1.x data": subtypes `scheduled_task_fire`,
+ *   `agents_killed` (plural), `model_refusal_fallback`, `model_consent_fallback`, block `fallback`;
+ * - a live session monitor's system-line handler: `model_refusal_fallback` carries `originalModel`,
+ *   `fallbackModel` and `apiRefusalCategory`;
+ * - Claude Code's own bundle (`insertContentReplacement`): {type: 'content-replacement', sessionId, agentId,
+ *   replacements}; advisor calls are a `server_tool_use` block named `advisor` answered by an
+ *   `advisor_tool_result` whose `content` is one object (`advisor_result`, `advisor_redacted_result`, or
+ *   `advisor_tool_result_error` with `error_code`).
  * The three lists are what `arbor doctor` counts as modelled (its registry, modelled.ts, takes them in).
  */
-import { isObject, objectField, stringField, type JsonObject } from './json-shape';
+import { isObject, stringField, type JsonObject } from './json-shape';
 import { clip, firstLine } from './label-text';
 
 /** Lines without a uuid, kept as records beside the node they belong to. */
@@ -14,13 +26,17 @@ export const RECORD_TYPES = [
   'file-history-delta', // {messageId, trackingPath, backup: {backupFileName, version, backupTime, realParentDir?}}: one edit's backup
   'custom-title', // {customTitle}: the title the user gave (/rename); the last one wins
   'ai-title', // {aiTitle}: a title Claude Code generated; the newest one is used when no custom title exists
-  'content-replacement', // {replacements: [{toolUseId, …}]}: what Claude Code sent instead of a tool result; carried into forks
+  'content-replacement', // {sessionId, agentId?, replacements: [...]}: what Claude Code sent instead of a tool result; carried into forks
 ] as const;
 
-/** `system` lines with these subtypes are labelled for what happened (systemLabel2026). */
-export const SYSTEM_SUBTYPES = ['model_fallback', 'agent_killed', 'scheduled_task'] as const;
+/** `system` lines with these subtypes are labelled for what happened (systemLabel2026); each carries its own `content`. */
+export const SYSTEM_SUBTYPES = ['model_refusal_fallback', 'model_consent_fallback', 'agents_killed', 'scheduled_task_fire'] as const;
 
-/** Assistant content blocks beyond text/thinking/tool_use: server tools (the advisor among them) and their results. */
+/**
+ * Assistant content blocks beyond text/thinking/tool_use: server tools (the advisor among them) and their
+ * results. The `fallback` block ({from: {model}, to: {model}}) is not modelled yet: a line holding only it
+ * has no label of its own, so `arbor doctor` still lists it.
+ */
 export const BLOCK_TYPES = ['server_tool_use', 'advisor_tool_result', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result'] as const;
 
 export type RecordType2026 = (typeof RECORD_TYPES)[number];
@@ -47,26 +63,18 @@ export function recordTitle(entry: JsonObject, type: string): string | null {
  */
 export function systemText2026(entry: JsonObject, subtype: string | null): string | null {
   switch (subtype) {
-    case 'model_fallback': {
-      const from = stringField(entry, 'fromModel') ?? stringField(entry, 'originalModel') ?? stringField(entry, 'model');
-      const to = stringField(entry, 'toModel') ?? stringField(entry, 'fallbackModel');
-      const reason = stringField(entry, 'reason');
+    case 'model_refusal_fallback':
+    case 'model_consent_fallback': {
+      const from = stringField(entry, 'originalModel');
+      const to = stringField(entry, 'fallbackModel');
+      const why = stringField(entry, 'apiRefusalCategory');
       const change = from !== null && to !== null ? `from ${from} to ${to}` : to !== null ? `to ${to}` : from !== null ? `from ${from}` : '';
-      return `Model fell back${change === '' ? '' : ` ${change}`}${reason === null ? '' : ` (${firstLine(reason)})`}`;
+      return `Model fell back${change === '' ? '' : ` ${change}`}${why === null ? '' : ` (${firstLine(why)})`}`;
     }
-    case 'agent_killed': {
-      const name = stringField(entry, 'description') ?? stringField(entry, 'agentType') ?? stringField(entry, 'agentId');
-      const reason = stringField(entry, 'reason');
-      return `Agent killed${name === null ? '' : `: ${firstLine(name)}`}${reason === null ? '' : ` (${firstLine(reason)})`}`;
-    }
-    case 'scheduled_task': {
-      const task = objectField(entry, 'task') ?? entry;
-      const name = stringField(task, 'name') ?? stringField(task, 'taskName') ?? stringField(task, 'description') ?? stringField(task, 'prompt');
-      const event = stringField(entry, 'event') ?? stringField(entry, 'status') ?? stringField(task, 'status');
-      const schedule = stringField(task, 'schedule') ?? stringField(task, 'cron');
-      const what = name === null ? '' : `: ${firstLine(name)}`;
-      return `Scheduled task${event === null ? '' : ` ${event}`}${what}${schedule === null ? '' : ` (${schedule})`}`;
-    }
+    case 'agents_killed':
+      return 'Agents killed';
+    case 'scheduled_task_fire':
+      return 'Scheduled task fired';
     default:
       return null;
   }

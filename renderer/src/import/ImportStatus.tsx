@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAppState } from '../app/app-context';
+import { describeImportLines } from '../../../shared/import-lines';
 import { formatCount, plural } from '../app/format';
 
 /** Header status of the background import: a progress bar while running, then a short summary. */
@@ -49,7 +50,17 @@ export function ImportStatus() {
     return (
       <div className="import-status import-status--done" data-testid="import-summary" title={problems ? report.problems.slice(0, 20).map((p) => `${p.file}:${p.line} ${p.reason}`).join('\n') : undefined}>
         {report.sessions.length > 0 ? `Imported ${plural(report.sessions.length, 'session')}` : 'Sessions up to date'}
-        {problems > 0 ? <span className="muted"> · {plural(problems, 'line')} skipped</span> : null}
+        {/* The same account of the lines `arbor import` prints: kept lines are never "skipped". */}
+        {report.lines
+          ? describeImportLines(report.lines).map((line) => (
+              <span key={line} className="muted">
+                {' · '}
+                {line}
+              </span>
+            ))
+          : problems > 0
+            ? <span className="muted"> · {plural(problems, 'problem')} reported</span>
+            : null}
       </div>
     );
   }

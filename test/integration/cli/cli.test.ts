@@ -136,8 +136,9 @@ describe.skipIf(!hasCorpus)('arbor import (real transcripts from ../shared/corpu
     // The missing path was not imported: the report is printed, and the run does not claim success.
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('arbor: 1 path not imported (see the problems above)\n');
-    const report = JSON.parse(run.stdout) as { sessions: Record<string, unknown>[]; problems: Record<string, unknown>[] };
-    expect(Object.keys(report).sort()).toEqual(['problems', 'sessions']);
+    const report = JSON.parse(run.stdout) as { sessions: Record<string, unknown>[]; problems: Record<string, unknown>[]; lines: Record<string, unknown> };
+    expect(Object.keys(report).sort()).toEqual(['lines', 'problems', 'sessions']);
+    expect(Object.keys(report.lines).sort()).toEqual(['incomplete', 'keptWithProblem', 'nodes', 'notModelled', 'records', 'unreadable']);
     expect(report.sessions.length).toBeGreaterThanOrEqual(2);
     for (const session of report.sessions) expect(Object.keys(session).sort()).toEqual(['files', 'id', 'nodes', 'source']);
     for (const problem of report.problems) expect(Object.keys(problem).filter((key) => key !== 'notImported').sort()).toEqual(['file', 'line', 'reason']);

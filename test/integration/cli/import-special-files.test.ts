@@ -125,7 +125,7 @@ describe('arbor import stops on Ctrl-C and SIGTERM', () => {
     const lock = join(dataDir, 'locks', 'store-writer.lock');
     writeFileSync(lock, JSON.stringify({ pid: process.pid, started, name: 'arbor serve' }));
     const waiting = startArbor(cli.bundle, ['--data-dir', dataDir, 'import', transcripts]);
-    await expect.poll(() => waiting.stderr(), { timeout: 30_000 }).toContain(`arbor: waiting for arbor serve (pid ${process.pid}) to finish importing…`);
+    await expect.poll(() => waiting.stderr(), { timeout: 30_000 }).toContain(`arbor: waiting for the import in arbor serve (process ${process.pid})…`);
     waiting.child.kill('SIGINT');
     const stopped = await waiting.exited;
     expect(stopped.code, stopped.stderr).toBe(130);

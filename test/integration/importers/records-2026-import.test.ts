@@ -128,20 +128,26 @@ describe('every line accounted for', () => {
     expect(result.problems).toEqual([]);
   });
 
-  it('a truncated last line is reported (file and line), and imported once a later import finds it complete', async () => {
+  it('a truncated last line is reported on every import while it stays truncated, not only the first', async () => {
     const b = titleBuilder(SESSION, 8);
     conversation(b);
     const lines = b.take();
     const last = lines.at(-1)!;
     mkdirSync(dirname(file()), { recursive: true });
     writeFileSync(file(), lines.slice(0, -1).map((line) => `${line}\n`).join('') + last.slice(0, 30));
-    const first = await importAll();
-    expect(first.problems).toEqual([{ file: file(), line: lines.length, reason: expect.stringMatching(/^truncated: the last line is incomplete \(30 bytes/) }]);
-    const again = await importAll();
-    expect(again.problems).toEqual([]); // unchanged file: not read again
-    appendFileSync(file(), `${last.slice(30)}\n`);
-    const second = await importAll();
-    expect(second.problems).toEqual([]);
+    const truncated = (bytes: number) => [{ file: file(), line: lines.length, reason: `truncated: ends with an incomplete line (${bytes} bytes), will be read when complete` }];
+    // Truncated, first met.
+    expect((await importAll()).problems).toEqual(truncated(30));
+    // Unchanged and still truncated: the file is not read again, the line is still reported.
+    expect((await importAll()).problems).toEqual(truncated(30));
+    // Grown, and still truncated.
+    appendFileSync(file(), last.slice(30, 50));
+    expect((await importAll()).problems).toEqual(truncated(50));
+    await expect(h.service.api['nodes.get']({ nodeId: (JSON.parse(last) as { uuid: string }).uuid })).rejects.toThrow();
+    // Completed: imported, and no longer reported.
+    appendFileSync(file(), `${last.slice(50)}\n`);
+    expect((await importAll()).problems).toEqual([]);
+    expect((await importAll()).problems).toEqual([]);
     const id = (JSON.parse(last) as { uuid: string }).uuid;
     const node = await h.service.api['nodes.get']({ nodeId: id });
     expect(node.raw).toBe(last);

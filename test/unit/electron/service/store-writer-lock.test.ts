@@ -44,8 +44,10 @@ describe('the store writer lock', () => {
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['serve starts', 'serve ends', 'import runs']);
-    expect(waits).toEqual([{ pid: 100, started: '5', name: 'arbor serve' }]);
-    expect(describeWait(waits[0] as WriterLockHolder)).toBe('waiting for arbor serve (pid 100) to finish importing…');
+    expect(waits).toEqual([{ pid: 100, started: '5', name: 'arbor serve', doing: 'import' }]);
+    expect(describeWait(waits[0] as WriterLockHolder)).toBe('waiting for the import in arbor serve (process 100)…');
+    // A workspace write (fork, rewind, …) holds the turn too, and says so to whoever waits for it.
+    expect(describeWait({ pid: 7, started: null, name: 'the Arbor app', doing: 'workspace write' })).toBe('waiting for the workspace write in the Arbor app (process 7)…');
     expect(existsSync(lockFile())).toBe(false);
   });
 

@@ -91,34 +91,28 @@ describe('2026 records', () => {
 });
 
 describe('2026 system lines', () => {
-  it('model_fallback: says the model fell back from X to Y, in the label and the inspector', async () => {
+  it('model_refusal_fallback: shown by the words Claude Code wrote, and says the model fell back from X to Y without them', async () => {
     const b = builder();
-    b.modelFallback('claude-opus-4-5', 'claude-sonnet-4-5', 'overloaded');
-    const { nodes } = await parseLines(b.take());
-    expect(nodes[0]).toMatchObject({ kind: 'system', label: 'Model fell back from claude-opus-4-5 to claude-sonnet-4-5 (overloaded)' });
-    expect(readNodeContent(nodes[0]!.raw.toString('utf8')).blocks[0]).toEqual({ type: 'text', text: 'Model fell back from claude-opus-4-5 to claude-sonnet-4-5 (overloaded)' });
+    b.modelFallback('claude-opus-4-5', 'claude-sonnet-4-5', 'cyber');
+    b.system('model_refusal_fallback', { originalModel: 'claude-opus-4-5', fallbackModel: 'claude-sonnet-4-5', apiRefusalCategory: 'cyber' });
+    const { nodes, problems } = await parseLines(b.take());
+    expect(problems).toEqual([]);
+    expect(nodes[0]).toMatchObject({ kind: 'system', label: 'claude-opus-4-5 declined this request; continuing with claude-sonnet-4-5' });
+    expect(nodes[1]).toMatchObject({ kind: 'system', label: 'Model fell back from claude-opus-4-5 to claude-sonnet-4-5 (cyber)' });
+    expect(readNodeContent(nodes[1]!.raw.toString('utf8')).blocks[0]).toEqual({ type: 'text', text: 'Model fell back from claude-opus-4-5 to claude-sonnet-4-5 (cyber)' });
   });
 
-  it('agent_killed: says the agent was killed', async () => {
+  it('agents_killed and scheduled_task_fire (the subtypes real transcripts carry): shown by their content', async () => {
     const b = builder();
-    b.agentKilled('a1b2c3', 'Search the codebase', 'stopped by the user');
+    b.agentsKilled('2 background agents stopped');
+    b.scheduledTaskFire('Running scheduled task: nightly tests');
+    b.system('agents_killed', {});
     const { nodes } = await parseLines(b.take());
-    expect(nodes[0]).toMatchObject({ kind: 'system', label: 'Agent killed: Search the codebase (stopped by the user)' });
-  });
-
-  it('scheduled_task: says which scheduled task did what', async () => {
-    const b = builder();
-    b.scheduledTask('fired', { name: 'nightly tests', schedule: '0 3 * * *' });
-    const { nodes } = await parseLines(b.take());
-    expect(nodes[0]).toMatchObject({ kind: 'system', label: 'Scheduled task fired: nightly tests (0 3 * * *)' });
-    expect(readNodeContent(nodes[0]!.raw.toString('utf8')).blocks[0]).toEqual({ type: 'text', text: 'Scheduled task fired: nightly tests (0 3 * * *)' });
-  });
-
-  it('a line Claude Code wrote content for keeps its own words', async () => {
-    const b = builder();
-    b.system('model_fallback', { content: 'Switched to Sonnet because Opus is overloaded', fromModel: 'a', toModel: 'b' });
-    const { nodes } = await parseLines(b.take());
-    expect(nodes[0]!.label).toBe('Switched to Sonnet because Opus is overloaded');
+    expect(nodes.map((node) => [node.kind, node.label])).toEqual([
+      ['system', '2 background agents stopped'],
+      ['system', 'Running scheduled task: nightly tests'],
+      ['system', 'Agents killed'],
+    ]);
   });
 });
 
@@ -172,6 +166,8 @@ describe('every line accounted for (parser)', () => {
 
 it('lists what it models in three exported registries', () => {
   expect(RECORD_TYPES).toEqual(['relocated', 'worktree-state', 'file-history-delta', 'custom-title', 'ai-title', 'content-replacement']);
-  expect(SYSTEM_SUBTYPES).toEqual(['model_fallback', 'agent_killed', 'scheduled_task']);
+  // Named as real 2.1.x transcripts name them (records-2026.ts): the model_fallback, agent_killed and
+  // scheduled_task are not what Claude Code writes.
+  expect(SYSTEM_SUBTYPES).toEqual(['model_refusal_fallback', 'model_consent_fallback', 'agents_killed', 'scheduled_task_fire']);
   expect(BLOCK_TYPES).toContain('advisor_tool_result');
 });
