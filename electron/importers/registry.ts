@@ -111,12 +111,14 @@ export interface Claim {
 export function claimOf(head: Buffer | null): Claim {
   if (head === null) return { importer: null, looksLike: 'not a transcript (not readable as zstd)', lines: [] };
   if (head.length === 0) return { importer: null, looksLike: 'an empty file, not a transcript (yet)', lines: [] };
-  if (looksBinary(head)) return { importer: null, looksLike: 'not a transcript (binary data)', lines: [] };
+  // The lines decide first: a transcript whose head holds a line with invalid UTF-8 (kept and reported,
+  // issue 13) was refused whole as "binary data" when the byte test came first.
   const lines = headLines(head);
   for (const line of lines) {
     const importer = IMPORTERS.find((candidate) => candidate.claimsLine(line));
     if (importer !== undefined) return { importer, looksLike: importer.looksLike, lines };
   }
+  if (looksBinary(head)) return { importer: null, looksLike: 'not a transcript (binary data)', lines: [] };
   const json = lines.some((line) => parseJsonObject(line) !== null);
   return { importer: null, looksLike: json ? 'JSON lines, not a transcript' : 'not a transcript', lines };
 }

@@ -12,7 +12,7 @@ import type { WritableDB } from '../../../electron/db/database';
 import { migrate, MIGRATIONS } from '../../../electron/db/migrations';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { importSessions } from '../../../electron/service/import-sessions';
-import { claudeCodeReader } from '../../../electron/service/arbor-service';
+import { transcriptReader } from '../../../electron/service/arbor-service';
 import { appendLines, builder, editTurn, random, writeLines } from '../import/lineage-fixtures';
 import { copyRows, sharedColumns } from './previous-schema';
 
@@ -44,7 +44,7 @@ it('migration 020 moves a store made by the previous schema: the renamed copies 
 
   const currentPath = join(root, 'current.sqlite');
   const current = openSessionStore(currentPath);
-  await importSessions(current, claudeCodeReader, [projects], { jobId: 'j' });
+  await importSessions(current, transcriptReader, [projects], { jobId: 'j' });
   current.close();
 
   const oldPath = join(root, 'old.sqlite');
@@ -66,7 +66,7 @@ it('migration 020 moves a store made by the previous schema: the renamed copies 
 
     appendLines(forkPath, fork.take());
     writeLines(join(projects, 'p', `${PARENT}.jsonl`), parentLines);
-    const report = await importSessions(migrated, claudeCodeReader, [projects], { jobId: 'k' });
+    const report = await importSessions(migrated, transcriptReader, [projects], { jobId: 'k' });
     expect(report.problems).toEqual([]);
     const prompt = migrated.handles.read.prepare('SELECT parent_id FROM nodes WHERE id = ?').get(own.prompt);
     expect(prompt).toEqual({ parent_id: first.reply });

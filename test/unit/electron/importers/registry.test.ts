@@ -55,6 +55,18 @@ describe('discoverTranscripts', () => {
   });
 });
 
+describe('a transcript with invalid UTF-8 in its first lines', () => {
+  it('is claimed by its lines: it was refused whole as "binary data" before its lines were read', async () => {
+    const path = join(dir, 'claude.jsonl');
+    const bad = Buffer.from(`${userLine('u1', null, 'Bytes: INVALID')}\n`);
+    bad[bad.indexOf('INVALID')] = 0xff;
+    await writeFile(path, Buffer.concat([bad, Buffer.from(`${userLine('u2', 'u1', 'next')}\n`)]));
+    const { files, problems } = await discoverTranscripts([dir]);
+    expect(problems).toEqual([]);
+    expect(files.map((file) => [file.path, file.format])).toEqual([[path, 'claude-code']]);
+  });
+});
+
 describe('defaultTranscriptLocations', () => {
   it('has Claude Code and Codex folders, honouring CLAUDE_CONFIG_DIR and CODEX_HOME', () => {
     expect(defaultTranscriptLocations('/home/dev', {})).toEqual([
