@@ -24,7 +24,7 @@ import {
   rolloutThreadId,
   threadIdFromName,
 } from './codex';
-import { headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
+import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
 import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -107,6 +107,12 @@ export interface Claim {
   readonly lines: readonly string[];
 }
 
+/** Empty, blank, or one line still being written (no newline yet, shorter than the head we read). */
+function nothingCompleteYet(head: Buffer): boolean {
+  if (head.toString('utf8').trim().length === 0) return true;
+  return !head.includes(0x0a) && head.length < HEAD_BYTES && !looksBinary(head);
+}
+
 /** Which importer claims a file, from its first lines. */
 export function claimOf(head: Buffer | null): Claim {
   if (head === null) return { importer: null, looksLike: 'not a transcript (not readable as zstd)', lines: [] };
@@ -144,7 +150,12 @@ export async function discoverTranscripts(
       continue;
     }
     const claim = claimOf(head);
-    if (claim.importer === null) {
+    if (claim.importer === null && head !== null && nothingCompleteYet(head)) {
+      // An agent creates its file before the first line is flushed: an empty file or one half-written line is
+      // a transcript not written yet, read again when it grows — not a failed import (it made the corpus
+      // import exit 1 over two empty session files).
+      problems.push({ file: file.path, line: 0, reason: head.length === 0 ? 'an empty file: nothing to import yet (read again when it grows)' : 'no complete line yet: nothing to import yet (read again when it grows)' });
+    } else if (claim.importer === null) {
       problems.push({ file: file.path, line: 0, reason: `no importer claims this file: it looks like ${claim.looksLike}`, notImported: true });
     } else if (claim.importer.format === 'codex') {
       // A rollout is one thread whatever its name: never a Claude subagent file.

@@ -48,10 +48,25 @@ describe('discoverTranscripts', () => {
     );
     const reasons = new Map(problems.map((problem) => [problem.file, problem.reason]));
     expect(reasons.get(notes)).toBe('no importer claims this file: it looks like JSON lines, not a transcript');
-    expect(reasons.get(empty)).toBe('no importer claims this file: it looks like an empty file, not a transcript (yet)');
+    expect(reasons.get(empty)).toBe('an empty file: nothing to import yet (read again when it grows)');
     expect(reasons.get(binary)).toBe('no importer claims this file: it looks like not a transcript (binary data)');
     expect(reasons.get(text)).toBe('no importer claims this file: it looks like not a transcript');
-    expect(problems.every((problem) => problem.notImported === true)).toBe(true);
+    expect(problems.filter((problem) => problem.file !== empty).every((problem) => problem.notImported === true)).toBe(true);
+  });
+
+  it('an empty file or one half-written first line is not a failed import: the corpus import exited 1 over two empty session files', async () => {
+    const empty = join(dir, 'empty.jsonl');
+    await writeFile(empty, '');
+    const started = join(dir, 'started.jsonl');
+    await writeFile(started, '{"type":"us'); // an agent's first line, flushed in part
+    const { files, problems } = await discoverTranscripts([dir]);
+    expect(files).toEqual([]);
+    expect(problems.map((problem) => [problem.file, problem.reason, problem.notImported]).sort()).toEqual(
+      [
+        [empty, 'an empty file: nothing to import yet (read again when it grows)', undefined],
+        [started, 'no complete line yet: nothing to import yet (read again when it grows)', undefined],
+      ].sort(),
+    );
   });
 });
 
