@@ -12,8 +12,12 @@ import { RAW_LIMIT } from '../importers/transcript';
 const CHECK_EVERY = 4096;
 
 export function sessionFormatReport(store: SessionStore, sessionId: string, signal?: AbortSignal): FormatReport {
-  if (store.getSession(sessionId) === null) throw new ArborError('NOT_FOUND', `No session ${sessionId}`);
+  const session = store.getSession(sessionId);
+  if (session === null) throw new ArborError('NOT_FOUND', `No session ${sessionId}`);
   const doctor = new FormatDoctor();
+  // The doctor knows Claude Code's records only: run on a Codex rollout it called every Codex record type
+  // "not understood" (5 on a plain rollout). Other formats get their own doctor with their importer.
+  if (session.source !== 'claude-code') return doctor.report();
   let count = 0;
   store.forEachSessionLine(sessionId, (line) => {
     if (++count % CHECK_EVERY === 0) throwIfAborted(signal);

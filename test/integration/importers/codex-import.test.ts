@@ -38,6 +38,10 @@ describe('importing Codex rollouts', () => {
     const call = graph.nodes.find((node) => node.label === 'git status --short' || node.label === 'exec_command: git status --short');
     expect(call?.toolCalls).toEqual([{ id: 'call_0005', name: 'exec_command', outcome: 'missing' }]);
 
+    // Claude's format doctor called every Codex record type "not understood" in the session header.
+    const formatReport = await h.service.api['sessions.formatReport']({ sessionId: ID });
+    expect(formatReport.unmodelled).toEqual([]);
+
     await h.service.idle();
     const hits = await h.service.api['search.query']({ query: 'weekday' });
     expect(hits.hits.length).toBeGreaterThan(0);
