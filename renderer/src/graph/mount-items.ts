@@ -353,6 +353,19 @@ function runSummary(structure: SessionStructure, first: number, last: number): R
   return summary;
 }
 
+const KIND_WORDS: Readonly<Record<NodeSummary['kind'], string>> = {
+  user: 'prompt',
+  assistant: 'reply',
+  thinking: 'thinking',
+  tool_call: 'call',
+  tool_result: 'result',
+  error: 'error',
+  compaction: 'compaction',
+  system: 'system',
+  progress: 'hook',
+  unknown: 'unknown line',
+};
+
 function countTools(structure: SessionStructure, first: number, last: number): RunSummary {
   const nodes = structure.nodes as readonly NodeSummary[];
   const counts = new Map<string, number>();
@@ -363,6 +376,15 @@ function countTools(structure: SessionStructure, first: number, last: number): R
       if (call.outcome === 'error') failed = true;
     }
     if (at === last || structure.display.childStart[at] === structure.display.childStart[at + 1]) break;
+  }
+  // A run without tool calls (replies, thinking, system lines) said nothing under "4 steps": it names its
+  // kinds instead, in the same "name ×N" form.
+  if (counts.size === 0) {
+    for (let at = first; ; at = structure.display.children[structure.display.childStart[at]!]!) {
+      const word = KIND_WORDS[nodes[at]!.kind];
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+      if (at === last || structure.display.childStart[at] === structure.display.childStart[at + 1]) break;
+    }
   }
   const tools = [...counts.entries()]
     .sort((a, b) => b[1] - a[1])

@@ -54,6 +54,22 @@ describe('SessionGraphView', () => {
     expect(onSelectNode).toHaveBeenCalledWith('answer');
   });
 
+  it('a folded run without tool calls said nothing under "N steps": it names its kinds', async () => {
+    const s = new SessionBuilder();
+    const prompt = s.add('user', null, { id: 'prompt' });
+    s.chain(prompt, 6, ['thinking', 'progress']); // a thinking and hook run: steps with no tool call
+    const graph = { ...sampleGraph(), nodes: s.nodes };
+    const view = render(
+      <div style={{ width: 1000, height: 700 }}>
+        <SessionGraphView graph={graph} selectedNodeId={null} onSelectNode={vi.fn()} />
+      </div>,
+    );
+    await waitFor(() => expect(view.container.querySelector('[data-fold-id^="run:"]')).not.toBeNull());
+    const run = view.container.querySelector('[data-fold-id^="run:"]')!;
+    expect(run.textContent).toMatch(/steps/);
+    expect(run.textContent).toMatch(/(thinking|hook) ×3/);
+  });
+
   it('reveals a node hidden in a fold when selected from outside, and navigates by keyboard', async () => {
     const onSelectNode = vi.fn();
     const graph = sampleGraph();
