@@ -230,11 +230,28 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
   }, [store, nodeStates, workspaceKinds, compareNodeId, workspaceNodes]);
 
   // Measure before the first layout arrives, so the first fit uses the pane's real size.
+  const keepCentre = useRef<(dx: number) => void>(() => undefined);
+  keepCentre.current = (dx: number) => {
+    // The overview of a huge session keeps its own camera; a fit still waiting will place the graph itself.
+    if (pendingFit.current !== null || overview.active) return;
+    const viewport = flow.getViewport();
+    applyViewport({ ...viewport, x: viewport.x + dx });
+  };
   useLayoutEffect(() => {
     const element = wrapper.current;
     if (!element) return;
-    // The canvas is the pane less the toolbar's strip (graph.css padding-top).
-    const measure = () => store.getState().setSize(element.clientWidth, element.clientHeight - (parseFloat(getComputedStyle(element).paddingTop) || 0));
+    let width = -1;
+    const measure = () => {
+      // The canvas is the pane less the toolbar's strip (graph.css: padding-top, and the canvas's margin when
+      // the strip wraps onto two rows).
+      const canvas = element.querySelector<HTMLElement>('.react-flow');
+      const height = canvas !== null ? canvas.clientHeight : element.clientHeight - (parseFloat(getComputedStyle(element).paddingTop) || 0);
+      store.getState().setSize(element.clientWidth, height);
+      // Graph → Both narrowed the pane from its right edge and the cards in its middle went under the
+      // conversation: the camera keeps the pane's centre where it was.
+      if (width > 0 && element.clientWidth !== width) keepCentre.current((element.clientWidth - width) / 2);
+      width = element.clientWidth;
+    };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(measure);

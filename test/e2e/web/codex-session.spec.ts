@@ -38,6 +38,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(conversation.region).toBeVisible();
       await expect(conversation.rows.filter({ hasText: 'Fix the failing date test' }).first()).toBeVisible();
       await expect(conversation.rows.filter({ hasText: 'weekday is read in UTC' }).first()).toBeVisible();
+      // Graph → Both narrowed the pane from its right edge and the centred cards went under the conversation:
+      // the camera keeps the pane's centre.
+      const graphBox = (await page.getByTestId('graph').boundingBox())!;
+      const selectedCard = (await page.locator('[data-testid="graph-node"][data-selected="true"]').boundingBox())!;
+      expect(selectedCard.x + selectedCard.width).toBeLessThanOrEqual(graphBox.x + graphBox.width);
       await app.screenshot(`codex-02-conversation-${scheme}`);
 
       await app.search.search('weekday');

@@ -46,6 +46,10 @@ test('read the demo as a conversation: thinking, an Edit as a diff, a failed cal
   }
   const showAll = (await app.graph.showAllLines().boundingBox())!;
   expect(showAll.x + showAll.width).toBeLessThanOrEqual(graphBox.x + graphBox.width);
+  // Graph → Both narrowed the pane from its right edge and the selected card went under the conversation:
+  // the camera keeps the pane's centre.
+  const selectedCard = (await page.locator('[data-testid="graph-node"][data-selected="true"]').boundingBox())!;
+  expect(selectedCard.x + selectedCard.width).toBeLessThanOrEqual(graphBox.x + graphBox.width);
 
   // j moves to the next step, the thinking: it opens, and the graph selects the same node.
   await conversation.press('j');
