@@ -4,6 +4,9 @@
  * `sessions.changed` come back as messages. The worker starts at the first import and stays (an append then
  * costs its lines, not a thread start and a store open); it is unreferenced while idle, so it never keeps a
  * process alive. A worker that dies mid-import fails that import with INTERNAL: never a success.
+ * The full-text indexing after an import runs in the worker too (`indexer`): the service's thread only reads
+ * how far it got. Unreferenced like an idle worker, indexing never keeps a process alive either: a process that
+ * ends mid-index leaves the rest pending for the next start, which resumes where the index stopped.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +14,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ArborError, CancelledError, type ArborErrorData } from '../../shared/errors';
 import type { ImportProgress, SessionId } from '../../shared/model';
+import type { FullTextIndexer } from './full-text-indexer';
 import type { ImportOutcome } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
 
@@ -24,8 +28,16 @@ export interface WorkerImportOptions {
 export interface ImportWorkerHost {
   /** Imports `paths` in the worker (one at a time: the service's import queue orders them). */
   run(paths: readonly string[], options: WorkerImportOptions): Promise<ImportOutcome>;
-  /** Lets the worker close its store and exit; resolves once it has. */
+  /** Full-text indexing in the worker (started if need be), with the same contract as the in-thread indexer. */
+  readonly indexer: FullTextIndexer;
+  /** Lets the worker close its store and exit (stopping its indexer between chunks); resolves once it has. */
   close(): Promise<void>;
+}
+
+export interface ImportWorkerHostOptions {
+  readonly entry?: WorkerEntry;
+  /** The worker's indexing progress (`index.progress`). */
+  readonly onIndexProgress?: (progress: { done: number; total: number }) => void;
 }
 
 /** Which file the worker runs; tests point it at a worker that fails. */
@@ -41,17 +53,36 @@ interface Job {
   readonly reject: (error: unknown) => void;
 }
 
-export function startImportWorkerHost(storeFile: string, options: { readonly entry?: WorkerEntry } = {}): ImportWorkerHost {
+export function startImportWorkerHost(storeFile: string, options: ImportWorkerHostOptions = {}): ImportWorkerHost {
   let worker: Worker | null = null;
   let job: Job | null = null;
   let closed = false;
+  // Callers of indexer.idle() waiting for the worker's answer: they keep it referenced meanwhile.
+  const idleWaits = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>();
+  let idleRequests = 0;
+
+  /** Referenced while someone waits for it (an import, an idle()), else it never keeps the process alive. */
+  const reference = (): void => {
+    if (worker === null) return;
+    if (job !== null || idleWaits.size > 0) worker.ref();
+    else worker.unref();
+  };
 
   const settle = (current: Job, outcome: { outcome: ImportOutcome } | { error: unknown }): void => {
     if (job !== current) return;
     job = null;
-    worker?.unref();
+    reference();
     if ('outcome' in outcome) current.resolve(outcome.outcome);
     else current.reject(outcome.error);
+  };
+
+  const answerIdle = (requestId: number, error: unknown): void => {
+    const wait = idleWaits.get(requestId);
+    if (wait === undefined) return;
+    idleWaits.delete(requestId);
+    reference();
+    if (error === null) wait.resolve();
+    else wait.reject(error);
   };
 
   function spawn(): Worker {
@@ -62,10 +93,14 @@ export function startImportWorkerHost(storeFile: string, options: { readonly ent
       if (worker !== started) return;
       worker = null;
       if (job !== null) settle(job, { error: new ArborError('INTERNAL', `The import stopped: its worker ${why}`, { worker: why }) });
+      const stop = new ArborError('INTERNAL', `The full-text indexing stopped: its worker ${why}`, { worker: why });
+      for (const requestId of [...idleWaits.keys()]) answerIdle(requestId, stop);
     };
     started.on('error', (error) => stopped(`failed (${error instanceof Error ? error.message : String(error)})`));
     started.on('exit', (code) => stopped(`exited with code ${code}`));
     started.on('message', (message: FromWriteWorker) => {
+      if (message.type === 'index-progress') return options.onIndexProgress?.(message.progress);
+      if (message.type === 'indexed') return answerIdle(message.requestId, message.error === null ? null : errorOf(message.error));
       const current = job;
       if (current === null) return;
       switch (message.type) {
@@ -88,7 +123,30 @@ export function startImportWorkerHost(storeFile: string, options: { readonly ent
 
   const post = (target: Worker, message: ToWriteWorker): void => target.postMessage(message);
 
+  const indexer: FullTextIndexer = {
+    kick() {
+      if (closed) return;
+      worker ??= spawn();
+      reference();
+      post(worker, { type: 'index' });
+    },
+    idle() {
+      // No worker: nothing was imported in this process, so nothing is indexing.
+      if (worker === null) return Promise.resolve();
+      const target = worker;
+      const requestId = ++idleRequests;
+      return new Promise<void>((resolve, reject) => {
+        idleWaits.set(requestId, { resolve, reject });
+        reference();
+        post(target, { type: 'index-idle', requestId });
+      });
+    },
+    // The worker's indexer stops when it closes (close()).
+    stop: () => Promise.resolve(),
+  };
+
   return {
+    indexer,
     run(paths, runOptions) {
       if (closed) return Promise.reject(new ArborError('INTERNAL', 'The import worker is closed'));
       if (job !== null) return Promise.reject(new ArborError('INTERNAL', 'An import is already running in the worker'));
@@ -123,6 +181,11 @@ export function startImportWorkerHost(storeFile: string, options: { readonly ent
       const timer = setTimeout(() => void target.terminate(), 5000);
       await exited;
       clearTimeout(timer);
+      // Indexing stopped with the worker: whoever waited for it is not waiting for anything any more.
+      for (const [requestId, wait] of [...idleWaits]) {
+        idleWaits.delete(requestId);
+        wait.resolve();
+      }
     },
   };
 }

@@ -1,17 +1,22 @@
 /**
  * The write worker's entry (a worker_threads Worker; bundled as import-write-worker.js beside main.js and the
  * CLI). It runs whole imports — the store's writes, the linking after them, the lineage checks — on its own
- * connection to the store the service opened, so the thread that answers requests only reads. The parse worker
- * is started from here, so parsed batches never cross the service's thread. Readers on the service's connection
- * see each commit as a WAL snapshot: a session is listed once its link committed, never half-linked.
+ * connection to the store the service opened, so the thread that answers requests only reads. The full-text
+ * indexing after an import runs here too (issue 12: its chunks on the service's thread competed with requests).
+ * The parse worker is started from here, so parsed batches never cross the service's thread. Readers on the
+ * service's connection see each commit as a WAL snapshot: a session is listed once its link committed, never
+ * half-linked.
  */
+import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { storeErrorOf } from '../db/database';
 import { openSessionStore, type SessionStore } from '../db/session-store';
 import { toErrorData } from '../../shared/errors';
+import { createFullTextIndexer, type FullTextIndexer } from './full-text-indexer';
 import { transcriptReader } from './transcript-reader';
 import { importSessions } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
+import { createStoreWriterLock } from './store-writer-lock';
 
 if (parentPort === null) throw new Error('import-write-worker runs as a worker thread');
 const port = parentPort;
@@ -20,7 +25,10 @@ const { storeFile } = workerData as WriteWorkerData;
 // Opened at the first import and kept: an append that opened the store (and checked its migrations) each time
 // would pay for that on every few lines.
 let store: SessionStore | null = null;
+let indexer: FullTextIndexer | null = null;
 const running = new Map<string, AbortController>();
+// Only asked whether another process holds the turn (the service's thread takes it for this one's imports).
+const writerLock = createStoreWriterLock({ dataDir: dirname(storeFile), name: 'arbor' });
 
 port.on('message', (message: ToWriteWorker) => {
   switch (message.type) {
@@ -30,11 +38,14 @@ port.on('message', (message: ToWriteWorker) => {
     case 'cancel':
       running.get(message.jobId)?.abort();
       break;
+    case 'index':
+      openIndexer().kick();
+      break;
+    case 'index-idle':
+      void answerIdle(message.requestId);
+      break;
     case 'close':
-      for (const controller of running.values()) controller.abort();
-      store?.close();
-      store = null;
-      port.close();
+      void close();
       break;
   }
 });
@@ -43,12 +54,26 @@ function post(message: FromWriteWorker): void {
   port.postMessage(message);
 }
 
+function openStore(): SessionStore {
+  store ??= openSessionStore(storeFile);
+  return store;
+}
+
+function openIndexer(): FullTextIndexer {
+  indexer ??= createFullTextIndexer(openStore(), {
+    // An import here writes first (it kicks the indexer when done); another process importing would only
+    // wait for these chunks and they for its batches.
+    paused: () => running.size > 0 || writerLock.heldElsewhere(),
+    onProgress: (progress) => post({ type: 'index-progress', progress }),
+  });
+  return indexer;
+}
+
 async function run(jobId: string, paths: readonly string[]): Promise<void> {
   const controller = new AbortController();
   running.set(jobId, controller);
   try {
-    store ??= openSessionStore(storeFile);
-    const outcome = await importSessions(store, transcriptReader, paths, {
+    const outcome = await importSessions(openStore(), transcriptReader, paths, {
       jobId,
       signal: controller.signal,
       onProgress: (progress) => post({ type: 'progress', progress }),
@@ -59,5 +84,26 @@ async function run(jobId: string, paths: readonly string[]): Promise<void> {
     post({ type: 'failed', jobId, error: toErrorData(storeErrorOf(error) ?? error) });
   } finally {
     running.delete(jobId);
+    // A failed or cancelled import's committed batches are searchable too.
+    if (store !== null) openIndexer().kick();
   }
+}
+
+async function answerIdle(requestId: number): Promise<void> {
+  try {
+    await indexer?.idle();
+    post({ type: 'indexed', requestId, error: null });
+  } catch (error) {
+    post({ type: 'indexed', requestId, error: toErrorData(storeErrorOf(error) ?? error) });
+  }
+}
+
+async function close(): Promise<void> {
+  for (const controller of running.values()) controller.abort();
+  // The chunk under way commits or rolls back whole; what is left is found pending at the next start.
+  await indexer?.stop();
+  indexer = null;
+  store?.close();
+  store = null;
+  port.close();
 }

@@ -15,7 +15,7 @@ import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
-import type { ImportWorkerHost } from './import-worker-host';
+import type { ImportWorkerHost, ImportWorkerHostOptions } from './import-worker-host';
 import { startLiveTail } from './live-tail';
 import { getNodeDetail, type ReadNodeContent } from './node-detail';
 import { getNodeDetails } from './node-details';
@@ -42,10 +42,11 @@ export interface ServiceParts {
     options: { now?: () => Date; signal?: AbortSignal },
   ) => Promise<{ readonly dir: string; readonly transcriptFiles: readonly string[]; readonly sessionId: string }>;
   /**
-   * Runs imports in a worker thread with its own connection to this store file (import-worker-host.ts), so
-   * the store's writes never hold up requests; without it (tests' hand-made readers) imports run in-thread.
+   * Runs imports and the full-text indexing after them in a worker thread with its own connection to this store
+   * file (import-worker-host.ts), so the store's writes never hold up requests; without it (tests' hand-made
+   * readers) both run in-thread.
    */
-  readonly startImportWorker?: (storeFile: string) => ImportWorkerHost;
+  readonly startImportWorker?: (storeFile: string, options: ImportWorkerHostOptions) => ImportWorkerHost;
 }
 
 export const STORE_FILE = 'arbor.sqlite';
@@ -62,18 +63,21 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   const store = openSessionStore(storeFile, { readOnly });
   const events = createEventHub();
   const imports = createSerialQueue();
-  // Started at the first import (a read-only store never imports) and kept until close.
-  let importWorker: ImportWorkerHost | null = null;
   const writerLock = createStoreWriterLock({
     dataDir: options.dataDir,
     name: options.name ?? defaultName(options.host),
     onWait: (holder) => options.onWaitForWriter?.(describeWait(holder)),
   });
-  const indexer = createFullTextIndexer(store, {
-    // Another process importing: its batches and this indexer's chunks would only wait for each other.
-    paused: () => readOnly || imports.busy || writerLock.heldElsewhere(),
-    onProgress: (progress) => events.emit('index.progress', progress),
-  });
+  const onIndexProgress = (progress: { done: number; total: number }): void => events.emit('index.progress', progress);
+  // Its thread starts at the first import or index (a read-only store does neither) and stays until close.
+  const workerHost = readOnly || parts.startImportWorker === undefined ? null : parts.startImportWorker(storeFile, { onIndexProgress });
+  const indexer =
+    workerHost?.indexer ??
+    createFullTextIndexer(store, {
+      // Another process importing: its batches and this indexer's chunks would only wait for each other.
+      paused: () => readOnly || imports.busy || writerLock.heldElsewhere(),
+      onProgress: onIndexProgress,
+    });
   // Closing aborts whatever import is still running.
   const lifetime = new AbortController();
   let jobCounter = 0;
@@ -109,9 +113,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
           onSessionsChanged: (sessionIds: readonly SessionId[]) =>
             events.emit('sessions.changed', { sessionIds: linkedSessions(store.lineageLinks(), sessionIds) }),
         };
-        if (parts.startImportWorker !== undefined) importWorker ??= parts.startImportWorker(storeFile);
         const outcome =
-          importWorker !== null ? await importWorker.run(paths, importOptions) : await importSessions(store, parts.reader, paths, importOptions);
+          workerHost !== null ? await workerHost.run(paths, importOptions) : await importSessions(store, parts.reader, paths, importOptions);
         return { sessions: outcome.sessions, problems: outcome.problems, ...(outcome.lines ? { lines: outcome.lines } : {}) };
       }));
     });
@@ -206,7 +209,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
       closed = true;
       lifetime.abort();
       await imports.drained();
-      await importWorker?.close();
+      // Stops the worker's indexer too, between two chunks.
+      await workerHost?.close();
       await indexer.stop();
       await workspace.close();
       store.close();
