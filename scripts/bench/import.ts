@@ -261,6 +261,8 @@ interface Sampled {
   readonly sampledPeak: ReadonlyMap<string, number>;
   readonly idle: Probed;
   readonly during: Probed;
+  /** The same requests while the full-text indexing after the import runs (in the write worker). */
+  readonly duringIndex: Probed | null;
 }
 
 /** The uuids of a transcript's first lines: nodes its first batch stores, asked for while it imports. */
@@ -338,6 +340,7 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   let client: Promise<ServeClient> | null = null;
   let idle: Promise<Probed> | null = null;
   let during: Promise<Probed> | null = null;
+  let duringIndex: Promise<Probed> | null = null;
   proc.stdout.setEncoding('utf8');
   proc.stdout.on('data', (data: string) => {
     pending += data;
@@ -356,6 +359,8 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
           });
         } else if (phase === 'import' && client !== null) {
           during = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'import', 100_000));
+        } else if (phase === 'index' && client !== null) {
+          duringIndex = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'index', 100_000));
         }
       } else if (line.startsWith('result ')) {
         report = JSON.parse(line.slice(7)) as ChildReport;
@@ -378,7 +383,8 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   if (code !== 0 || report === null || idle === null || during === null) throw new Error(`bench child failed (exit ${code})`);
   const probedIdle = await (idle as Promise<Probed>);
   const probedDuring = await (during as Promise<Probed>);
-  return { report, sampledPeak, idle: probedIdle, during: probedDuring };
+  const probedIndex = duringIndex === null ? null : await (duringIndex as Promise<Probed>);
+  return { report, sampledPeak, idle: probedIdle, during: probedDuring, duringIndex: probedIndex };
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -387,7 +393,7 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-function printCase(name: string, inputBytes: number, { report: r, sampledPeak, idle, during }: Sampled): void {
+function printCase(name: string, inputBytes: number, { report: r, sampledPeak, idle, during, duringIndex }: Sampled): void {
   // The slower of the two anchor readings (before and after the import) is the one load hit harder.
   const rawRate = r.bytes / MiB / Math.min(r.rawSeconds, r.rawAgainSeconds);
   const importRate = inputBytes / MiB / r.importSeconds;
@@ -422,6 +428,13 @@ function printCase(name: string, inputBytes: number, { report: r, sampledPeak, i
     `  responsiveness: nodes.get/nodes.details over the web host's WebSocket during the import ${fmt(during.latencies)}; ` +
       `idle server before it ${fmt(idle.latencies)}; p99 ratio ${(p99 / percentile(idle.latencies, 99)).toFixed(1)} (target p99 <= 100 ms) ${p99 <= 100 ? 'OK' : 'MISSED'}`,
   );
+  if (r.indexSeconds !== null && duringIndex !== null && duringIndex.latencies.length > 0) {
+    const indexP99 = percentile(duringIndex.latencies, 99);
+    console.log(
+      `  responsiveness during the full-text indexing after it: ${fmt(duringIndex.latencies)}; ` +
+        `p99 ratio to idle ${(indexP99 / percentile(idle.latencies, 99)).toFixed(1)} (target p99 <= 100 ms) ${indexP99 <= 100 ? 'OK' : 'MISSED'}`,
+    );
+  }
   const look = during.firstFound;
   console.log(
     `  time to first look: listed ${during.firstListed === null ? 'never during the import' : `${during.firstListed.toFixed(2)} s`}, ` +
