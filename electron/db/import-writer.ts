@@ -123,12 +123,14 @@ export function readFileState(statements: ImportStatements, path: string): Store
 export interface FileImportOptions {
   /** Called after each batch is committed (between transactions: the store may be written, e.g. linked). */
   readonly onBatchStored?: () => void;
+  /** False: raw lines are stored as read, compressed later in the background (a small append; raw-line.ts). */
+  readonly compressRaw?: boolean;
 }
 
 export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile, options: FileImportOptions = {}): FileImport {
   const existing = readFileState(statements, file.path);
   const fileId = existing?.fileId ?? statements.insertFile.get(file.path, file.format, file.role, file.agentId)!.id;
-  return new FileImportWriter(db, statements, file, fileId, existing?.sessionId ?? null, options.onBatchStored ?? null);
+  return new FileImportWriter(db, statements, file, fileId, existing?.sessionId ?? null, options.onBatchStored ?? null, options.compressRaw ?? true);
 }
 
 class FileImportWriter implements FileImport {
@@ -156,6 +158,7 @@ class FileImportWriter implements FileImport {
     private readonly fileId: number,
     private sessionId: SessionId | null,
     private readonly onBatchStored: (() => void) | null,
+    private readonly compressRaw: boolean,
   ) {
     this.flushBatch = db.transaction(() => this.writeBatch());
     // A file read again (appended to) is the session it was stored as, under the id its name gives.
@@ -221,7 +224,7 @@ class FileImportWriter implements FileImport {
         }
         const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
         const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-        const raw = encodeRaw(node.raw);
+        const raw = encodeRaw(node.raw, this.compressRaw);
         const inserted = s.insertNode.run(
           node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
@@ -270,7 +273,7 @@ class FileImportWriter implements FileImport {
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
     }
     for (const { record, ref } of this.records) {
-      const raw = encodeRaw(record.raw);
+      const raw = encodeRaw(record.raw, this.compressRaw);
       const inserted = s.insertRecord.run(
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
         record.summary, raw.raw, raw.codec, record.rawBytes,
@@ -293,7 +296,7 @@ class FileImportWriter implements FileImport {
   private keepVariant(node: ParsedNode): void {
     const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path);
     if (problem === null) return;
-    const raw = encodeRaw(node.raw);
+    const raw = encodeRaw(node.raw, this.compressRaw);
     this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes);
     this.problems.push(problem);
   }

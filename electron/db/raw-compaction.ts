@@ -4,7 +4,8 @@
  * moved in the same transaction. A crash loses at most the chunk in flight (rolled back, done again next
  * time); readers see each row either as it was or compressed, and decode both (raw-line.ts).
  * Rows stored after the migration are compressed by the import itself, so the work ends at
- * `meta.raw_compact_until` (the newest row when the migration ran).
+ * `meta.raw_compact_until` (the newest row when the migration ran) — except a small append's, stored as read
+ * to keep the append fast: `compactLater` moves the range over them, and the same loop compresses them.
  */
 import type { WritableDB } from './database';
 import { encodeRaw, RAW_PLAIN } from './raw-line';
@@ -38,6 +39,7 @@ function prepareTable(db: WritableDB, table: Table) {
     count: db.prepare<[number, number], { rows: number }>(`SELECT count(*) AS rows FROM ${table.name} WHERE ${table.key} > ? AND ${table.key} <= ?`),
     rewrite: db.prepare<[Buffer, number, number]>(`UPDATE ${table.name} SET raw = ?, raw_codec = ? WHERE ${table.key} = ?`),
     setDone: db.prepare<[string, number]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    newest: db.prepare<[], { key: number | null }>(`SELECT max(${table.key}) AS key FROM ${table.name}`),
   };
 }
 
@@ -79,5 +81,29 @@ export function compactNextChunk(db: WritableDB, s: CompactionStatements, rows: 
       return Math.max(1, chunk.length);
     }
     return 0;
+  })();
+}
+
+/** The newest row of each table: what `compactLater` is told was stored before the rows it is to compress. */
+export type CompactionMark = readonly number[];
+
+export function compactionMark(s: CompactionStatements): CompactionMark {
+  return s.map((statements) => statements.newest.get()?.key ?? 0);
+}
+
+/**
+ * Puts the rows stored after `mark` (as read: a small append's) in the range the background compaction works
+ * through. A range with nothing left starts again just past `mark`, so the compaction reads only the new rows.
+ */
+export function compactLater(db: WritableDB, s: CompactionStatements, mark: CompactionMark): void {
+  db.transaction(() => {
+    s.forEach((statements, index) => {
+      const newest = statements.newest.get()?.key ?? 0;
+      const from = mark[index] ?? 0;
+      if (newest <= from) return;
+      const { done, until } = statements.range.get() ?? { done: 0, until: 0 };
+      if (until <= done) statements.setDone.run(statements.table.done, from);
+      statements.setDone.run(statements.table.until, Math.max(until, newest));
+    });
   })();
 }

@@ -8,7 +8,7 @@ import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexP
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
-import { compactNextChunk, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
+import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
 import {
@@ -128,6 +128,10 @@ export interface SessionStore {
   /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
   compactNextChunk(rows: number): number;
   pendingCompactionRows(): number;
+  /** The newest stored rows, before an import that stores its raw lines as read (`compressRaw` false). */
+  compactionMark(): CompactionMark;
+  /** After it: the background compaction compresses the rows stored since `mark`. */
+  compactLater(mark: CompactionMark): void;
 
   close(): void;
   /**
@@ -202,6 +206,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
     pendingCompactionRows: () => pendingCompactionRows(compactionStatements),
+    compactionMark: () => compactionMark(compactionStatements),
+    compactLater: (mark) => compactLater(db.write, compactionStatements, mark),
     close: () => db.close(),
     handles: db,
   };

@@ -8,6 +8,7 @@
  * its start-up costs nothing); if it fails, the rest is parsed here. Both paths store the same rows.
  */
 import { isStoreError } from '../db/database';
+import type { FileImportOptions } from '../db/import-writer';
 import type { SessionStore } from '../db/session-store';
 import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
@@ -65,6 +66,12 @@ export const WORKER_FROM_BYTES = 4 * 1024 * 1024;
 const WAIT_FOR_WORKER_BYTES = 16 * 1024 * 1024;
 /** Before a file at least this big, what is stored but not yet listed is linked and announced, throttle or not. */
 const LIST_BEFORE_BYTES = 8 * 1024 * 1024;
+/**
+ * An import reading less than this (an append, a new small file) stores its raw lines as read and leaves their
+ * compression to the background, after the full-text indexing: one deflate stream per line was ~6 of an append's
+ * ~38 ms in-process (issue 12), and the compaction compresses them the same.
+ */
+export const COMPRESS_LATER_BELOW_BYTES = 1024 * 1024;
 
 interface PlannedFile {
   readonly file: TranscriptFile;
@@ -94,6 +101,7 @@ export async function importSessions(
   const touched = new Map<SessionId, { source: SourceFormat; files: number; nodes: number }>();
   const linked = new LinkedSoFar(store, problems, options);
   store.setBulkMode(true);
+  const compressLater = planBytes < COMPRESS_LATER_BELOW_BYTES ? store.compactionMark() : null;
   let cancelled: unknown = null;
   let worker = planBytes >= (options.workerFromBytes ?? WORKER_FROM_BYTES) ? (reader.startWorker?.() ?? null) : null;
   let workerHasRest = false;
@@ -122,7 +130,7 @@ export async function importSessions(
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored, tally);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -130,7 +138,7 @@ export async function importSessions(
         workerHasRest = false;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, onBatchStored, tally);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally);
       }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { source: item.file.format, files: 0, nodes: 0 };
@@ -144,6 +152,8 @@ export async function importSessions(
   } finally {
     await worker?.close();
   }
+  // Committed batches of a cancelled import too: their lines are stored as read either way.
+  if (compressLater !== null) store.compactLater(compressLater);
   let link: ReturnType<SessionStore['linkChangedSessions']>;
   try {
     // Batches already committed are linked even when cancelled, so the store never shows half-linked sessions.
@@ -198,10 +208,10 @@ async function importFile(
   parse: ParseFile,
   problems: ProblemList,
   signal: AbortSignal | undefined,
-  onBatchStored: (() => void) | undefined,
+  writeOptions: FileImportOptions,
   tally: ImportLineTally,
 ): Promise<FileOutcome> {
-  const writer = store.beginFile(item.file, { onBatchStored });
+  const writer = store.beginFile(item.file, writeOptions);
   const sink: ParseSink = {
     node: (node) => {
       tally.node(node);
