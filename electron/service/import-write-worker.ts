@@ -9,13 +9,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { storeErrorOf } from '../db/database';
 import { openSessionStore, type SessionStore } from '../db/session-store';
 import { toErrorData } from '../../shared/errors';
+import { startParseWorker } from '../importers/worker/parse-worker';
 import { transcriptReader } from './transcript-reader';
-import { importSessions } from './import-sessions';
+import { importSessions, type TranscriptReader } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
 
 if (parentPort === null) throw new Error('import-write-worker runs as a worker thread');
 const port = parentPort;
 const { storeFile } = workerData as WriteWorkerData;
+
+/**
+ * No request is answered on this thread, so parsed batches are stored as they arrive: the parse worker's
+ * one-batch-per-turn pacing, there for a thread that answers requests, only slowed imports here.
+ */
+const reader: TranscriptReader = { ...transcriptReader, startWorker: () => startParseWorker({ oneBatchPerTurn: false }) };
 
 // Opened at the first import and kept: an append that opened the store (and checked its migrations) each time
 // would pay for that on every few lines.
@@ -48,7 +55,7 @@ async function run(jobId: string, paths: readonly string[]): Promise<void> {
   running.set(jobId, controller);
   try {
     store ??= openSessionStore(storeFile);
-    const outcome = await importSessions(store, transcriptReader, paths, {
+    const outcome = await importSessions(store, reader, paths, {
       jobId,
       signal: controller.signal,
       onProgress: (progress) => post({ type: 'progress', progress }),

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
-import { type FromWorker, NODE_ITEM, type ParseJob, RECORD_ITEM, type ToWorker } from './worker-protocol';
+import { type FromWorker, NODE_ITEM, type ParseJob, type ParseWorkerData, RECORD_ITEM, type ToWorker } from './worker-protocol';
 
 export type { ParseJob } from './worker-protocol';
 
@@ -46,9 +46,22 @@ interface Consumer {
   readonly reject: (error: unknown) => void;
 }
 
-export function startParseWorker(): ParseWorker {
+export interface ParseWorkerOptions {
+  /**
+   * Store at most one batch per turn of the event loop (default): on a thread that answers requests, up to
+   * 64 MiB of waiting lines stored in one go kept a click waiting for seconds. The write worker answers no
+   * request, so it stores what has arrived without waiting for a turn.
+   */
+  readonly oneBatchPerTurn?: boolean;
+  /** Tests: the worker encodes lines once this much is in flight (0: every line; default in import-worker.ts). */
+  readonly encodeFromInFlightBytes?: number;
+}
+
+export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
+  const oneBatchPerTurn = options.oneBatchPerTurn ?? true;
   const entry = workerEntry();
-  const worker = new Worker(entry.filename, { execArgv: entry.execArgv });
+  const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
+  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, workerData: data });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;
@@ -97,7 +110,7 @@ export function startParseWorker(): ParseWorker {
    */
   function deliver(): void {
     while (consumer !== null && inbox.length > 0) {
-      if (batchThisTurn && inbox[0]?.type === 'batch') {
+      if (oneBatchPerTurn && batchThisTurn && inbox[0]?.type === 'batch') {
         deliverNextTurn();
         return;
       }
@@ -107,8 +120,10 @@ export function startParseWorker(): ParseWorker {
         if (message.type === 'batch') {
           deliverBatch(message, current);
           post({ type: 'ack', bytes: message.bytes });
-          batchThisTurn = true;
-          deliverNextTurn();
+          if (oneBatchPerTurn) {
+            batchThisTurn = true;
+            deliverNextTurn();
+          }
         } else if (message.type === 'end') {
           consumer = null;
           current.resolve({ endOffset: message.endOffset, endLine: message.endLine });
@@ -170,10 +185,12 @@ function deliverBatch(message: Extract<FromWorker, { type: 'batch' }>, consumer:
     if (kind === NODE_ITEM) {
       const node = items[index] as Mutable<ParsedNode>;
       node.raw = asBuffer(node.raw);
+      if (node.storedRaw !== undefined) node.storedRaw = { raw: asBuffer(node.storedRaw.raw), codec: node.storedRaw.codec };
       consumer.sink.node(node);
     } else if (kind === RECORD_ITEM) {
       const record = items[index] as Mutable<ParsedRecord>;
       record.raw = asBuffer(record.raw);
+      if (record.storedRaw !== undefined) record.storedRaw = { raw: asBuffer(record.storedRaw.raw), codec: record.storedRaw.codec };
       consumer.sink.record(record);
     } else {
       consumer.sink.problem(items[index] as ImportProblem);
