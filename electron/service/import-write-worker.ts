@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { storeErrorOf } from '../db/database';
 import { openSessionStore, type SessionStore } from '../db/session-store';
 import { toErrorData } from '../../shared/errors';
-import { startParseWorker } from '../importers/worker/parse-worker';
+import { startParseWorker, WRITE_WORKER_TURN_MS } from '../importers/worker/parse-worker';
 import { transcriptReader } from './transcript-reader';
 import { importSessions, type TranscriptReader } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
@@ -19,10 +19,11 @@ const port = parentPort;
 const { storeFile } = workerData as WriteWorkerData;
 
 /**
- * No request is answered on this thread, so parsed batches are stored as they arrive: the parse worker's
- * one-batch-per-turn pacing, there for a thread that answers requests, only slowed imports here.
+ * No request is answered on this thread, so parsed batches are stored for up to WRITE_WORKER_TURN_MS per turn:
+ * the parse worker's one-batch-per-turn pacing, there for a thread that answers requests, only slowed imports
+ * here, and a turn now and then lets a cancel in.
  */
-const reader: TranscriptReader = { ...transcriptReader, startWorker: () => startParseWorker({ oneBatchPerTurn: false }) };
+const reader: TranscriptReader = { ...transcriptReader, startWorker: () => startParseWorker({ turnBudgetMs: WRITE_WORKER_TURN_MS }) };
 
 // Opened at the first import and kept: an append that opened the store (and checked its migrations) each time
 // would pay for that on every few lines.

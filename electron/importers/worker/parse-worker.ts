@@ -48,17 +48,21 @@ interface Consumer {
 
 export interface ParseWorkerOptions {
   /**
-   * Store at most one batch per turn of the event loop (default): on a thread that answers requests, up to
-   * 64 MiB of waiting lines stored in one go kept a click waiting for seconds. The write worker answers no
-   * request, so it stores what has arrived without waiting for a turn.
+   * How long stored batches may hold one turn of the event loop; 0 (the default) stores one batch per turn: on a
+   * thread that answers requests, up to 64 MiB of waiting lines stored in one go kept a click waiting for
+   * seconds. The write worker answers no request, but it must still hear a cancel: it stores for up to
+   * WRITE_WORKER_TURN_MS per turn (storing without ever yielding kept `arbor import` from stopping on SIGTERM).
    */
-  readonly oneBatchPerTurn?: boolean;
+  readonly turnBudgetMs?: number;
   /** Tests: the worker encodes lines once this much is in flight (0: every line; default in import-worker.ts). */
   readonly encodeFromInFlightBytes?: number;
 }
 
+/** The write worker's turn budget: a batch per turn cost it throughput, and a cancel still waits at most this. */
+export const WRITE_WORKER_TURN_MS = 100;
+
 export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
-  const oneBatchPerTurn = options.oneBatchPerTurn ?? true;
+  const turnBudgetMs = options.turnBudgetMs ?? 0;
   const entry = workerEntry();
   const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
   const worker = new Worker(entry.filename, { execArgv: entry.execArgv, workerData: data });
@@ -91,8 +95,9 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
     deliver();
   });
 
-  /** Set once a batch was stored in this turn of the event loop; the next waits for the next turn. */
+  /** Set once a batch was stored in this turn of the event loop; past the turn's budget the next waits for the next turn. */
   let batchThisTurn = false;
+  let turnStarted = 0;
   let nextTurnScheduled = false;
   const deliverNextTurn = (): void => {
     if (nextTurnScheduled) return;
@@ -104,13 +109,12 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
     });
   };
   /**
-   * Hands the consumer what has arrived for its file (messages come in file order), at most one batch per turn
-   * of the event loop: when the worker is ahead, up to 64 MiB of lines wait here, and storing them in one go
-   * kept requests (a click in `arbor serve`) waiting for seconds.
+   * Hands the consumer what has arrived for its file (messages come in file order), for at most the turn's
+   * budget per turn of the event loop (turnBudgetMs).
    */
   function deliver(): void {
     while (consumer !== null && inbox.length > 0) {
-      if (oneBatchPerTurn && batchThisTurn && inbox[0]?.type === 'batch') {
+      if (batchThisTurn && inbox[0]?.type === 'batch' && performance.now() - turnStarted >= turnBudgetMs) {
         deliverNextTurn();
         return;
       }
@@ -120,8 +124,9 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
         if (message.type === 'batch') {
           deliverBatch(message, current);
           post({ type: 'ack', bytes: message.bytes });
-          if (oneBatchPerTurn) {
+          if (!batchThisTurn) {
             batchThisTurn = true;
+            turnStarted = performance.now();
             deliverNextTurn();
           }
         } else if (message.type === 'end') {
