@@ -224,7 +224,7 @@ class FileImportWriter implements FileImport {
         }
         const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
         const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-        const raw = encodeRaw(node.raw, this.compressRaw);
+        const raw = node.storedRaw ?? encodeRaw(node.raw, this.compressRaw);
         const inserted = s.insertNode.run(
           node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
@@ -273,7 +273,7 @@ class FileImportWriter implements FileImport {
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
     }
     for (const { record, ref } of this.records) {
-      const raw = encodeRaw(record.raw, this.compressRaw);
+      const raw = record.storedRaw ?? encodeRaw(record.raw, this.compressRaw);
       const inserted = s.insertRecord.run(
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
         record.summary, raw.raw, raw.codec, record.rawBytes,
@@ -296,7 +296,7 @@ class FileImportWriter implements FileImport {
   private keepVariant(node: ParsedNode): void {
     const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path);
     if (problem === null) return;
-    const raw = encodeRaw(node.raw, this.compressRaw);
+    const raw = node.storedRaw ?? encodeRaw(node.raw, this.compressRaw);
     this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes);
     this.problems.push(problem);
   }

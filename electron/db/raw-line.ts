@@ -56,6 +56,8 @@ const RAW_DICTIONARY_V1 = Buffer.from(
   'utf8',
 );
 
+const ENCODE_OPTIONS = { level: 1, windowBits: 13, memLevel: 4, dictionary: RAW_DICTIONARY_V1 } as const;
+
 export interface EncodedRaw {
   readonly raw: Buffer;
   readonly codec: RawCodec;
@@ -68,8 +70,10 @@ export interface EncodedRaw {
  */
 export function encodeRaw(line: Buffer, compress = true): EncodedRaw {
   if (!compress || line.length < MIN_COMPRESSED) return { raw: line, codec: RAW_PLAIN };
-  // Level 4: on the import's hot path; 6 gained ~5% size for ~40% more time per line.
-  const packed = deflateRawSync(line, { level: 4, dictionary: RAW_DICTIONARY_V1 });
+  // The import's costliest step. Level 1 with an 8 KiB window (lines average ~3 KB) and smaller hash tables
+  // encoded 1.35x faster than level 4 with the defaults, at 3.18x instead of 3.54x on the bench's transcripts
+  // (level 6 gained ~5% size for ~40% more time). Any window up to 32 KiB inflates with the same call.
+  const packed = deflateRawSync(line, ENCODE_OPTIONS);
   return packed.length < line.length ? { raw: packed, codec: RAW_DEFLATE_V1 } : { raw: line, codec: RAW_PLAIN };
 }
 

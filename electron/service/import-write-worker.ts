@@ -13,14 +13,22 @@ import { storeErrorOf } from '../db/database';
 import { openSessionStore, type SessionStore } from '../db/session-store';
 import { toErrorData } from '../../shared/errors';
 import { createFullTextIndexer, type FullTextIndexer } from './full-text-indexer';
+import { startParseWorker, WRITE_WORKER_TURN_MS } from '../importers/worker/parse-worker';
 import { transcriptReader } from './transcript-reader';
-import { importSessions } from './import-sessions';
+import { importSessions, type TranscriptReader } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
 import { createStoreWriterLock } from './store-writer-lock';
 
 if (parentPort === null) throw new Error('import-write-worker runs as a worker thread');
 const port = parentPort;
 const { storeFile } = workerData as WriteWorkerData;
+
+/**
+ * No request is answered on this thread, so parsed batches are stored for up to WRITE_WORKER_TURN_MS per turn:
+ * the parse worker's one-batch-per-turn pacing, there for a thread that answers requests, only slowed imports
+ * here, and a turn now and then lets a cancel in.
+ */
+const reader: TranscriptReader = { ...transcriptReader, startWorker: () => startParseWorker({ turnBudgetMs: WRITE_WORKER_TURN_MS }) };
 
 // Opened at the first import and kept: an append that opened the store (and checked its migrations) each time
 // would pay for that on every few lines.
@@ -73,7 +81,7 @@ async function run(jobId: string, paths: readonly string[]): Promise<void> {
   const controller = new AbortController();
   running.set(jobId, controller);
   try {
-    const outcome = await importSessions(openStore(), transcriptReader, paths, {
+    const outcome = await importSessions(openStore(), reader, paths, {
       jobId,
       signal: controller.signal,
       onProgress: (progress) => post({ type: 'progress', progress }),

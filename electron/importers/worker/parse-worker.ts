@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
-import { type FromWorker, NODE_ITEM, type ParseJob, RECORD_ITEM, type ToWorker } from './worker-protocol';
+import { type FromWorker, NODE_ITEM, type ParseJob, type ParseWorkerData, RECORD_ITEM, type ToWorker } from './worker-protocol';
 
 export type { ParseJob } from './worker-protocol';
 
@@ -46,9 +46,26 @@ interface Consumer {
   readonly reject: (error: unknown) => void;
 }
 
-export function startParseWorker(): ParseWorker {
+export interface ParseWorkerOptions {
+  /**
+   * How long stored batches may hold one turn of the event loop; 0 (the default) stores one batch per turn: on a
+   * thread that answers requests, up to 64 MiB of waiting lines stored in one go kept a click waiting for
+   * seconds. The write worker answers no request, but it must still hear a cancel: it stores for up to
+   * WRITE_WORKER_TURN_MS per turn (storing without ever yielding kept `arbor import` from stopping on SIGTERM).
+   */
+  readonly turnBudgetMs?: number;
+  /** Tests: the worker encodes lines once this much is in flight (0: every line; default in import-worker.ts). */
+  readonly encodeFromInFlightBytes?: number;
+}
+
+/** The write worker's turn budget: a batch per turn cost it throughput, and a cancel still waits at most this. */
+export const WRITE_WORKER_TURN_MS = 100;
+
+export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
+  const turnBudgetMs = options.turnBudgetMs ?? 0;
   const entry = workerEntry();
-  const worker = new Worker(entry.filename, { execArgv: entry.execArgv });
+  const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
+  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, workerData: data });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;
@@ -78,8 +95,9 @@ export function startParseWorker(): ParseWorker {
     deliver();
   });
 
-  /** Set once a batch was stored in this turn of the event loop; the next waits for the next turn. */
+  /** Set once a batch was stored in this turn of the event loop; past the turn's budget the next waits for the next turn. */
   let batchThisTurn = false;
+  let turnStarted = 0;
   let nextTurnScheduled = false;
   const deliverNextTurn = (): void => {
     if (nextTurnScheduled) return;
@@ -91,13 +109,12 @@ export function startParseWorker(): ParseWorker {
     });
   };
   /**
-   * Hands the consumer what has arrived for its file (messages come in file order), at most one batch per turn
-   * of the event loop: when the worker is ahead, up to 64 MiB of lines wait here, and storing them in one go
-   * kept requests (a click in `arbor serve`) waiting for seconds.
+   * Hands the consumer what has arrived for its file (messages come in file order), for at most the turn's
+   * budget per turn of the event loop (turnBudgetMs).
    */
   function deliver(): void {
     while (consumer !== null && inbox.length > 0) {
-      if (batchThisTurn && inbox[0]?.type === 'batch') {
+      if (batchThisTurn && inbox[0]?.type === 'batch' && performance.now() - turnStarted >= turnBudgetMs) {
         deliverNextTurn();
         return;
       }
@@ -107,8 +124,11 @@ export function startParseWorker(): ParseWorker {
         if (message.type === 'batch') {
           deliverBatch(message, current);
           post({ type: 'ack', bytes: message.bytes });
-          batchThisTurn = true;
-          deliverNextTurn();
+          if (!batchThisTurn) {
+            batchThisTurn = true;
+            turnStarted = performance.now();
+            deliverNextTurn();
+          }
         } else if (message.type === 'end') {
           consumer = null;
           current.resolve({ endOffset: message.endOffset, endLine: message.endLine });
@@ -170,10 +190,12 @@ function deliverBatch(message: Extract<FromWorker, { type: 'batch' }>, consumer:
     if (kind === NODE_ITEM) {
       const node = items[index] as Mutable<ParsedNode>;
       node.raw = asBuffer(node.raw);
+      if (node.storedRaw !== undefined) node.storedRaw = { raw: asBuffer(node.storedRaw.raw), codec: node.storedRaw.codec };
       consumer.sink.node(node);
     } else if (kind === RECORD_ITEM) {
       const record = items[index] as Mutable<ParsedRecord>;
       record.raw = asBuffer(record.raw);
+      if (record.storedRaw !== undefined) record.storedRaw = { raw: asBuffer(record.storedRaw.raw), codec: record.storedRaw.codec };
       consumer.sink.record(record);
     } else {
       consumer.sink.problem(items[index] as ImportProblem);

@@ -11,7 +11,7 @@ import { openDatabase } from '../../../electron/db/database';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
 import { deriveSearchText } from '../../../electron/importers/search-text';
-import { ParseWorkerFailedError, startParseWorker, type ParseWorker } from '../../../electron/importers/worker/parse-worker';
+import { ParseWorkerFailedError, startParseWorker, type ParseWorker, type ParseWorkerOptions } from '../../../electron/importers/worker/parse-worker';
 import { transcriptReader } from '../../../electron/service/arbor-service';
 import type { ParseSink } from '../../../electron/importers/transcript';
 import { importSessions, type ImportOutcome, type TranscriptReader } from '../../../electron/service/import-sessions';
@@ -41,8 +41,8 @@ afterEach(() => {
 });
 
 /** A reader whose worker has already loaded, so it parses every file (not just those after start-up). */
-async function readerWithWorker(): Promise<{ reader: TranscriptReader; worker: ParseWorker }> {
-  const worker = startParseWorker();
+async function readerWithWorker(options: ParseWorkerOptions = {}): Promise<{ reader: TranscriptReader; worker: ParseWorker }> {
+  const worker = startParseWorker(options);
   expect(await worker.ready).toBe(true);
   return { reader: { ...transcriptReader, startWorker: () => worker }, worker };
 }
@@ -83,20 +83,32 @@ function rowText(row: unknown): string {
   );
 }
 
-async function expectSamePaths(paths: string[], queries: string[]): Promise<Imported> {
+/**
+ * The worker encodes raw lines for the store only while the writer lags behind; `worker-encoding` encodes every
+ * line (and paces one batch per turn as on a thread that answers requests), so both halves are compared.
+ */
+const WORKERS: Record<string, ParseWorkerOptions> = {
+  worker: { turnBudgetMs: 100 },
+  'worker-encoding': { encodeFromInFlightBytes: 0 },
+};
+
+async function expectSamePaths(paths: string[], queries: string[], workers = Object.keys(WORKERS)): Promise<Imported> {
   const inThread = await importInto('in-thread', transcriptReader, paths, Number.POSITIVE_INFINITY, queries);
-  const { reader } = await readerWithWorker();
-  const inWorker = await importInto('worker', reader, paths, 0, queries);
-  expect(inWorker.outcome).toEqual(inThread.outcome);
-  for (const table of Object.keys(TABLES)) {
-    // Rows as JSON lines (blobs as hex): a deep comparison of thousands of rows with blobs is slow.
-    const worker = (inWorker.rows[table] ?? []).map(rowText);
-    const thread = (inThread.rows[table] ?? []).map(rowText);
-    expect(worker.length, table).toBe(thread.length);
-    const differs = worker.findIndex((row, index) => row !== thread[index]);
-    expect(differs === -1 ? null : [worker[differs], thread[differs]], table).toBeNull();
+  for (const name of workers) {
+    const options = WORKERS[name] ?? {};
+    const { reader } = await readerWithWorker(options);
+    const inWorker = await importInto(name, reader, paths, 0, queries);
+    expect(inWorker.outcome).toEqual(inThread.outcome);
+    for (const table of Object.keys(TABLES)) {
+      // Rows as JSON lines (blobs as hex): a deep comparison of thousands of rows with blobs is slow.
+      const worker = (inWorker.rows[table] ?? []).map(rowText);
+      const thread = (inThread.rows[table] ?? []).map(rowText);
+      expect(worker.length, `${name} ${table}`).toBe(thread.length);
+      const differs = worker.findIndex((row, index) => row !== thread[index]);
+      expect(differs === -1 ? null : [worker[differs], thread[differs]], `${name} ${table}`).toBeNull();
+    }
+    expect(inWorker.hits).toEqual(inThread.hits);
   }
-  expect(inWorker.hits).toEqual(inThread.hits);
   return inThread;
 }
 
@@ -129,8 +141,49 @@ describe('the parse worker stores what the in-thread parse stores', () => {
   });
 
   it.skipIf(!existsSync(corpus))('on the public Claude Code corpus', async () => {
-    const imported = await expectSamePaths([corpus], ['error', 'function']);
+    // Two imports, not three: on a loaded machine three of the corpus outlast the test's minute.
+    const imported = await expectSamePaths([corpus], ['error', 'function'], ['worker-encoding']);
     expect((imported.rows.nodes ?? []).length).toBeGreaterThan(1000);
+  });
+});
+
+describe('how the parse worker paces what it delivers', () => {
+  /** In how many turns of the event loop a file's batches, all arrived before it is asked for, are stored. */
+  async function turnsToStore(options: ParseWorkerOptions): Promise<{ batches: number; turns: number }> {
+    const projects = join(root, 'paced');
+    if (!existsSync(projects)) await writeSyntheticCorpus(projects, { totalBytes: 6 * 1024 * 1024, nodesPerSession: 3000, seed: 5 });
+    const { files } = await transcriptReader.discover([projects], {});
+    const file = [...files].sort((a, b) => b.size - a.size)[0]!;
+    const worker = startParseWorker(options);
+    try {
+      expect(await worker.ready).toBe(true);
+      worker.start([{ file, startOffset: 0, startLine: 1 }]);
+      await new Promise((done) => setTimeout(done, 2000)); // every batch has arrived (the worker reads ahead)
+      let turn = 0;
+      let ticking = true;
+      const tick = (): void => {
+        turn++;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const turns = new Set<number>();
+      let batches = 0;
+      await worker.next({ node: () => turns.add(turn), record: () => turns.add(turn), problem: () => {} }, () => batches++, undefined);
+      ticking = false;
+      return { batches, turns: turns.size };
+    } finally {
+      await worker.close();
+    }
+  }
+
+  it('stores what has arrived at once in the write worker, which answers no request (it waited a turn for each batch)', async () => {
+    const paced = await turnsToStore({});
+    expect(paced.batches).toBeGreaterThan(3);
+    expect(paced.turns).toBeGreaterThanOrEqual(paced.batches);
+    // A budget no batch reaches here, so what has arrived is stored in one turn whatever the machine's load.
+    const unpaced = await turnsToStore({ turnBudgetMs: 60_000 });
+    expect(unpaced.batches).toBe(paced.batches);
+    expect(unpaced.turns).toBeLessThan(unpaced.batches);
   });
 });
 
