@@ -146,16 +146,30 @@ const DOM_MARKS_SCRIPT = `(() => {
     }
   });
   observer.observe(document, { subtree: true, childList: true });
+  // The row's click as the page saw it (Playwright's own checks before it are not the app's time).
+  document.addEventListener('click', (event) => {
+    if (event.target instanceof Element && event.target.closest('[data-testid="session-row"]')) performance.mark('dom:click');
+  }, true);
 })()`;
 
-const CLEAR_MARKS_SCRIPT = `performance.clearMarks()`;
+const CLEAR_MARKS_SCRIPT = `performance.clearMarks(); performance.clearMeasures()`;
 
 const READ_MARKS_SCRIPT = `Object.fromEntries(performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime]))`;
+
+/** The layout worker's own account of the open (renderer/src/graph/layout-engine.ts measureWorkerParts). */
+const READ_WORKER_PARTS_SCRIPT = `Object.fromEntries(performance.getEntriesByType('measure').filter((m) => m.name.startsWith('arbor:worker:')).map((m) => [m.name.slice(13), m.duration]))`;
+
+/** "of which in the worker: structure N, layout M" (the rest of the worker stage is the two posts and their copies). */
+function workerParts(parts: Record<string, number>): string {
+  const names = Object.keys(parts);
+  return names.length === 0 ? '' : ` (in the worker: ${names.map((name) => `${name} ${parts[name]!.toFixed(0)}`).join(', ')})`;
+}
 
 /** The time between consecutive stages of opening the session, as the page's own clock saw them. */
 function stageBreakdown(marks: Record<string, number>): string {
   const stages: readonly (readonly [string, string])[] = [
-    ['arbor:graph:sent', 'request'],
+    ['dom:click', 'click'],
+    ['arbor:graph:sent', 'click → request'],
     ['arbor:graph:received', 'server + transfer'],
     ['arbor:graph:decoded', 'parse + decode'],
     ['arbor:graph:stored', 'store'],
@@ -206,7 +220,7 @@ async function openToInteractive(page: Page, url: string, sessionId: string, nam
     await node.click();
     await page.locator('[data-testid="graph-node"][data-selected="true"]').waitFor({ state: 'visible', timeout: 30_000 });
     ms.push(performance.now() - start);
-    const stages = stageBreakdown((await page.evaluate(READ_MARKS_SCRIPT)) as Record<string, number>);
+    const stages = stageBreakdown((await page.evaluate(READ_MARKS_SCRIPT)) as Record<string, number>) + workerParts((await page.evaluate(READ_WORKER_PARTS_SCRIPT)) as Record<string, number>);
     lines.push(`${name}: graph loaded ${container.toFixed(0)} ms, nodes visible ${visible.toFixed(0)} ms | in page: ${stages}`);
   }
   return { ms, lines };

@@ -21,7 +21,8 @@
 import type { NodeKind } from '../model';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../operations';
 import { breadthFirstOrder, forestFromParents, subtreeSizes, type Forest } from './forest';
-import type { GraphNode, SessionTree } from './session-tree';
+import { factsOfNodes, kindCodes, type NodeFacts } from './graph-columns';
+import type { SessionTree } from './session-tree';
 
 export const BRANCH_NONE = 0;
 export const BRANCH_FORK = 1;
@@ -46,24 +47,31 @@ const HEAD_KINDS: ReadonlySet<WorkspaceNodeKind> = new Set<WorkspaceNodeKind>(['
 
 /** Marks the branch heads among `workspaceNodes` (ids not in the session are ignored). O(workspace nodes). */
 export function branchHeads(session: SessionTree, workspaceNodes: readonly WorkspaceNodeInfo[] = []): Uint8Array {
-  const heads = new Uint8Array(session.tree.size);
+  return headsOf(session.tree.size, workspaceNodes, (id) => session.indexById.get(id) ?? -1);
+}
+
+/** branchHeads over `count` nodes, with ids found by `indexOfId` (-1 for an id not in the session). */
+export function headsOf(count: number, workspaceNodes: readonly WorkspaceNodeInfo[], indexOfId: (id: string) => number): Uint8Array {
+  const heads = new Uint8Array(count);
   for (const info of workspaceNodes) {
-    const index = session.indexById.get(info.nodeId);
-    if (index !== undefined && HEAD_KINDS.has(info.kind)) heads[index] = 1;
+    if (!HEAD_KINDS.has(info.kind)) continue;
+    const index = indexOfId(info.nodeId);
+    if (index >= 0) heads[index] = 1;
   }
   return heads;
 }
 
 const isAssistantLine = (kind: NodeKind): boolean => kind === 'assistant' || kind === 'thinking' || kind === 'tool_call';
 
-/** Number of distinct timestamps among the children of `node` (branch heads aside) that are of the given kinds. */
-function distinctTimestamps(tree: Forest, nodes: readonly GraphNode[], heads: Uint8Array, node: number, accept: (kind: NodeKind) => boolean): number {
+/** Number of distinct timestamps among the children of `node` (branch heads aside) whose kind code `accept` marks. */
+function distinctTimestamps(tree: Forest, facts: NodeFacts, heads: Uint8Array, node: number, accept: Uint8Array): number {
   const seen: (string | null)[] = [];
   const end = tree.childStart[node + 1]!;
   for (let c = tree.childStart[node]!; c < end; c++) {
     const index = tree.children[c]!;
-    const child = nodes[index]!;
-    if (heads[index] === 0 && accept(child.kind) && !seen.includes(child.timestamp)) seen.push(child.timestamp);
+    if (heads[index] !== 0 || accept[facts.kinds[index]!] !== 1) continue;
+    const timestamp = facts.timestampOf(index);
+    if (!seen.includes(timestamp)) seen.push(timestamp);
   }
   return seen.length;
 }
@@ -77,20 +85,26 @@ function headChildren(tree: Forest, heads: Uint8Array, node: number): number {
 
 /** `heads` from branchHeads(); without it only the transcript's own branches count. */
 export function classifyBranchPoints(session: SessionTree, heads: Uint8Array = new Uint8Array(session.tree.size)): BranchPoints {
-  const { tree, nodes } = session;
+  return classifyBranches(session.tree, factsOfNodes(session.nodes), heads);
+}
+
+/** classifyBranchPoints over a tree and its nodes' facts (the layout worker's columns). */
+export function classifyBranches(tree: Forest, facts: NodeFacts, heads: Uint8Array): BranchPoints {
   const branch = new Uint8Array(tree.size);
   const width = new Int32Array(tree.size);
+  const prompt = kindCodes(facts, (kind) => kind === 'user');
+  const answer = kindCodes(facts, isAssistantLine);
   for (let i = 0; i < tree.size; i++) {
     const children = tree.childStart[i + 1]! - tree.childStart[i]!;
     if (children < 2) continue;
     const added = headChildren(tree, heads, i);
-    const prompts = distinctTimestamps(tree, nodes, heads, i, (kind) => kind === 'user');
+    const prompts = distinctTimestamps(tree, facts, heads, i, prompt);
     if (prompts >= 2) {
       branch[i] = BRANCH_FORK;
       width[i] = prompts + added;
       continue;
     }
-    const answers = distinctTimestamps(tree, nodes, heads, i, isAssistantLine);
+    const answers = distinctTimestamps(tree, facts, heads, i, answer);
     if (answers >= 2) {
       branch[i] = BRANCH_RETRY;
       width[i] = answers + added;
@@ -151,7 +165,7 @@ export function branchOrdinal(session: SessionTree, branches: BranchPoints, node
  * comes first (the artifact spliced into it) and branch heads follow it in lanes of their own. Subagent
  * runs always stay children of their spawning call (they fold there).
  */
-export function buildDisplayTree(session: SessionTree, branches: BranchPoints): Forest {
+export function buildDisplayTree(session: Pick<SessionTree, 'tree' | 'agentRoot'>, branches: BranchPoints): Forest {
   const { tree, agentRoot } = session;
   const { heads } = branches;
   const sizes = subtreeSizes(tree, breadthFirstOrder(tree));

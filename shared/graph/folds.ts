@@ -4,7 +4,7 @@
  */
 import type { NodeId } from '../model';
 import { forestFromParents, type Forest } from './forest';
-import type { SessionStructure } from './session-structure';
+import type { SessionStructure, StructureArrays } from './session-structure';
 
 export type FoldId = string;
 
@@ -68,16 +68,24 @@ export function revealNode(structure: SessionStructure, expanded: ReadonlySet<Fo
  * Whether a line a filter asked to hide really goes: subagent runs, branch points and Arbor's branch
  * heads carry structure (folds, lanes, badges), so they stay whatever the filter says.
  */
-export function canHide(structure: SessionStructure, hide: Uint8Array | null, index: number): boolean {
+export function canHide(structure: StructureArrays, hide: Uint8Array | null, index: number): boolean {
   return hide !== null && hide[index] === 1 && structure.agentRoot[index] === 0 && structure.branch[index] === 0 && structure.branchHead[index] === 0;
 }
 
 /**
  * `hide` (1 per node to leave out, e.g. noise or a filtered kind): a hidden node draws no item; its
- * children re-hang on the nearest shown ancestor, which counts it in `hiddenLines`.
+ * children re-hang on the nearest shown ancestor, which counts it in `hiddenLines`. `idOf`: a node's id
+ * (what fold ids are made of), for a structure without its nodes (the layout worker's).
  */
-export function buildVisibleGraph(structure: SessionStructure, expanded: ReadonlySet<FoldId>, hide: Uint8Array | null = null): VisibleGraph {
-  const { display, nodes } = structure;
+export function buildVisibleGraph(structure: SessionStructure, expanded: ReadonlySet<FoldId>, hide?: Uint8Array | null): VisibleGraph;
+export function buildVisibleGraph(structure: StructureArrays, expanded: ReadonlySet<FoldId>, hide: Uint8Array | null, idOf: (node: number) => NodeId): VisibleGraph;
+export function buildVisibleGraph(
+  structure: StructureArrays & Partial<Pick<SessionStructure, 'nodes'>>,
+  expanded: ReadonlySet<FoldId>,
+  hide: Uint8Array | null = null,
+  idOf: (node: number) => NodeId = (node) => structure.nodes![node]!.id,
+): VisibleGraph {
+  const { display } = structure;
   const kind: number[] = [];
   const node: number[] = [];
   const lastNode: number[] = [];
@@ -107,7 +115,7 @@ export function buildVisibleGraph(structure: SessionStructure, expanded: Readonl
     const itemParent = stackParent.pop()!;
     const carry = stackCarry.pop()!;
     const run = structure.runOf[v]!;
-    const foldedRunStart = run >= 0 && structure.runStart[run] === v && !expanded.has(runFoldId(nodes[v]!.id));
+    const foldedRunStart = run >= 0 && structure.runStart[run] === v && !expanded.has(runFoldId(idOf(v)));
     if (!foldedRunStart && canHide(structure, hide, v)) {
       if (itemParent >= 0) hiddenLines[itemParent]!++;
       pushChildren(v, itemParent, itemParent >= 0 ? 0 : carry + 1);
@@ -117,7 +125,7 @@ export function buildVisibleGraph(structure: SessionStructure, expanded: Readonl
     parent.push(itemParent);
     node.push(v);
     hiddenLines.push(carry);
-    if (structure.agentRoot[v] === 1 && !expanded.has(agentFoldId(nodes[v]!.id))) {
+    if (structure.agentRoot[v] === 1 && !expanded.has(agentFoldId(idOf(v)))) {
       kind.push(ITEM_AGENT);
       lastNode.push(v);
       hidden.push(structure.displaySize[v]!);

@@ -74,17 +74,19 @@ export function subtreeSizes(forest: Forest, order: Int32Array = breadthFirstOrd
 /**
  * Turns parent pointers that may contain cycles into a forest: nodes unreachable from a root sit on
  * (or hang off) a cycle; the first such node in index order is cut loose as a new root, repeatedly.
- * Mutates and returns `parent`.
+ * Mutates `parent`; returns its forest (the one built to find the cycles, when there were none).
  */
-export function breakCycles(parent: Int32Array): Int32Array {
+export function breakCycles(parent: Int32Array): Forest {
   const forest = forestFromParents(parent);
   const reached = new Uint8Array(parent.length);
+  let reachedCount = 0;
   const stack: number[] = [];
   const mark = (start: number): void => {
     stack.push(start);
     while (stack.length > 0) {
       const node = stack.pop()!;
       reached[node] = 1;
+      reachedCount++;
       const end = forest.childStart[node + 1]!;
       for (let c = forest.childStart[node]!; c < end; c++) {
         const child = forest.children[c]!;
@@ -93,11 +95,12 @@ export function breakCycles(parent: Int32Array): Int32Array {
     }
   };
   for (const root of forest.roots) mark(root);
+  if (reachedCount === parent.length) return forest;
   // The old children lists still hold the cut node's subtree, which is all `mark` needs.
   for (let i = 0; i < parent.length; i++) {
     if (reached[i] !== 0) continue;
     parent[i] = -1;
     mark(i);
   }
-  return parent;
+  return forestFromParents(parent);
 }

@@ -42,11 +42,13 @@ export const DEFAULT_FILTERS: LineFilters = { hiddenKinds: new Set(), showNoise:
 export function hideMask(kinds: readonly NodeKind[], noise: Uint8Array, filters: LineFilters): Uint8Array | null {
   const off = new Set<NodeKind>();
   for (const filter of filters.hiddenKinds) for (const kind of FILTER_KINDS[filter]) off.add(kind);
+  if (off.size === 0 && filters.showNoise) return null;
   const mask = new Uint8Array(kinds.length);
   let any = false;
+  // One pass of byte tests at open (no filter on, noise hidden): the kind and opened-line sets are asked only when they can answer.
   for (let i = 0; i < kinds.length; i++) {
-    const hide = !filters.revealed.has(i) && (off.has(kinds[i]!) || (!filters.showNoise && noise[i] !== NOISE_NONE));
-    if (hide) {
+    const hide = (!filters.showNoise && noise[i] !== NOISE_NONE) || (off.size > 0 && off.has(kinds[i]!));
+    if (hide && !filters.revealed.has(i)) {
       mask[i] = 1;
       any = true;
     }

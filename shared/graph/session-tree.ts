@@ -4,7 +4,8 @@
  * draws them on top. Several roots make a forest.
  */
 import type { NodeId, NodeSummary } from '../model';
-import { breakCycles, forestFromParents, type Forest } from './forest';
+import { breakCycles, type Forest } from './forest';
+import { columnsOfNodes, EDGE_MERGE, type GraphColumns } from './graph-columns';
 
 /** How a node hangs in the tree. */
 export const VIA_ROOT = 0;
@@ -57,48 +58,55 @@ export function rememberNodeLinks(nodes: readonly GraphNode[], links: NodeLinks)
 }
 
 /** `links`: as NodeLinks says, for exactly these nodes (else those remembered for them, else worked out here). */
-export function buildSessionTree(nodes: readonly GraphNode[], links: NodeLinks | undefined = knownLinks.get(nodes)): SessionTree {
+export function buildSessionTree(nodes: readonly GraphNode[], links?: NodeLinks): SessionTree {
+  const { links: known, indexById } = linksAndIndex(nodes, links);
+  return { nodes, indexById, ...treeOfColumns(columnsOfNodes(nodes, known, indexById)) };
+}
+
+/**
+ * The links to build `nodes`' tree with (those given, else those remembered for them; none that do not fit) and
+ * its id map: made on first use when the links are known, else now (the links are worked out with it).
+ */
+export function linksAndIndex(nodes: readonly GraphNode[], links: NodeLinks | undefined = knownLinks.get(nodes)): { links: NodeLinks | undefined; indexById: ReadonlyMap<NodeId, number> } {
   if (links !== undefined && links.parents.length !== nodes.length) links = undefined;
-  const indexById = links === undefined ? indexNodes(nodes) : lazyIndex(nodes);
-  const parent = new Int32Array(nodes.length).fill(-1);
-  const via = new Uint8Array(nodes.length);
-  let edgeAt = 0;
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const firstEdge = edgeAt;
-    edgeAt += node.extraEdges.length;
-    const linked = links === undefined ? undefined : links.parents[i]!;
-    const direct = linked !== undefined ? (linked >= 0 ? linked : undefined) : node.parentId === null ? undefined : indexById.get(node.parentId);
-    if (direct !== undefined && direct !== i) {
+  return { links, indexById: links === undefined ? indexNodes(nodes) : lazyIndex(nodes) };
+}
+
+/** The tree's arrays (SessionTree less its nodes and id map), from a session's columns. */
+export function treeOfColumns(columns: GraphColumns): Pick<SessionTree, 'tree' | 'via' | 'agentRoot'> {
+  const { count, parents, edgeNode, edgeKind, edgeTarget, sidechain } = columns;
+  const parent = new Int32Array(count).fill(-1);
+  const via = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const direct = parents[i]!;
+    if (direct >= 0 && direct !== i) {
       parent[i] = direct;
       via[i] = VIA_PARENT;
-      continue;
-    }
-    for (let e = 0; e < node.extraEdges.length; e++) {
-      const edge = node.extraEdges[e]!;
-      if (edge.kind === 'merge') continue;
-      const target = links === undefined ? indexById.get(edge.nodeId) : links.edgeTargets[firstEdge + e];
-      const other = target === undefined || target < 0 ? undefined : target;
-      if (other === undefined || other === i) continue;
-      parent[i] = other;
-      via[i] = edge.kind === 'logical' ? VIA_LOGICAL : edge.kind === 'subagent' ? VIA_SUBAGENT : VIA_FORK_OF;
-      break;
     }
   }
-  breakCycles(parent);
-  for (let i = 0; i < nodes.length; i++) if (parent[i]! < 0) via[i] = VIA_ROOT;
-  const tree = forestFromParents(parent);
+  // A node without a parent in the graph hangs under the first of its edges that may carry it (not a merge).
+  for (let e = 0; e < edgeNode.length; e++) {
+    const i = edgeNode[e]!;
+    const other = edgeTarget[e]!;
+    if (via[i] !== VIA_ROOT || edgeKind[e] === EDGE_MERGE || other < 0 || other === i) continue;
+    parent[i] = other;
+    via[i] = VIA_OF_EDGE[edgeKind[e]!]!;
+  }
+  const tree = breakCycles(parent);
+  for (let i = 0; i < count; i++) if (parent[i]! < 0) via[i] = VIA_ROOT;
 
-  const agentRoot = new Uint8Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
+  const agentRoot = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
     const p = parent[i]!;
     // A sidechain that starts under a main-line node (or on its own) is a subagent run even when the
     // importer could not link it with a 'subagent' edge (1.0.x inline sidechains).
-    const sidechainStart = nodes[i]!.sidechain && (p < 0 || !nodes[p]!.sidechain);
+    const sidechainStart = sidechain[i] === 1 && (p < 0 || sidechain[p] === 0);
     if (via[i] === VIA_SUBAGENT || sidechainStart) agentRoot[i] = 1;
   }
-  return { nodes, indexById, tree, via, agentRoot };
+  return { tree, via, agentRoot };
 }
+
+const VIA_OF_EDGE: readonly number[] = [VIA_ROOT, VIA_LOGICAL, VIA_SUBAGENT, VIA_FORK_OF];
 
 function indexNodes(nodes: readonly GraphNode[]): Map<NodeId, number> {
   const indexById = new Map<NodeId, number>();

@@ -7,11 +7,11 @@
  *
  * O(n) over the session's nodes plus the lane layout of the turns; typed arrays throughout.
  */
-import type { NodeKind } from '../model';
 import { BRANCH_RETRY } from './branch-points';
 import { breadthFirstOrder, forestFromParents, subtreeSizes, type Forest } from './forest';
 import { layoutLanes, type LaneLayout } from './lane-layout';
-import type { SessionStructure } from './session-structure';
+import { kindCodes } from './graph-columns';
+import type { StructureArrays } from './session-structure';
 
 /** What a turn is, for its mark and label (a turn can be several: the highest flag wins in the view). */
 export const TURN_PLAIN = 0;
@@ -48,11 +48,13 @@ export interface TurnOverview {
   readonly layout: LaneLayout;
 }
 
-const isPrompt = (kind: NodeKind, sidechain: boolean): boolean => kind === 'user' && !sidechain;
-
-export function buildTurnOverview(structure: SessionStructure): TurnOverview {
-  const { display, nodes, branchHead } = structure;
+export function buildTurnOverview(structure: StructureArrays): TurnOverview {
+  const { display, branchHead, nodeKinds, nodeSidechain } = structure;
   const size = display.size;
+  const userCode = kindCodes({ kindTable: structure.kindTable }, (kind) => kind === 'user');
+  const toolCode = kindCodes({ kindTable: structure.kindTable }, (kind) => kind === 'tool_call');
+  const errorCode = kindCodes({ kindTable: structure.kindTable }, (kind) => kind === 'error');
+  const isPrompt = (i: number): boolean => userCode[nodeKinds[i]!] === 1 && nodeSidechain[i] === 0;
   const turnOf = new Int32Array(size).fill(-1);
   const starts: number[] = [];
   const titles: number[] = [];
@@ -61,10 +63,7 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
   // so the lane layout keeps the line the session goes on with in its parent's column.
   const onlyPromptUnder = (p: number): boolean => {
     let prompts = 0;
-    for (let c = display.childStart[p]!; c < display.childStart[p + 1]!; c++) {
-      const child = nodes[display.children[c]!]!;
-      if (isPrompt(child.kind, child.sidechain)) prompts++;
-    }
+    for (let c = display.childStart[p]!; c < display.childStart[p + 1]!; c++) if (isPrompt(display.children[c]!)) prompts++;
     return prompts === 1;
   };
   const stack: number[] = [];
@@ -72,8 +71,7 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
   while (stack.length > 0) {
     const v = stack.pop()!;
     const p = display.parent[v]!;
-    const node = nodes[v]!;
-    const prompt = isPrompt(node.kind, node.sidechain);
+    const prompt = isPrompt(v);
     const leading = p >= 0 ? turnOf[p]! : -1;
     if (prompt && leading >= 0 && titles[leading] === -1 && parents[leading] === -1 && branchHead[starts[leading]!] !== 1 && onlyPromptUnder(p)) {
       // The lines before a session's first prompt (a SessionStart hook, a caveat, a resumed compaction) are
@@ -100,9 +98,9 @@ export function buildTurnOverview(structure: SessionStructure): TurnOverview {
     const t = turnOf[v]!;
     if (t < 0) continue;
     steps[t]!++;
-    const kind = nodes[v]!.kind;
-    if (kind === 'tool_call') tools[t]!++;
-    else if (kind === 'error') errors[t]!++;
+    const code = nodeKinds[v]!;
+    if (toolCode[code] === 1) tools[t]!++;
+    else if (errorCode[code] === 1) errors[t]!++;
     // A retry answers the same prompt twice: no new turn starts, but the turn still branches.
     if (structure.branch[v] === BRANCH_RETRY) branches[t] = Math.max(branches[t]!, structure.branchWidth[v]!);
   }

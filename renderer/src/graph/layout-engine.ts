@@ -117,6 +117,7 @@ export function createLayoutEngine(): LayoutEngine {
       indexById ??= indexNodes(nodes);
       const response = await answer;
       markGraphStage('laid-out');
+      if (response.timing) measureWorkerParts(response.timing);
       // The next session opened finds a worker loaded: started only now, so it does not compete with this open.
       prewarmLayoutWorker();
       return { structure: withNodes(response.structure!, nodes, indexById), layout: response.layout };
@@ -139,6 +140,17 @@ export function createLayoutEngine(): LayoutEngine {
       overviews.clear();
     },
   };
+}
+
+/** The worker's own account of an open, as performance measures beside the arbor:graph:* marks (DevTools, the bench). */
+function measureWorkerParts(timing: { readonly structure: number; readonly layout: number }): void {
+  const perf = globalThis.performance as Performance | undefined;
+  if (typeof perf?.measure !== 'function') return;
+  for (const [part, ms] of Object.entries(timing)) {
+    const name = `arbor:worker:${part}`;
+    perf.clearMeasures?.(name);
+    perf.measure(name, { start: 0, duration: ms });
+  }
 }
 
 function createSyncEngine(): LayoutEngine {

@@ -2,13 +2,13 @@
 import type { FoldId } from '../../../shared/graph/folds';
 import { linksOfPacked, unpackGraphNodes, type PackedGraphNodes } from '../../../shared/graph/packed-nodes';
 import type { SessionLayout } from '../../../shared/graph/session-layout';
-import type { SessionStructure } from '../../../shared/graph/session-structure';
+import type { SessionStructure, StructureArrays } from '../../../shared/graph/session-structure';
 import type { GraphNode, NodeLinks } from '../../../shared/graph/session-tree';
 import type { TurnOverview } from '../../../shared/graph/turn-overview';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
 
 /** The structure without the nodes and id map, which the view already has. */
-export type StructureArrays = Omit<SessionStructure, 'nodes' | 'indexById'>;
+export type { StructureArrays };
 
 export type LayoutRequest =
   | {
@@ -36,7 +36,14 @@ export interface OverviewResponse {
 }
 
 export type LayoutResponse =
-  | { readonly id: number; readonly ok: true; readonly structure: StructureArrays | null; readonly layout: SessionLayout }
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly structure: StructureArrays | null;
+      readonly layout: SessionLayout;
+      /** How long the worker spent on an open's parts, in ms (the bench prints them beside the whole). */
+      readonly timing?: { readonly structure: number; readonly layout: number };
+    }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
 /**
@@ -44,7 +51,7 @@ export type LayoutResponse =
  * less any it shares with the structure the worker keeps for the next layout (a transferred buffer is gone
  * from the sender). Each buffer once (a repeated one fails the post).
  */
-export function layoutTransfer(layout: SessionLayout, kept: SessionStructure): ArrayBuffer[] {
+export function layoutTransfer(layout: SessionLayout, kept: StructureArrays): ArrayBuffer[] {
   const keptBuffers = new Set<ArrayBufferLike>();
   for (const value of Object.values(kept)) if (ArrayBuffer.isView(value)) keptBuffers.add(value.buffer);
   for (const value of Object.values(kept.display)) if (ArrayBuffer.isView(value)) keptBuffers.add(value.buffer);

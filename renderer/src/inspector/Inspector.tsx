@@ -31,13 +31,14 @@ export function Inspector() {
   );
 }
 
-const summaries = new WeakMap<readonly NodeSummary[], Map<NodeId, NodeSummary>>();
-
-/** The graph's own summary of a node (kind, label, time), looked up once per graph. */
+/**
+ * The graph's own summary of a node (kind, label, time): a scan, not an id map of every node, which at 100k
+ * nodes was ~40 ms in the render that opens a session, before the graph could post its layout (the first
+ * prompt it selects is near the start; a click deep in a 50k graph scans in well under a millisecond).
+ */
 function summaryOf(nodes: readonly NodeSummary[], nodeId: NodeId): NodeSummary | null {
-  let byId = summaries.get(nodes);
-  if (!byId) summaries.set(nodes, (byId = new Map(nodes.map((node) => [node.id, node]))));
-  return byId.get(nodeId) ?? null;
+  for (let i = 0; i < nodes.length; i++) if (nodes[i]!.id === nodeId) return nodes[i]!;
+  return null;
 }
 
 /**
