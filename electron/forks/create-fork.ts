@@ -23,6 +23,7 @@ import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
 import { carriedRecords } from './carried-records';
+import { codexResumeCommand, planCodexFork, writeCodexFork, type CodexForkOutcome } from './codex/codex-fork';
 import { resumableTranscriptPath } from './claude-projects';
 import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
@@ -57,10 +58,15 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
   return workspace.writes.run(async () => {
     const { exists } = await checkForkTarget(target);
     const conversation = snapshot === null ? request.nodeId : nearestTranscriptNode(store, snapshot.parentId);
-    const planned: ResumablePlanOutcome =
+    // Each format writes its own resumable copy: a Codex session gets a rollout, every other a Claude Code transcript.
+    const codex = conversation !== null && store.getSession(store.getNode(conversation)!.summary.sessionId)?.source === 'codex';
+    const codexPlan: CodexForkOutcome | null = codex
+      ? await planCodexFork({ node: store.getNode(conversation)!, fromDir: source, toDir: target, homeDir: workspace.homeDir, env: workspace.env, now: workspace.now(), signal })
+      : null;
+    const planned: ResumablePlanOutcome | CodexForkOutcome =
       conversation === null
         ? { resumable: false, reason: 'the snapshot has no transcript step before it' }
-        : await planResumableTranscript(storeTranscriptSource(store, store.getNode(conversation)!.summary.sessionId, signal), conversation);
+        : (codexPlan ?? (await planResumableTranscript(storeTranscriptSource(store, store.getNode(conversation)!.summary.sessionId, signal), conversation)));
 
     const objects = workspace.objects();
     const warnings: string[] = [];
@@ -95,9 +101,19 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
       progress('capture', 1, 1);
 
       let resumeSessionId: string | null = null;
-      if (planned.resumable) {
+      let resume: string | null = null;
+      if (codexPlan?.resumable === true) {
+        progress('transcript', 0, 1);
+        await writeCodexFork(codexPlan);
+        transcript = codexPlan.path;
+        resumeSessionId = codexPlan.threadId;
+        resume = codexResumeCommand(codexPlan.threadId);
+        warnings.push(...codexPlan.warnings);
+        progress('transcript', 1, 1);
+      } else if (planned.resumable && 'plan' in planned) {
         progress('transcript', 0, 1);
         resumeSessionId = randomUUID();
+        resume = `claude --resume ${resumeSessionId}`;
         const path = resumableTranscriptPath(workspace.homeDir, workspace.env, target, resumeSessionId);
         const replacements = store.getSessionRecords(store.getNode(conversation!)!.summary.sessionId, ['content-replacement']);
         const carried = carriedRecords(replacements, planned.plan, resumeSessionId);
@@ -112,7 +128,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
         progress('transcript', 1, 1);
       } else {
-        warnings.push(`No resumable transcript: ${planned.reason}`);
+        warnings.push(`No resumable transcript: ${planned.resumable ? 'none planned' : planned.reason}`);
       }
 
       const createdAt = workspace.now().toISOString();
@@ -145,7 +161,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         fork: forkId,
         branch: branch.nodeId,
         dir: target,
-        resume: resumeSessionId === null ? null : `claude --resume ${resumeSessionId}`,
+        resume,
         resumeSessionId,
         transcript,
         files: capture.files,
