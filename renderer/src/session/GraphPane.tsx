@@ -84,8 +84,8 @@ export function GraphPane() {
             {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <SessionLinks links={graph.session.links} />
-            <SessionResume session={graph.session} />
           </div>
+          <SessionResume session={graph.session} />
         </div>
       ) : null}
       {showing ? (

@@ -18,13 +18,14 @@ export const SessionResume = memo(function SessionResume({ session }: { readonly
   if (session.source !== 'codex' || !THREAD_ID.test(session.id)) return null;
   const command = `codex resume ${session.id}`;
   const line = session.project ? resumeLine(session.project, command) : command;
-  // The folder is shortened on screen (the header already names it); the copy and the tooltip are whole.
-  const shown = session.project ? `cd ${shortenPath(session.project)} && ${command}` : command;
+  // The header is narrow: the folder (already named above) gives way first, the command with its id never does.
+  // The copy and the tooltip are whole.
   return (
     <span className="session-resume" data-testid="session-resume" title={line}>
       <span className="session-resume__label">Continue:</span>
       <code ref={commandRef} className="session-resume__command" data-command={line}>
-        {shown}
+        {session.project ? <span className="session-resume__cd">cd {shortenPath(session.project)} &amp;&amp;</span> : null}
+        <span className="session-resume__resume">{command}</span>
       </code>
       <CopyButton text={line} fallbackTarget={() => commandRef.current} />
     </span>

@@ -15,7 +15,9 @@ it('shows the command with the folder shortened, and copies it whole', async () 
   const writeText = vi.fn(async () => undefined);
   vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
   renderWithStore(<SessionResume session={{ id: ID, source: 'codex', project: '/home/u/forks/date fix' }} />);
-  expect(screen.getByTestId('session-resume').textContent).toContain(`cd …/forks/date fix && codex resume ${ID}`);
+  // The folder part gives way on a narrow header; the command with its id stays whole.
+  expect(screen.getByText('cd …/forks/date fix &&')).toBeTruthy();
+  expect(screen.getByText(`codex resume ${ID}`)).toBeTruthy();
   expect(screen.getByTestId('session-resume').getAttribute('title')).toBe(`cd '/home/u/forks/date fix' && codex resume ${ID}`);
   await act(async () => fireEvent.click(screen.getByTestId('copy-button')));
   expect(writeText).toHaveBeenCalledWith(`cd '/home/u/forks/date fix' && codex resume ${ID}`);
