@@ -13,7 +13,7 @@
 import { movedCwd } from '../resumable-transcript';
 import { movePaths } from '../transcript-paths';
 import { isUuid } from './rollout-rules';
-import { endsTurn, turnOpenings, type RolloutLineView } from './rollout-view';
+import { endsTurn, isUserPrompt, turnOpenings, type RolloutLineView } from './rollout-view';
 
 export interface RolloutForkRewrite {
   /** The fork's new thread id. */
@@ -67,11 +67,10 @@ export function renderForkedRollout(lines: readonly RolloutLineView[], nodeIndex
   }
   const sourceThreadId = first.payload.id;
   if (!isUuid(sourceThreadId)) return { resumable: false, reason: 'the rollout has no thread id (session_meta.id) for the fork to name as its source' };
-  if (nodeIndex <= 0 || nodeIndex >= lines.length) {
-    // The session_meta node itself: the fork holds the first turn.
-    nodeIndex = Math.min(Math.max(nodeIndex, 0), lines.length - 1);
-  }
+  if (nodeIndex < 0 || nodeIndex >= lines.length) return { resumable: false, reason: `the rollout has no line ${nodeIndex + 1}` };
   const cut = cutAfterTurnOf(lines, nodeIndex);
+  // At the session_meta line (before any prompt) there is no conversation to continue, as for Claude Code.
+  if (!lines.slice(0, cut.end).some(isUserPrompt)) return { resumable: false, reason: 'no user turn precedes the node, so there is no conversation to resume' };
   const move = (text: string): string =>
     rewrite.fromDir === null || rewrite.fromDir === rewrite.toDir ? text : movePaths(text, inJson(rewrite.fromDir), inJson(rewrite.toDir));
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RolloutBuilder } from '../../../electron/demo/codex-rollout';
+import { RolloutBuilder, sampleRollout } from '../../../electron/demo/codex-rollout';
 import { checkRollout } from '../../../electron/forks/codex/rollout-rules';
 import { importerFor } from '../../../electron/importers/registry';
 import { parseRollout } from '../../unit/electron/importers/codex/parse-helpers';
@@ -134,5 +134,51 @@ describe('forking a Codex session', () => {
     const { removed } = await service.api['forks.remove']({ forkIds: [created.fork] });
     expect(removed).toEqual([created.fork]);
     expect(existsSync(created.transcript!)).toBe(false);
+  });
+});
+
+describe('forking a compressed Codex rollout at its interrupted turn', () => {
+  const ID = '019e0000-0000-7000-8000-00000000c0a1';
+  let home: string;
+  let codex: ArborService;
+  let rolloutFile: string;
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'arbor-codex-fork-zst-'));
+    mkdirSync(join(home, 'app'));
+    const day = join(home, 'codex', 'sessions', '2026', '11', '30');
+    mkdirSync(day, { recursive: true });
+    rolloutFile = join(day, `rollout-2026-11-30T09-00-00-${ID}.jsonl.zst`);
+    await sampleRollout({ id: ID, cwd: join(home, 'app') }).write(rolloutFile);
+    codex = await createArborService({ dataDir: join(home, 'data'), host: 'web', version: '0.0.0-test', homeDir: join(home, 'home'), env: { CODEX_HOME: join(home, 'codex') }, now: () => NOW });
+    await codex.api['import.run']({ paths: [join(home, 'codex', 'sessions')] });
+  });
+  afterAll(async () => {
+    await codex.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('writes a plain rollout cut after turn_aborted, and says what Codex will repair (the call without output)', async () => {
+    const nodes = (await codex.api['sessions.graph']({ sessionId: ID })).nodes;
+    const prompt = nodes.find((node) => node.kind === 'user' && node.label.includes('Also rename'))!;
+    const created = await codex.api['fork.create']({ nodeId: prompt.id, dir: join(home, 'fork') });
+    expect(created.transcript!.endsWith('.jsonl')).toBe(true);
+    const text = readFileSync(created.transcript!, 'utf8');
+    expect(text.trimEnd().split('\n').at(-1)).toContain('turn_aborted');
+    expect(text).not.toContain('"compacted"');
+    const verdict = checkRollout(text, { fileName: basename(created.transcript!) });
+    expect(verdict.resumable).toBe(true);
+    expect(verdict.findings.map((finding) => finding.rule)).toEqual(['call-without-output']);
+    expect(created.warnings).toEqual([expect.stringMatching(/^The forked rollout, line \d+: call_\d+ has no output: Codex resumes it as aborted$/)]);
+  });
+
+  it('writes no rollout when the source changed since it was imported (the node’s line is gone)', async () => {
+    const nodes = (await codex.api['sessions.graph']({ sessionId: ID })).nodes;
+    const reply = nodes.find((node) => node.kind === 'assistant' && node.label.includes('Here is the diff'))!;
+    await new RolloutBuilder({ id: ID, cwd: join(home, 'app') }).user('Something else').agent('Other.').complete().write(rolloutFile);
+    const created = await codex.api['fork.create']({ nodeId: reply.id, dir: join(home, 'fork-changed') });
+    expect(created.resume).toBeNull();
+    expect(created.transcript).toBeNull();
+    expect(created.warnings).toContainEqual(expect.stringMatching(/^No resumable transcript: the node's line is no longer at .*: the rollout changed since it was imported$/));
   });
 });

@@ -111,7 +111,7 @@ describe('renderForkedRollout', () => {
 
   it('the copy passes the rollout rules under its Codex file name', () => {
     const rows = twoTurns();
-    for (const index of [1, indexOf(rows, 'Fixed in'), rows.length - 1]) {
+    for (const index of [2, indexOf(rows, 'Fixed in'), rows.length - 1]) {
       const outcome = render(rows, index);
       expect(checkRollout(outcome.text, { fileName: `rollout-2026-12-01T10-00-00-${FORK}.jsonl` })).toMatchObject({ resumable: true, threadId: FORK, forkedFromId: SOURCE, findings: [] });
     }
@@ -123,6 +123,11 @@ describe('renderForkedRollout', () => {
     const outcome = render(rows, indexOf(rows, 'Fixed in'));
     expect(outcome.dropped).toBe(1);
     expect(outcome.text).toContain('future_record_type');
+  });
+
+  it('refuses the session_meta node: no user turn precedes it, so there is nothing to continue', () => {
+    const outcome = renderForkedRollout(views(twoTurns()), 0, { threadId: FORK, fromDir: null, toDir: '/f', createdAt: AT });
+    expect(outcome).toEqual({ resumable: false, reason: 'no user turn precedes the node, so there is no conversation to resume' });
   });
 
   it('refuses a rollout without session_meta, or whose thread id is not a UUID', () => {
