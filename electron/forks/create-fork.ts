@@ -5,8 +5,8 @@
  *      before anything is written;
  *   2. the folder is written (exact snapshot, or source copy + reconstructed files), then captured exactly;
  *   3. the transcript is written (with the source sessions' file-history backups linked under its id, so
- *      `/rewind` works in the resumed fork), and the fork and its branch node (a `fork` snapshot whose
- *      parent is the fork point) are recorded in one transaction.
+ *      `/rewind` works in the resumed fork; for a Codex session a new rollout, codex/codex-fork.ts), and the
+ *      fork and its branch node (a `fork` snapshot whose parent is the fork point) are recorded in one transaction.
  * A failure at any step removes what the earlier steps wrote. The source workspace is only ever read.
  */
 import { randomUUID } from 'node:crypto';
@@ -58,15 +58,14 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
   return workspace.writes.run(async () => {
     const { exists } = await checkForkTarget(target);
     const conversation = snapshot === null ? request.nodeId : nearestTranscriptNode(store, snapshot.parentId);
-    // Each format writes its own resumable copy: a Codex session gets a rollout, every other a Claude Code transcript.
-    const codex = conversation !== null && store.getSession(store.getNode(conversation)!.summary.sessionId)?.source === 'codex';
-    const codexPlan: CodexForkOutcome | null = codex
-      ? await planCodexFork({ node: store.getNode(conversation)!, fromDir: source, toDir: target, homeDir: workspace.homeDir, env: workspace.env, now: workspace.now(), signal })
-      : null;
+    // Each format writes its own resumable copy: a Codex session a rollout (codex/), every other a Claude Code transcript.
+    const conversationNode = conversation === null ? null : store.getNode(conversation)!;
     const planned: ResumablePlanOutcome | CodexForkOutcome =
-      conversation === null
+      conversationNode === null
         ? { resumable: false, reason: 'the snapshot has no transcript step before it' }
-        : (codexPlan ?? (await planResumableTranscript(storeTranscriptSource(store, store.getNode(conversation)!.summary.sessionId, signal), conversation)));
+        : store.getSession(conversationNode.summary.sessionId)?.source === 'codex'
+          ? await planCodexFork({ node: conversationNode, fromDir: source, toDir: target, homeDir: workspace.homeDir, env: workspace.env, now: workspace.now(), signal })
+          : await planResumableTranscript(storeTranscriptSource(store, conversationNode.summary.sessionId, signal), conversationNode.summary.id);
 
     const objects = workspace.objects();
     const warnings: string[] = [];
@@ -102,15 +101,15 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
 
       let resumeSessionId: string | null = null;
       let resume: string | null = null;
-      if (codexPlan?.resumable === true) {
+      if (planned.resumable && 'threadId' in planned) {
         progress('transcript', 0, 1);
-        await writeCodexFork(codexPlan);
-        transcript = codexPlan.path;
-        resumeSessionId = codexPlan.threadId;
-        resume = codexResumeCommand(codexPlan.threadId);
-        warnings.push(...codexPlan.warnings);
+        await writeCodexFork(planned);
+        transcript = planned.path;
+        resumeSessionId = planned.threadId;
+        resume = codexResumeCommand(planned.threadId);
+        warnings.push(...planned.warnings);
         progress('transcript', 1, 1);
-      } else if (planned.resumable && 'plan' in planned) {
+      } else if (planned.resumable) {
         progress('transcript', 0, 1);
         resumeSessionId = randomUUID();
         resume = `claude --resume ${resumeSessionId}`;
@@ -128,7 +127,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
         progress('transcript', 1, 1);
       } else {
-        warnings.push(`No resumable transcript: ${planned.resumable ? 'none planned' : planned.reason}`);
+        warnings.push(`No resumable transcript: ${planned.reason}`);
       }
 
       const createdAt = workspace.now().toISOString();
