@@ -5,8 +5,8 @@
  *      before anything is written;
  *   2. the folder is written (exact snapshot, or source copy + reconstructed files), then captured exactly;
  *   3. the transcript is written (with the source sessions' file-history backups linked under its id, so
- *      `/rewind` works in the resumed fork), and the fork and its branch node (a `fork` snapshot whose
- *      parent is the fork point) are recorded in one transaction.
+ *      `/rewind` works in the resumed fork; for a Codex session a new rollout, codex/codex-fork.ts), and the
+ *      fork and its branch node (a `fork` snapshot whose parent is the fork point) are recorded in one transaction.
  * A failure at any step removes what the earlier steps wrote. The source workspace is only ever read.
  */
 import { randomUUID } from 'node:crypto';
@@ -23,6 +23,7 @@ import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
 import { carriedRecords } from './carried-records';
+import { codexResumeCommand, planCodexFork, writeCodexFork, type CodexForkOutcome } from './codex/codex-fork';
 import { resumableTranscriptPath } from './claude-projects';
 import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
@@ -57,10 +58,14 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
   return workspace.writes.run(async () => {
     const { exists } = await checkForkTarget(target);
     const conversation = snapshot === null ? request.nodeId : nearestTranscriptNode(store, snapshot.parentId);
-    const planned: ResumablePlanOutcome =
-      conversation === null
+    // Each format writes its own resumable copy: a Codex session a rollout (codex/), every other a Claude Code transcript.
+    const conversationNode = conversation === null ? null : store.getNode(conversation)!;
+    const planned: ResumablePlanOutcome | CodexForkOutcome =
+      conversationNode === null
         ? { resumable: false, reason: 'the snapshot has no transcript step before it' }
-        : await planResumableTranscript(storeTranscriptSource(store, store.getNode(conversation)!.summary.sessionId, signal), conversation);
+        : store.getSession(conversationNode.summary.sessionId)?.source === 'codex'
+          ? await planCodexFork({ node: conversationNode, fromDir: source, toDir: target, homeDir: workspace.homeDir, env: workspace.env, now: workspace.now(), signal })
+          : await planResumableTranscript(storeTranscriptSource(store, conversationNode.summary.sessionId, signal), conversationNode.summary.id);
 
     const objects = workspace.objects();
     const warnings: string[] = [];
@@ -95,9 +100,19 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
       progress('capture', 1, 1);
 
       let resumeSessionId: string | null = null;
-      if (planned.resumable) {
+      let resume: string | null = null;
+      if (planned.resumable && 'threadId' in planned) {
+        progress('transcript', 0, 1);
+        await writeCodexFork(planned);
+        transcript = planned.path;
+        resumeSessionId = planned.threadId;
+        resume = codexResumeCommand(planned.threadId);
+        warnings.push(...planned.warnings);
+        progress('transcript', 1, 1);
+      } else if (planned.resumable) {
         progress('transcript', 0, 1);
         resumeSessionId = randomUUID();
+        resume = `claude --resume ${resumeSessionId}`;
         const path = resumableTranscriptPath(workspace.homeDir, workspace.env, target, resumeSessionId);
         const replacements = store.getSessionRecords(store.getNode(conversation!)!.summary.sessionId, ['content-replacement']);
         const carried = carriedRecords(replacements, planned.plan, resumeSessionId);
@@ -145,7 +160,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         fork: forkId,
         branch: branch.nodeId,
         dir: target,
-        resume: resumeSessionId === null ? null : `claude --resume ${resumeSessionId}`,
+        resume,
         resumeSessionId,
         transcript,
         files: capture.files,

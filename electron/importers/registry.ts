@@ -79,8 +79,8 @@ export const codexImporter: Importer = {
   parse: (file, sink, options) => parseCodexRollout(file, sink, options),
   readNodeContent: readCodexNodeContent,
   searchText: codexSearchText,
-  // Writing a rollout `codex resume` continues is the next increment.
-  writesResumableFork: false,
+  // electron/forks/codex/: a new rollout under $CODEX_HOME/sessions that `codex resume <id>` continues.
+  writesResumableFork: true,
 };
 
 /** Codex first: its envelope is unambiguous, while Claude's claim also accepts a bare `type`. */

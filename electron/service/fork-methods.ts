@@ -6,6 +6,7 @@ import { createForkRecords, type ForkRecord, type ForkRecords } from '../db/fork
 import { snapshotRefName } from '../git/object-store';
 import { createFork } from '../forks/create-fork';
 import { forkBytes, removeForkFiles } from '../forks/fork-files';
+import { resumeCommandOf } from '../forks/resume-command';
 import type { ArborApi } from '../../shared/contract';
 import type { ForkSummary } from '../../shared/operations';
 import type { WorkspaceContext } from './workspace-context';
@@ -55,7 +56,7 @@ async function summarize(fork: ForkRecord): Promise<ForkSummary> {
     sessionId: fork.sessionId,
     branch: fork.branchNodeId,
     dir: fork.dir,
-    resume: fork.resumeSessionId === null ? null : `claude --resume ${fork.resumeSessionId}`,
+    resume: resumeCommandOf(fork),
     resumeSessionId: fork.resumeSessionId,
     transcript: fork.transcript,
     createdAt: fork.createdAt,

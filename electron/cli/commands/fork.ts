@@ -12,8 +12,9 @@ export const forkCommand: CliCommand = {
 Writes NODE's workspace state into a new folder (DIR, which must not exist or be empty; by default a new
 folder under the data folder's forks/): an exact snapshot's whole tree, or a copy of the session's workspace
 (ignored files left out) with the files the session touched set to their content at NODE. The folder is
-recorded as a new branch below NODE. For Claude Code sessions it also writes a copy of the conversation up
-to NODE under a new session id, so \`claude --resume <id>\` run in DIR continues from there.
+recorded as a new branch below NODE. It also writes a copy of the conversation up to NODE under a new
+session id, so the agent continues from there in DIR: for Claude Code \`claude --resume <id>\`, for Codex a new
+rollout under $CODEX_HOME/sessions that \`codex resume <id>\` continues (the command is printed).
 Nothing is written into the session's own workspace.
 
 Options:

@@ -11,6 +11,7 @@ import { ConversationLayout, ConversationModeSwitch } from '../conversation/Conv
 import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
 import { SessionLinks } from './SessionLinks';
+import { SessionResume } from './SessionResume';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -84,6 +85,7 @@ export function GraphPane() {
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <SessionLinks links={graph.session.links} />
           </div>
+          <SessionResume session={graph.session} />
         </div>
       ) : null}
       {showing ? (

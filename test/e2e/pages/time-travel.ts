@@ -179,6 +179,8 @@ export class TimeTravel {
   readonly history: HistoryDialog;
   readonly files: FilesTab;
   readonly compare: CompareView;
+  /** The open session's header line that continues it (`cd … && codex resume <id>`, a Codex session). */
+  readonly sessionResume: Locator;
 
   constructor(readonly page: Page) {
     this.rewindButton = page.getByTestId('action-rewind');
@@ -190,6 +192,7 @@ export class TimeTravel {
     this.history = new HistoryDialog(page);
     this.files = new FilesTab(page);
     this.compare = new CompareView(page);
+    this.sessionResume = page.getByTestId('session-resume');
   }
 
   /** Shift+click: the node becomes the other end of a comparison. */

@@ -41,6 +41,14 @@ describe('ForkDialog', () => {
     expect(store.getState().selectedNodeId).toBe('branch-1');
   });
 
+  it('a Codex fork shows `codex resume <id>` after the cd, as the service answers it', async () => {
+    const id = '019e0000-0000-7000-8000-00000000d001';
+    await openFork({ 'fork.create': () => forkCreated({ resume: `codex resume ${id}`, resumeSessionId: id, transcript: `/home/u/.codex/sessions/2026/12/01/rollout-2026-12-01T10-00-00-${id}.jsonl` }) });
+    await click(screen.getByTestId('fork-create'));
+    expect(screen.getByTestId('fork-resume').textContent).toBe(`cd '/tmp/forks/tally fork' && codex resume ${id}`);
+    expect(screen.getByText(/rollout-2026-12-01T10-00-00-/).textContent).toContain('/.codex/sessions/');
+  });
+
   it('sends the folder typed in, and copies the command with the clipboard', async () => {
     const writeText = vi.fn(async () => undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
