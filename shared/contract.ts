@@ -4,6 +4,7 @@
  * To add a method: add it to ArborMethods and to requestValidators (the compiler insists), then implement
  * it in the service (electron/service/). See CONTRIBUTING.md "Add an IPC method".
  */
+import type { ProjectLineage } from './project-lineage';
 import type {
   ImportProgress,
   ImportReport,
@@ -85,6 +86,8 @@ export interface ArborMethods {
   'sessions.states': { request: { sessionId: SessionId }; result: { known: Record<NodeId, WorkspaceStateKnown> } };
   /** What of the session's stored lines Arbor does not model yet (`arbor doctor` for one session). */
   'sessions.formatReport': { request: { sessionId: SessionId }; result: FormatReport };
+  /** Every session of one project (the list's project key) with the links between them: the project view's graph. */
+  'sessions.projectLineage': { request: { project: string }; result: ProjectLineage };
   /** What rewinding `workspace` (default: the session's folder) to the node would write, create and delete. */
   'rewind.preview': { request: { nodeId: NodeId; workspace?: string }; result: RewindPreview };
   /** Applies a previewed rewind (journaled, undoable); stops if the workspace changed since `token`. */
@@ -178,6 +181,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   }),
   'sessions.states': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'sessions.formatReport': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
+  'sessions.projectLineage': v.object({ project: v.string({ min: 1, max: 4096 }) }),
   'rewind.preview': v.object({ nodeId, workspace: v.optional(path) }),
   'rewind.apply': v.object({ nodeId, workspace: v.optional(path), token }),
   'operations.undo': v.object({ operationId: v.string({ min: 1, max: 200 }) }),

@@ -12,7 +12,7 @@ import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-
 import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
-import { fileSessionIdentity, forkParentSession, linkLineage, prepareLineageStatements, resolveRenamedCopies } from './lineage-links';
+import { fileSessionIdentity, forkParentSession, linkDeclaredSession, linkLineage, prepareLineageStatements, resolveRenamedCopies } from './lineage-links';
 import { encodeRaw } from './raw-line';
 
 /**
@@ -216,7 +216,8 @@ class FileImportWriter implements FileImport {
         const node = resolveRenamedCopies(s.lineage, parsed, (id) => this.seqOf(id) !== null);
         // A fork's copied line is its parent session's node; lines of another session are linked, not joined.
         const owner: SessionId = node.forkedFrom === undefined ? sessionId : forkParentSession(s.lineage, node.forkedFrom.sessionId, this.file.format);
-        if (node.forkedFrom !== undefined) linkLineage(s.lineage, sessionId, 'fork', owner, node.sourceId);
+        if (node.forkedFrom !== undefined) linkLineage(s.lineage, sessionId, node.forkedFrom.kind ?? 'fork', owner, node.sourceId);
+        linkDeclaredSession(s.lineage, sessionId, node);
         if (node.sessionSourceId !== null && !this.aliases.has(node.sessionSourceId)) {
           this.aliases.add(node.sessionSourceId);
           if (node.forkedFrom === undefined && this.isForeign(node.sessionSourceId)) linkLineage(s.lineage, sessionId, 'follows', node.sessionSourceId, null);
@@ -348,6 +349,8 @@ class FileImportWriter implements FileImport {
     }
     for (const claim of claims) s.insertAlias.run(claim, sessionId);
     s.setFileSession.run(sessionId, this.fileId);
+    // Its file count changed even when every line was stored before (a source whose lines a fork copied).
+    s.link.markDirty.run(sessionId);
     return sessionId;
   }
 }

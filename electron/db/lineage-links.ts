@@ -45,6 +45,17 @@ export function linkLineage(s: LineageStatements, later: string, kind: LineageKi
 }
 
 /**
+ * A session's first node naming the session it goes on from in another file (Codex `forked_from_id`, a resume
+ * written into a new file): linked even when no copied line was matched to that session's (its rollout is not on
+ * the disk), so the header still says so. A subagent is linked through its spawning call instead.
+ */
+export function linkDeclaredSession(s: LineageStatements, sessionId: string, node: ParsedNode): void {
+  const declared = node.linkedSession;
+  if (declared === undefined || declared.kind === 'subagent') return;
+  linkLineage(s, sessionId, declared.kind === 'fork-of' ? 'fork' : 'continues', declared.sessionSourceId, null);
+}
+
+/**
  * The session a fork's copied lines belong to: their parent's (whatever joined its id), created empty when
  * the parent's file has not been imported yet (its file joins it then, by these shared nodes).
  */

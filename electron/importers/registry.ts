@@ -17,6 +17,7 @@ import { claudeSearchText } from './claude-code/search-text';
 import {
   codexSearchText,
   defaultCodexLocations,
+  headLineage,
   isRolloutFileName,
   isRolloutLine,
   parseCodexRollout,
@@ -160,7 +161,9 @@ export async function discoverTranscripts(
     } else if (claim.importer.format === 'codex') {
       // A rollout is one thread whatever its name: never a Claude subagent file.
       const threadId = rolloutThreadId(claim.lines) ?? threadIdFromName(file.path);
-      files.push({ format: 'codex', path: file.path, size: file.size, mtimeMs: file.mtimeMs, role: 'main', sessionHint: threadId, agentId: null });
+      // A subagent's rollout is read in its parent's session, under the spawning call (codex/lineage.ts).
+      const parent = headLineage(claim.lines).parentThreadId;
+      files.push({ format: 'codex', path: file.path, size: file.size, mtimeMs: file.mtimeMs, role: parent === null ? 'main' : 'subagent', sessionHint: parent ?? threadId, agentId: parent === null ? null : threadId });
     } else if (file.path.endsWith('.zst')) {
       problems.push({ file: file.path, line: 0, reason: 'a compressed Claude Code transcript: not read (Claude Code never compresses its transcripts)', notImported: true });
     } else {

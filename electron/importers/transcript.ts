@@ -31,6 +31,8 @@ export interface ForkedFrom {
   readonly messageUuid: string;
   /** The copy's own uuid when the fork gave it a new one (the store keeps copy → original for later imports). */
   readonly copyUuid?: string;
+  /** How the copying session goes on from the other: a fork (the default) or a continuation (a Codex resume into a new file). */
+  readonly kind?: 'continues';
 }
 
 /** One transcript line that has a uuid: exactly one node. */
@@ -88,9 +90,10 @@ export interface ParsedNode {
   readonly contextParentSourceId?: string;
   /**
    * On a session's first node, when the format names the session it came from in another file (Codex
-   * `forked_from_id`, `parent_thread_id`): kept for linking sessions into one tree; not yet read by the store.
+   * `forked_from_id`, `parent_thread_id`): the store links the two sessions (lineage-links.ts) even when the
+   * other's rollout was not found to match the shared prefix.
    */
-  readonly linkedSession?: { readonly kind: 'fork-of' | 'subagent'; readonly sessionSourceId: string };
+  readonly linkedSession?: { readonly kind: 'fork-of' | 'continues' | 'subagent'; readonly sessionSourceId: string };
 }
 
 /** A line without a uuid (summary, file-history-snapshot, queue-operation, …), kept beside what it references. */

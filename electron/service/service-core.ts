@@ -2,6 +2,7 @@
  * The service behind the contract, with its format-specific parts injected (the transcript reader, the
  * content reader, default locations, the demo writer): arbor-service.ts wires the real ones, tests may not.
  */
+import { projectLineage } from './project-lineage';
 import { linkedSessions } from '../db/session-lineage';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -157,6 +158,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createMergeMethods(workspace),
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
+    'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

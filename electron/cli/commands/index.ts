@@ -9,6 +9,7 @@ import { forkCommand } from './fork';
 import { forksCommand } from './forks';
 import { hookCommand } from './hook';
 import { importCommand } from './import';
+import { lineageCommand } from './lineage';
 import { lsCommand } from './ls';
 import { mergeCommand } from './merge';
 import { mergeFileCommand } from './merge-file';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   lsCommand,
   showCommand,
   treeCommand,
+  lineageCommand,
   filesCommand,
   catCommand,
   diffCommand,

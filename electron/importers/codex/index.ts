@@ -4,3 +4,4 @@ export { readCodexNodeContent } from './node-content';
 export { codexSearchText } from './search-text';
 export { defaultCodexLocations, isRolloutFileName } from './locations';
 export { isRolloutLine, rolloutThreadId } from './claims';
+export { headLineage } from './lineage';

@@ -12,6 +12,7 @@ import { invalidUtf8Reason, truncatedLineReason } from '../claude-code/line-prob
 import { toolResultLabel } from '../claude-code/tool-labels';
 import type { ReadLine } from '../line-reader';
 import { RAW_LIMIT, type ParsedNode, type ParsedRecord, type ParseOptions, type ParseResult, type ParseSink, type TranscriptFile } from '../transcript';
+import { parseWithLineage } from './lineage';
 import { readSessionMeta, summarizeLine, type StepEntry } from './rollout-entry';
 import { readRolloutLines } from './rollout-lines';
 
@@ -19,9 +20,12 @@ export interface CodexParseOptions extends ParseOptions {
   readonly chunkSize?: number;
   readonly maxLineBytes?: number;
   readonly beforeRead?: () => Promise<void> | void;
+  /** false: the rollout alone, its copies of another thread not matched (lineage.ts reads it so). */
+  readonly lineage?: false;
 }
 
 export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, options: CodexParseOptions): Promise<ParseResult> {
+  if (options.lineage !== false) return parseWithLineage(file, sink, options, parseCodexRollout);
   const state = new RolloutState(file, sink, options.startOffset);
   const end = await readRolloutLines(file.path, (line) => state.line(line), options);
   state.finish();
@@ -48,6 +52,7 @@ class RolloutState {
   private readonly callNames = new Map<string, string>();
   private readonly lastEcho = new Map<string, { source: 'event' | 'item'; text: string; sourceId: string }>();
   private seenMeta = false;
+  private forked = false;
 
   constructor(
     private readonly file: TranscriptFile,
@@ -55,7 +60,8 @@ class RolloutState {
     /** Lines before this offset were imported before: read for context, not emitted again. */
     private readonly emitFrom: number,
   ) {
-    this.threadId = file.sessionHint ?? threadIdFromName(file.path);
+    // A subagent's file is read in its parent's session (sessionHint); its own thread names its nodes.
+    this.threadId = file.agentId ?? file.sessionHint ?? threadIdFromName(file.path);
   }
 
   line(line: ReadLine): void {
@@ -114,8 +120,8 @@ class RolloutState {
       toolResults: entry.results.map((result) => ({ toolUseId: result.toolUseId, isError: result.isError })),
       spawnedAgentId: null,
       spawnedByToolUseId: null,
-      sidechain: false,
-      agentId: null,
+      sidechain: this.file.role === 'subagent',
+      agentId: this.file.role === 'subagent' ? this.threadId : null,
       model: entry.kind === 'assistant' || entry.kind === 'tool_call' || entry.kind === 'thinking' ? this.model : null,
       cwd: this.cwd,
       gitBranch: this.gitBranch,
@@ -139,16 +145,19 @@ class RolloutState {
   private readMeta(payload: JsonObject): void {
     this.seenMeta = true;
     const meta = readSessionMeta(payload);
+    this.forked = meta.forkedFromId !== null;
     if (this.file.sessionHint === null && meta.id !== null) this.threadId = meta.id;
     this.cwd = meta.cwd ?? this.cwd;
     this.version = meta.version;
     this.gitBranch = meta.gitBranch;
   }
 
-  /** Recorded for the next increment, which links rollouts into one tree (fork-of, subagent). */
+  /** How this rollout goes on from another thread (lineage.ts matches the copies; the store links the two). */
   private lineageOf(payload: JsonObject): Pick<ParsedNode, 'linkedSession'> {
     const meta = readSessionMeta(payload);
     if (meta.forkedFromId !== null) return { linkedSession: { kind: 'fork-of', sessionSourceId: meta.forkedFromId } };
+    // Another thread's session_meta further down a rollout that is no fork: a resume written into a new file.
+    if (meta.id !== null && meta.id !== this.threadId && !this.forked) return { linkedSession: { kind: 'continues', sessionSourceId: meta.id } };
     if (meta.parentThreadId !== null) return { linkedSession: { kind: 'subagent', sessionSourceId: meta.parentThreadId } };
     return {};
   }

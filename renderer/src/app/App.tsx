@@ -5,6 +5,7 @@ import { Inspector } from '../inspector/Inspector';
 import { ImportStatus } from '../import/ImportStatus';
 import { SearchBox } from '../search/SearchBox';
 import { GraphPane } from '../session/GraphPane';
+import { ProjectLineageLayer } from '../lineage/ProjectLineageView';
 import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
 import { ForksButton } from '../time-travel/ForksDialog';
@@ -72,6 +73,7 @@ export function App() {
       <Inspector />
       <TimeTravelLayer />
       <PaletteLayer />
+      <ProjectLineageLayer />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { ProjectLineageButton } from '../lineage/ProjectLineageButton';
 import { memo } from 'react';
 import type { SessionId, SessionSummary } from '../../../shared/model';
 import { absoluteTime, plural, relativeTime } from '../app/format';
@@ -39,6 +40,7 @@ export const GroupHeader = memo(function GroupHeader({ group, top, cursor, onTog
       </span>
       <span className="session-group__name">{group.name}</span>
       <span className="session-group__count">{count}</span>
+      <ProjectLineageButton project={group.key} name={group.name} />
     </div>
   );
 });
