@@ -55,6 +55,10 @@ function prepareWrites(db: WritableDB) {
     last: db.prepare<[string], { id: number; last_file: number; last_line: number; node_count: number }>(
       'SELECT id, last_file, last_line, node_count FROM session_graph_segments WHERE session_id = ? ORDER BY last_file DESC, last_line DESC LIMIT 1',
     ),
+    before: db.prepare<[string, number, number], { id: number; last_file: number; last_line: number; node_count: number }>(
+      `SELECT id, last_file, last_line, node_count FROM session_graph_segments
+       WHERE session_id = ? AND (last_file, last_line) < (?, ?) ORDER BY last_file DESC, last_line DESC LIMIT 1`,
+    ),
     drop: db.prepare<[number]>('DELETE FROM session_graph_segments WHERE id = ?'),
     dropSession: db.prepare<[string]>('DELETE FROM session_graph_segments WHERE session_id = ?'),
     insert: db.prepare<[string, number, number, number, Buffer]>(
@@ -77,7 +81,10 @@ export function chunkText(chunk: SessionGraphChunk): string {
 
 function stateOf(row: { segments: number; nodes: number; newest: number | null; session_nodes: number | null } | undefined): StoredGraphState {
   const segments = row?.segments ?? 0;
-  return { version: `${segments}.${row?.newest ?? 0}`, segments, nodes: row?.nodes ?? 0, sessionNodes: row?.session_nodes ?? 0 };
+  const nodes = row?.nodes ?? 0;
+  const sessionNodes = row?.session_nodes ?? 0;
+  // A session whose new nodes are not stored yet is another version too: a page read then says so.
+  return { version: `${segments}.${row?.newest ?? 0}${nodes === sessionNodes ? '' : `~${sessionNodes}`}`, segments, nodes, sessionNodes };
 }
 
 /**
@@ -104,25 +111,33 @@ function isWhole(state: StoredGraphState): boolean {
   return state.nodes === state.sessionNodes;
 }
 
-/** Writes the next segment past the stored prefix: 'more' when nodes are left after it. */
-export function extendOne(s: SessionGraphWrites, sessionId: SessionId, segmentNodes = SEGMENT_NODES): 'more' | 'done' | 'unfit' {
+/**
+ * Writes the next segment past the stored prefix: 'more' when nodes are left after it. With `fullOnly` a run
+ * shorter than a segment is not written (the open writes it): the link run during an import would otherwise
+ * encode the growing last segment again at every link.
+ */
+export function extendOne(s: SessionGraphWrites, sessionId: SessionId, segmentNodes = SEGMENT_NODES, fullOnly = false): 'more' | 'done' | 'unfit' {
   let last = s.last.get(sessionId);
-  if (last !== undefined && last.node_count < segmentNodes) {
-    s.drop.run(last.id);
-    last = s.last.get(sessionId);
-  }
+  const short = last !== undefined && last.node_count < segmentNodes ? last : undefined;
+  if (short !== undefined) last = s.before.get(sessionId, short.last_file, short.last_line);
   const after: NodePagePosition = last === undefined ? FIRST_PAGE : { fileId: last.last_file, line: last.last_line };
   const run = getSessionNodesRun(s.rows, sessionId, after, segmentNodes);
-  if (run.last === null) return 'done';
+  if (run.last === null || (fullOnly && run.nodes.length < segmentNodes)) return 'done';
+  if (short !== undefined) s.drop.run(short.id);
   const chunk = encodeSessionGraphChunk(sessionId, run.nodes);
   if (chunk === null) return 'unfit';
   s.insert.run(sessionId, run.last.fileId, run.last.line, run.nodes.length, Buffer.from(chunkText(chunk), 'latin1'));
   return run.next === null ? 'done' : 'more';
 }
 
-/** After a link run: the changed sessions' stored graphs cover their new nodes (the one call the linker makes). */
-export function storeSessionGraphs(s: SessionGraphWrites, sessionIds: readonly SessionId[]): void {
-  for (const sessionId of sessionIds) storeSessionGraph(s, sessionId);
+/**
+ * After a link run: the changed sessions' stored graphs cover their new nodes in full segments (the one call
+ * the linker makes); the short rest, at most a segment, is written by the session's next open.
+ */
+export function storeSessionGraphs(s: SessionGraphWrites, sessionIds: readonly SessionId[], segmentNodes = SEGMENT_NODES): void {
+  for (const sessionId of sessionIds) {
+    for (let step = extendOne(s, sessionId, segmentNodes, true); step === 'more'; step = extendOne(s, sessionId, segmentNodes, true));
+  }
 }
 
 /** The read side the service uses: states and segments from the read connection, a first build on the writer. */
