@@ -35,6 +35,7 @@ import type {
   RewindPreview,
 } from './operations';
 import { ArborError } from './errors';
+import type { SessionGraphPage } from './session-graph-chunks';
 import type { FormatReport } from './format-report';
 import { NODE_KINDS } from './model';
 import { v, type Validator } from './validate';
@@ -61,6 +62,11 @@ export interface ArborMethods {
     result: { sessions: SessionSummary[]; total: number };
   };
   'sessions.graph': { request: { sessionId: SessionId }; result: SessionGraph };
+  /**
+   * `sessions.graph` in pages (shared/session-graph-chunks.ts): page 0 says how many there are and the version
+   * they belong to; a page of another version means the session changed between two pages (ask again from 0).
+   */
+  'sessions.graphPage': { request: { sessionId: SessionId; page: number }; result: SessionGraphPage };
   'nodes.get': { request: { nodeId: NodeId }; result: NodeDetail };
   /**
    * Several nodes' details at once (at most NODE_DETAILS_MAX ids), in the order asked, duplicates once; ids
@@ -168,6 +174,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     offset: v.optional(v.int({ min: 0 })),
   }),
   'sessions.graph': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
+  'sessions.graphPage': v.object({ sessionId: v.string({ min: 1, max: 200 }), page: v.int({ min: 0, max: 1_000_000 }) }),
   'nodes.get': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
   'nodes.details': v.object({ nodeIds: v.array(nodeId, { max: NODE_DETAILS_MAX }) }),
   'nodes.files': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),

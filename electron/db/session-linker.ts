@@ -5,6 +5,7 @@
  * summary row's title, project and file count are recomputed. Nothing here reads a session's rows: cycle walks
  * start at the nodes whose parent came after them, titles read a bounded prefix or the summaries that arrived.
  */
+import { prepareSessionGraphWrites, storeSessionGraphs } from './session-graph-store';
 import type { ImportProblem, SessionId } from '../../shared/model';
 import type { WritableDB } from './database';
 import { prepareLinkStateStatements, promptTime, removePrompt } from './link-state';
@@ -29,6 +30,7 @@ const WALK_COLUMNS = 'seq, id, session_id, parent_id, parent_source_id, file_id,
 
 export function prepareLinkStatements(db: WritableDB) {
   return {
+    graphs: prepareSessionGraphWrites(db),
     state: prepareLinkStateStatements(db),
     dirtySessions: db.prepare<[], { id: string }>('SELECT id FROM sessions WHERE dirty = 1'),
     cycleChecks: db.prepare<[], { node_seq: number; forward_min_seq: number | null }>(
@@ -88,6 +90,8 @@ export function linkChangedSessions(s: LinkStatements): { sessionIds: SessionId[
   s.clearCycleChecks.run();
   const sessionIds = s.dirtySessions.all().map((row) => row.id);
   for (const sessionId of sessionIds) finishSession(s, sessionId);
+  // In the same transaction: a session is listed with its stored graph covering what was just linked.
+  storeSessionGraphs(s.graphs, sessionIds);
   return { sessionIds, problems };
 }
 

@@ -273,8 +273,19 @@ export function getSessionNodesPage(
   after: NodePagePosition,
   limit: number,
 ): { nodes: NodeSummary[]; next: NodePagePosition | null } {
+  const { nodes, next } = getSessionNodesRun(q, sessionId, after, limit);
+  return { nodes, next };
+}
+
+/** getSessionNodesPage with the position of the page's last node (null when the page is empty): a stored graph segment ends there. */
+export function getSessionNodesRun(
+  q: SessionQueries,
+  sessionId: string,
+  after: NodePagePosition,
+  limit: number,
+): { nodes: NodeSummary[]; next: NodePagePosition | null; last: NodePagePosition | null } {
   const rows = q.nodesPage.all(sessionId, after.fileId, after.line, limit);
-  if (rows.length === 0) return { nodes: [], next: null };
+  if (rows.length === 0) return { nodes: [], next: null, last: null };
   const last = rows[rows.length - 1]!;
   const end: NodePagePosition = { fileId: last[10], line: last[11] };
   const range = [sessionId, after.fileId, after.line, end.fileId, end.line] as const;
@@ -284,7 +295,7 @@ export function getSessionNodesPage(
   for (let i = 0; i < rows.length; i++) {
     nodes[i] = summaryOfRow(rows[i]!, sessionId, edges, calls);
   }
-  return { nodes, next: rows.length < limit ? null : end };
+  return { nodes, next: rows.length < limit ? null : end, last: end };
 }
 
 export function groupBySeq<R extends { node_seq: number }, T>(rows: readonly R[], map: (row: R) => T): Map<number, T[]> {

@@ -2,7 +2,9 @@
  * `sessions.graph` and `sessions.states`: a session's steps plus the nodes Arbor added to it (manual and hook
  * snapshots, fork branches, merge results), and how each node's workspace state is known.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
+import { createStoredGraphs } from '../db/session-graph-store';
 import { linkedSessions } from '../db/session-lineage';
 import type { SnapshotRecord } from '../db/session-store';
 import type { ArborApi } from '../../shared/contract';
@@ -10,6 +12,7 @@ import { ArborError, throwIfAborted } from '../../shared/errors';
 import { BRANCH_WORKSPACE, branchHeads, classifyBranchPoints } from '../../shared/graph/branch-points';
 import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
+import { decodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
 import { placeHookSnapshot } from './hook-snapshots';
 import { readSessionNodes } from './session-nodes-reader';
@@ -37,9 +40,10 @@ export interface SessionGraphsOptions {
 export function createSessionGraphs(
   workspace: WorkspaceContext,
   options: SessionGraphsOptions = {},
-): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.states'> {
+): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.graphPage' | 'sessions.states'> {
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
+  const stored = createStoredGraphs(store.handles);
   /** The workspace branch points of sessions Arbor added nodes to, while the session and its nodes stay as they were. */
   const extraBranches = new Map<string, { readonly key: string; readonly count: number }>();
   /**
@@ -88,7 +92,7 @@ export function createSessionGraphs(
       return known;
     }
     const links = store.lineageLinks();
-    const nodes = lineageNodes(store, sessionId, await readSessionNodes(store, sessionId, signal, options.pageRows), links);
+    const nodes = lineageNodes(store, sessionId, await transcriptNodes(sessionId, signal), links);
     // An import that landed while the pages were read changed the session under them: read it again.
     if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
     const built = buildGraph(sessionId, session === null ? null : withLinks(store, session, links), snapshots, nodes);
@@ -97,6 +101,43 @@ export function createSessionGraphs(
     cache.set(sessionId, entry);
     while (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
     return entry;
+  }
+
+  /**
+   * The session's own nodes: from its stored graph (built first when a store from before migration 022 has
+   * none), else from the rows. A chunk decodes in a few ms; the event loop is given back between chunks.
+   */
+  async function transcriptNodes(sessionId: string, signal?: AbortSignal): Promise<NodeSummary[]> {
+    const state = options.pageRows === undefined ? await stored.ensure(sessionId, signal) : null;
+    const texts = state === null ? null : stored.texts(sessionId);
+    if (texts === null) return readSessionNodes(store, sessionId, signal, options.pageRows);
+    const nodes: NodeSummary[] = [];
+    for (let k = 0; k < texts.texts.length; k++) {
+      if (k > 0) {
+        await nextTurn();
+        throwIfAborted(signal);
+      }
+      for (const node of decodeSessionGraphChunk(sessionId, JSON.parse(texts.texts[k]!) as SessionGraphChunk)) nodes.push(node);
+    }
+    return nodes;
+  }
+
+  /** Whether the graph is the stored one alone: no node of Arbor's and no linked session's joins it. */
+  function isStoredOnly(sessionId: string): boolean {
+    if (store.getSessionSnapshots(sessionId).length > 0) return false;
+    return !store.lineageLinks().some((link) => link.laterId === sessionId || link.earlierId === sessionId);
+  }
+
+  async function graphPage(sessionId: string, page: number, signal?: AbortSignal): Promise<SessionGraphPage> {
+    const session = page === 0 ? store.getSession(sessionId) : null;
+    const whole = async (): Promise<SessionGraphPage> => ({ version: 'whole', page: 0, pages: 1, chunk: '', graph: (await graphOf(sessionId, signal)).graph });
+    if (page === 0 && (session === null || !isStoredOnly(sessionId))) return whole();
+    const state = page === 0 ? await stored.ensure(sessionId, signal) : stored.state(sessionId);
+    if (state === null) return whole();
+    const segment = stored.segment(sessionId, page);
+    // Past the end of what is stored now: the session changed under the pages; the version says so.
+    if (segment === null) return { version: stored.state(sessionId).version, page, pages: state.segments, chunk: '' };
+    return { version: segment.version, page, pages: segment.segments, chunk: segment.text, ...(session === null ? {} : { session }) };
   }
 
   function buildGraph(
@@ -149,6 +190,15 @@ export function createSessionGraphs(
         opening.delete(open);
       }
     },
+    'sessions.graphPage': async ({ sessionId, page }, context) => {
+      const open = graphPage(sessionId, page, context?.signal);
+      opening.add(open);
+      try {
+        return await open;
+      } finally {
+        opening.delete(open);
+      }
+    },
     // The renderer asks for states as soon as it asks for the graph; the graph is what the user waits for, so
     // states wait for every graph being read and then reconstruct in the background (workspace-state.ts).
     'sessions.states': async ({ sessionId }, context) => {
@@ -159,7 +209,9 @@ export function createSessionGraphs(
       for (const record of snapshots) known[record.nodeId] = 'exact';
       // The nodes the graph just read, when nothing changed since (its key still holds), are not read again.
       const opened = cache.get(sessionId);
-      const nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes : undefined;
+      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes : undefined;
+      // Opened in pages, the graph was never decoded here: its stored chunks are still cheaper than the rows.
+      if (nodes === undefined && isStoredOnly(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal);
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
       for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
       return { known };

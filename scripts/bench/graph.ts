@@ -7,7 +7,8 @@
  * records), the JS heap with the 100k session open (≤ 150 MB; anchor the app with none open), click →
  * inspector updated at 50k (≤ 50 ms; anchor a bare text update to a frame), and frames per second while
  * panning and zooming at 50k at several zoom levels including Fit (≥ 55; anchor a raw canvas drawing 50k
- * rects a frame). A benchmark prints figures; it is not a timed test.
+ * rects a frame). Before the browser opens each session, the server's part in-process (stored graph pages
+ * beside one pass over the rows); `--server-only` prints only that. A benchmark prints figures; it is not a timed test.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -184,6 +185,47 @@ function stageBreakdown(marks: Record<string, number>): string {
     parts.push(`${stages[k]![1]} ${from === undefined || to === undefined ? '?' : (to - from).toFixed(0)}`);
   }
   return parts.join(', ');
+}
+
+/**
+ * The server's part of an open, in-process on the same store (issue 12): the stored graph's pages as
+ * `sessions.graphPage` answers them (page 0 = the first chunk the renderer can start from; all pages = what is
+ * sent), beside the anchor: one pass over the session's rows through the covering index (what the open read
+ * before the graph was stored). The first open after migration 022 builds the stored graph (printed apart).
+ */
+async function benchServerPages(dataDir: string, sessionId: string, name: string): Promise<string> {
+  const { openSessionStore } = await import('../../electron/db/session-store');
+  const { createEventHub } = await import('../../electron/service/event-hub');
+  const { createSessionGraphs } = await import('../../electron/service/session-graphs');
+  const { createWorkspaceContext } = await import('../../electron/service/workspace-context');
+  const { readSessionNodes } = await import('../../electron/service/session-nodes-reader');
+  const store = openSessionStore(join(dataDir, 'arbor.sqlite'));
+  const lifetime = new AbortController();
+  const workspace = createWorkspaceContext(store, { dataDir, homeDir: tmpdir(), env: {}, now: () => new Date(), lifetime: lifetime.signal, events: createEventHub() });
+  try {
+    const graphs = createSessionGraphs(workspace);
+    let start = performance.now();
+    const built = store.handles.read.prepare('SELECT count(*) AS n FROM session_graph_segments WHERE session_id = ?').get(sessionId) as { n: number };
+    let first = await graphs['sessions.graphPage']({ sessionId, page: 0 });
+    const buildNote = built.n === 0 ? ` (stored graph built on this first open: ${(performance.now() - start).toFixed(0)} ms)` : '';
+    start = performance.now();
+    first = await graphs['sessions.graphPage']({ sessionId, page: 0 });
+    const firstMs = performance.now() - start;
+    let bytes = first.chunk.length;
+    for (let page = 1; page < first.pages; page++) bytes += (await graphs['sessions.graphPage']({ sessionId, page })).chunk.length;
+    const allMs = performance.now() - start;
+    start = performance.now();
+    const rows = await readSessionNodes(store, sessionId);
+    const rowsMs = performance.now() - start;
+    return (
+      `server, ${name}: first page ${firstMs.toFixed(1)} ms, all ${first.pages} pages ${allMs.toFixed(0)} ms (${(bytes / 2 ** 20).toFixed(1)} MB, ${(bytes / rows.length).toFixed(1)} B/node)` +
+      ` | anchor: the ${rows.length} rows through the covering index ${rowsMs.toFixed(0)} ms, ratio ${(allMs / rowsMs).toFixed(3)}${buildNote}`
+    );
+  } finally {
+    lifetime.abort();
+    await workspace.close();
+    store.close();
+  }
 }
 
 /** The generated sessions the browser part opens, by size. */
@@ -436,6 +478,8 @@ async function benchBrowser(d3ByNodes: ReadonlyMap<number, number>): Promise<str
     const dataDir = join(work, 'data');
     const cli = join(repoRoot, 'bin/arbor.cjs');
     execFileSync(process.execPath, [cli, 'import', projects, '--data-dir', dataDir], { stdio: 'pipe' });
+    for (const size of [10_000, 100_000] as const) console.log(`  ${await benchServerPages(dataDir, SESSIONS[size], `${size / 1000}k`)}`);
+    if (process.argv.includes('--server-only')) return [];
     const { url, server } = await startServe(cli, dataDir);
     try {
       const browser = await launchChromium();
@@ -580,6 +624,8 @@ const PARSE_RECORDS_RUN = `(count) => {
 async function benchMillion(attempts = 2): Promise<string[]> {
   const cli = join(repoRoot, 'bin/arbor.cjs');
   const dataDir = await millionDataDir(cli);
+  console.log(`  ${await benchServerPages(dataDir, MILLION.sessionId, '1000k')}`);
+  if (process.argv.includes('--server-only')) return [];
   const ms: number[] = [];
   let parse: { ms: number; bytes: number } | null = null;
   for (let attempt = 0; attempt < attempts; attempt++) {
@@ -609,7 +655,8 @@ async function benchMillion(attempts = 2): Promise<string[]> {
 async function main(): Promise<void> {
   console.log('layout: ours (lane layout) vs d3-hierarchy tree() on the same fully expanded tree (median ms)');
   const d3ByNodes = new Map<number, number>();
-  for (const size of process.argv.includes('--only-million') ? [] : [1_000, 10_000, 50_000, 100_000]) {
+  const skipLayout = process.argv.includes('--only-million') || process.argv.includes('--server-only');
+  for (const size of skipLayout ? [] : [1_000, 10_000, 50_000, 100_000]) {
     const r = benchLayout(size);
     d3ByNodes.set(size, r.d3);
     console.log(

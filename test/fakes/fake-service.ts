@@ -69,6 +69,12 @@ export function createFakeService(): FakeService {
       if (request.sessionId !== FAKE_SESSION.id) throw new ArborError('NOT_FOUND', `no session ${request.sessionId}`);
       return graph;
     },
+    // The whole graph on page 0, as a host answers for a session with Arbor's nodes.
+    'sessions.graphPage': async (request) => {
+      record('sessions.graphPage', request);
+      if (request.sessionId !== FAKE_SESSION.id) throw new ArborError('NOT_FOUND', `no session ${request.sessionId}`);
+      return { version: 'whole', page: 0, pages: 1, chunk: '', graph };
+    },
     'nodes.get': async (request) => {
       record('nodes.get', request);
       throw new ArborError('NOT_FOUND', 'no such node');

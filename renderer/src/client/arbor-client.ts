@@ -10,6 +10,7 @@ import { packEncodedNodes, rememberPackedNodes } from '../../../shared/graph/pac
 import { decodeSessionGraph, isEncodedSessionGraph } from '../../../shared/session-graph-wire';
 import { TOKEN_PARAM, WS_PATH, type ClientMessage, type Envelope, type ServerMessage } from '../../../shared/wire';
 import { markGraphStage, timingNow } from './graph-timing';
+import { withGraphPages } from './session-graph-pages';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
@@ -268,6 +269,6 @@ export function socketUrlFor(location: Pick<Location, 'protocol' | 'host' | 'sea
 /** Picks the transport: the Electron preload when present, else the WebSocket of `arbor serve`. */
 export function createArborClient(): ArborClient {
   const bridge = (window as unknown as Record<string, unknown>)[BRIDGE_GLOBAL] as ArborBridge | undefined;
-  if (bridge && typeof bridge === 'object' && 'invoke' in bridge) return createBridgeClient(bridge);
-  return createSocketClient({ url: socketUrlFor(window.location) });
+  if (bridge && typeof bridge === 'object' && 'invoke' in bridge) return withGraphPages(createBridgeClient(bridge));
+  return withGraphPages(createSocketClient({ url: socketUrlFor(window.location) }));
 }

@@ -1,0 +1,80 @@
+/**
+ * The client's paged `sessions.graph` (renderer/src/client/session-graph-pages.ts): pages assemble into the
+ * graph with its packed nodes kept for the layout worker, a whole graph on page 0 is decoded as the
+ * one-message answer is, and a host without `sessions.graphPage` is asked `sessions.graph`.
+ */
+import { describe, expect, it } from 'vitest';
+import { readGraphPages, withGraphPages } from '../../../../renderer/src/client/session-graph-pages';
+import type { ArborClient } from '../../../../renderer/src/client/arbor-client';
+import { ArborError } from '../../../../shared/errors';
+import { packedNodesOf } from '../../../../shared/graph/packed-nodes';
+import type { NodeSummary, SessionGraph, SessionSummary } from '../../../../shared/model';
+import { encodeSessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
+import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
+
+const SESSION: SessionSummary = { id: 'S1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 6, fileCount: 1, branchCount: 0 };
+
+function nodes(count: number): NodeSummary[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `n${i}`, sessionId: 'S1', sourceId: `n${i}`, parentSourceId: i === 0 ? null : `n${i - 1}`, parentId: i === 0 ? null : `n${i - 1}`,
+    extraEdges: [], kind: i % 2 === 0 ? 'user' : 'assistant', timestamp: `2026-01-05T09:00:0${i}.000Z`, label: `step ${i}`,
+    toolCalls: [], sidechain: false, agentId: null, model: null,
+  }));
+}
+
+function pagesOf(all: readonly NodeSummary[], size: number, version = 'v1'): SessionGraphPage[] {
+  const pages: SessionGraphPage[] = [];
+  const count = Math.ceil(all.length / size);
+  for (let page = 0; page < count; page++) {
+    const chunk = JSON.stringify(encodeSessionGraphChunk('S1', all.slice(page * size, (page + 1) * size)));
+    pages.push({ version, page, pages: count, chunk, ...(page === 0 ? { session: SESSION } : {}) });
+  }
+  return pages;
+}
+
+describe('reading a session graph in pages', () => {
+  it('assembles the pages into the graph and keeps its packed nodes', async () => {
+    const all = nodes(6);
+    const pages = pagesOf(all, 4);
+    const graph = await readGraphPages(async (_method, request) => pages[(request as { page: number }).page] as never, 'S1');
+    expect(graph).toEqual({ session: SESSION, nodes: all });
+    expect(packedNodesOf(graph!.nodes)?.parents).toEqual(Int32Array.from([-1, 0, 1, 2, 3, 4]));
+  });
+
+  it('decodes a whole graph sent on page 0', async () => {
+    const whole: SessionGraph = { session: SESSION, nodes: nodes(3) };
+    const graph = await readGraphPages(async () => ({ version: 'whole', page: 0, pages: 1, chunk: '', graph: encodeSessionGraph(whole) }) as never, 'S1');
+    expect(graph).toEqual(whole);
+  });
+
+  it('gives up after pages that keep changing version, and the wrapper asks sessions.graph', async () => {
+    let calls = 0;
+    const graph = await readGraphPages(async (_method, request) => {
+      calls++;
+      const page = (request as { page: number }).page;
+      return pagesOf(nodes(6), 4, page === 0 ? `v${calls}` : 'other')[page] as never;
+    }, 'S1');
+    expect(graph).toBeNull();
+    expect(calls).toBe(6);
+  });
+
+  it('a host without sessions.graphPage is asked sessions.graph', async () => {
+    const whole: SessionGraph = { session: SESSION, nodes: nodes(2) };
+    const asked: string[] = [];
+    const inner = {
+      host: 'web',
+      call: async (method: string) => {
+        asked.push(method);
+        if (method === 'sessions.graphPage') throw new ArborError('BAD_REQUEST', 'unknown method "sessions.graphPage"');
+        return whole;
+      },
+      on: () => () => undefined,
+      connection: () => 'connected',
+      onConnection: () => () => undefined,
+      close: () => undefined,
+    } as unknown as ArborClient;
+    expect(await withGraphPages(inner).call('sessions.graph', { sessionId: 'S1' })).toBe(whole);
+    expect(asked).toEqual(['sessions.graphPage', 'sessions.graph']);
+    await expect(withGraphPages({ ...inner, call: async () => { throw new ArborError('NOT_FOUND', 'no session'); } } as ArborClient).call('sessions.graph', { sessionId: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
