@@ -51,17 +51,22 @@ function toToolCallDetail(
 ): ToolCallDetail {
   const use = content.blocks.find((block) => block.type === 'tool_use' && block.id === call.id);
   let resultText: string | null = null;
+  let exitCode: number | null = null;
   if (call.result !== null) {
     const resultBlock = safeRead(readContent, call.result.raw.toString('utf8')).blocks.find(
       (block) => block.type === 'tool_result' && block.toolUseId === call.id,
     );
     resultText = resultBlock?.type === 'tool_result' ? resultBlock.text : null;
+    exitCode = resultBlock?.type === 'tool_result' ? (resultBlock.exitCode ?? null) : null;
   }
+  const shape = use?.type === 'tool_use' ? use.shape : undefined;
   return {
     id: call.id,
     name: call.name,
     outcome: call.isError === null ? 'missing' : call.isError ? 'error' : 'ok',
     input: use?.type === 'tool_use' ? use.input : null,
+    ...(shape === undefined ? {} : { shape }),
+    ...(exitCode === null ? {} : { exitCode }),
     resultNodeId: call.result?.nodeId ?? null,
     resultText,
     durationMs: durationBetween(callTimestamp, call.result?.timestamp ?? null),
