@@ -181,10 +181,14 @@ export function parseTranscript(
 }
 
 /**
- * A stored line's content, by the format that wrote it. The stored line carries no format, so its envelope
- * decides: a Codex line is `{timestamp, type, payload}`, every other line is Claude Code's.
+ * A stored line's content, read by the importer of the format its file was recorded as (`files.format`).
+ * Guessing from the line's first characters read a Codex line whose payload mentions `"uuid":` as Claude
+ * Code's, and a Claude line shaped `{timestamp, type, payload}` as Codex's; the guess stays only for a line
+ * whose format is not known (null, or a format no importer reads any more).
  */
-export function readAnyNodeContent(raw: string): NodeContent {
+export function readAnyNodeContent(raw: string, format: string | null = null): NodeContent {
+  const recorded = format === null ? null : importerFor(format);
+  if (recorded !== null) return recorded.readNodeContent(raw);
   const start = raw.slice(0, 256);
   const importer = codexImporter.claimsLine(start.length < raw.length ? start : raw) ? codexImporter : claudeCodeImporter;
   return importer.readNodeContent(raw);

@@ -11,6 +11,8 @@ export function codexCallLabel(name: string, args: unknown, cwd: string | null):
     case 'local_shell':
     case 'container.exec': {
       const command = commandText(input.cmd ?? input.command);
+      // A patch run through the shell (`["apply_patch", "…"]`, a heredoc) is labelled as the patch it is.
+      if (command !== null && command.includes('*** Begin Patch') && /(^|\s|['"])apply_patch\b/.test(command)) return patchLabel(command, cwd);
       return command === null ? name : `${name}: ${firstLine(command, 100)}`;
     }
     case 'apply_patch':

@@ -156,8 +156,12 @@ export function relativeTo(cwd: string | null, path: string): string {
   return base === undefined ? path : path.slice(base.length);
 }
 
-/** The name a call's head shows: a `brief` call's tool (an MCP call as `server/tool`), else the call's own. */
+/**
+ * The name a call's head shows: a `brief` call's tool (an MCP call as `server/tool`), `apply_patch` for a
+ * patch (also one the shell ran), else the call's own.
+ */
 export function shapeName(name: string, shape: ToolCallShape | undefined): string {
+  if (shape?.kind === 'patch') return 'apply_patch';
   return shape?.kind === 'brief' ? shape.tool : name;
 }
 

@@ -53,7 +53,9 @@ describe('ToolCallRow, shaped calls', () => {
   });
 
   it('shows a patch as one diff per file under Add, Move and Delete heads, paths relative to the folder', () => {
-    render(<ToolCallRow call={call(patch, { name: 'apply_patch', resultText: 'Success. Updated the following files:' })} cwd="/work/app" full={false} />);
+    // Run through the shell: still named as the patch it is.
+    render(<ToolCallRow call={call(patch, { name: 'shell', resultText: 'Success. Updated the following files:' })} cwd="/work/app" full={false} />);
+    expect(screen.getByTestId('conversation-call').querySelector('.conv-call__name')?.textContent).toBe('apply_patch');
     const files = screen.getAllByTestId('conversation-patch-file');
     expect(files.map((file) => file.dataset.action)).toEqual(['add', 'move', 'delete']);
     expect(files[1]!.querySelector('.conv-patch__head')?.textContent).toBe('Movesrc/a.ts → src/b.ts');

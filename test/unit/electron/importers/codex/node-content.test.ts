@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RolloutBuilder } from '../../../../../electron/demo/codex-rollout';
 import { readCodexNodeContent } from '../../../../../electron/importers/codex';
-import { shellCommandText } from '../../../../../electron/importers/codex/tool-labels';
+import { codexCallLabel, shellCommandText } from '../../../../../electron/importers/codex/tool-labels';
 import type { ContentBlock } from '../../../../../shared/model';
 
 const scope = { id: '019e0000-0000-7000-8000-00000000c0de', cwd: '/work/app' };
@@ -95,6 +95,7 @@ describe('readCodexNodeContent, legacy history', () => {
       expect(shape?.kind).toBe('patch');
       expect(shape?.kind === 'patch' ? shape.files.map((f) => [f.action, f.path, f.lines.map((l) => l.kind)]) : null).toEqual([['update', 'a.py', ['hunk', 'removed', 'added']]]);
     }
+    expect(codexCallLabel('shell', { command: ['apply_patch', patch] }, null)).toBe('apply_patch: Update a.py');
   });
 
   it('reads update_plan as a checklist with its explanation', () => {
