@@ -26,6 +26,9 @@ import {
 } from './codex';
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
 import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
+import type { FormatPlace, FormatReport } from '../../shared/format-report';
+import { checkTranscriptFile, FormatDoctor } from './claude-code/format-doctor';
+import { checkRolloutFile, CodexFormatDoctor } from './codex/format-doctor';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -43,6 +46,16 @@ export interface Importer {
   searchText(raw: Uint8Array): string;
   /** Whether Arbor can write a fork of a session in this format that the agent itself resumes. */
   readonly writesResumableFork: boolean;
+  /** A new format doctor (`arbor doctor`, the session header's report), by this importer's own registry of what it models. */
+  formatDoctor(): FormatChecker;
+}
+
+/** One format's doctor: fed a file, or stored lines one at a time, then asked for its report. */
+export interface FormatChecker {
+  checkFile(path: string, options: { readonly signal?: AbortSignal; readonly onBytes?: (bytesRead: number) => void }): Promise<void>;
+  /** A stored line; `cut` when the store kept only its start. */
+  line(bytes: Buffer, place: FormatPlace, totalBytes: number, cut: boolean): void;
+  report(): FormatReport;
 }
 
 /** Top-level line types of Claude Code transcripts (FORMATS.md §1.2), for lines without a uuid. */
@@ -68,6 +81,14 @@ export const claudeCodeImporter: Importer = {
   readNodeContent: readClaudeNodeContent,
   searchText: claudeSearchText,
   writesResumableFork: true,
+  formatDoctor() {
+    const doctor = new FormatDoctor();
+    return {
+      checkFile: (path, options) => checkTranscriptFile(doctor, path, options),
+      line: (bytes, place, totalBytes, cut) => doctor.line(bytes, place, totalBytes, cut),
+      report: () => doctor.report(),
+    };
+  },
 };
 
 export const codexImporter: Importer = {
@@ -81,6 +102,14 @@ export const codexImporter: Importer = {
   searchText: codexSearchText,
   // Writing a rollout `codex resume` continues is the next increment.
   writesResumableFork: false,
+  formatDoctor() {
+    const doctor = new CodexFormatDoctor();
+    return {
+      checkFile: (path, options) => checkRolloutFile(doctor, path, options),
+      line: (bytes, place, totalBytes, cut) => doctor.line(bytes, place, totalBytes, cut),
+      report: () => doctor.report(),
+    };
+  },
 };
 
 /** Codex first: its envelope is unambiguous, while Claude's claim also accepts a bare `type`. */
