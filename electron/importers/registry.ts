@@ -25,7 +25,7 @@ import {
   threadIdFromName,
 } from './codex';
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
-import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
+import type { KnownFile, ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
 import type { FormatPlace, FormatReport } from '../../shared/format-report';
 import { checkTranscriptFile, FormatDoctor } from './claude-code/format-doctor';
 import { checkRolloutFile, CodexFormatDoctor } from './codex/format-doctor';
@@ -160,20 +160,28 @@ export function claimOf(head: Buffer | null): Claim {
 
 /**
  * Finds transcripts of every format under the given files or folders (see discoverClaudeTranscripts for the
- * walk) and gives each to the importer that claims it by content.
+ * walk) and gives each to the importer that claims it by content. A file `known` from an earlier import with
+ * the same size and mtime keeps its stored format unread: reading a 64 KiB head of every unchanged
+ * transcript on every run cost the most on the runs that had least to do.
  */
 export async function discoverTranscripts(
   paths: readonly string[],
-  options: { readonly signal?: AbortSignal } = {},
+  options: { readonly signal?: AbortSignal; readonly known?: KnownFile; readonly readHead?: (path: string) => Promise<Buffer | null> } = {},
 ): Promise<{ readonly files: TranscriptFile[]; readonly problems: ImportProblem[] }> {
   const walked = await discoverClaudeTranscripts(paths, { signal: options.signal, fileNames: isRolloutFileName });
   const problems = [...walked.problems];
   const files: TranscriptFile[] = [];
+  const readHead = options.readHead ?? readFileHead;
   for (const file of walked.files) {
     throwIfAborted(options.signal);
+    const known = options.known?.(file.path) ?? null;
+    if (known !== null && known.size === file.size && known.mtimeMs === file.mtimeMs && importerFor(known.format) !== null) {
+      files.push(known.format === 'codex' ? { format: 'codex', path: file.path, size: file.size, mtimeMs: file.mtimeMs, role: 'main', sessionHint: threadIdFromName(file.path), agentId: null } : file);
+      continue;
+    }
     let head: Buffer | null;
     try {
-      head = await readFileHead(file.path);
+      head = await readHead(file.path);
     } catch (error) {
       problems.push({ file: file.path, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}`, notImported: true });
       continue;
