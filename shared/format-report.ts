@@ -11,7 +11,12 @@ export type FormatFindingCategory =
   | 'assistant block'
   | 'tool result block'
   | 'progress type'
-  | 'attachment type';
+  | 'attachment type'
+  // Codex rollouts (electron/importers/codex/modelled.ts)
+  | 'line type'
+  | 'response item type'
+  | 'event type'
+  | 'item type';
 
 export interface FormatPlace {
   readonly file: string;
@@ -56,6 +61,10 @@ const CATEGORY_ORDER: readonly FormatFindingCategory[] = [
   'tool result block',
   'progress type',
   'attachment type',
+  'line type',
+  'response item type',
+  'event type',
+  'item type',
 ];
 
 /**
@@ -79,4 +88,17 @@ export function describeFormatReport(report: FormatReport): string | null {
 
 function joinWords(parts: readonly string[]): string {
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/** One report for files of several formats (`arbor doctor` on a mixed folder): counts added, findings of each. */
+export function mergeFormatReports(reports: readonly FormatReport[]): FormatReport {
+  const examples = reports.flatMap((report) => report.unreadable.examples);
+  return {
+    files: reports.reduce((sum, report) => sum + report.files, 0),
+    lines: reports.reduce((sum, report) => sum + report.lines, 0),
+    bytes: reports.reduce((sum, report) => sum + report.bytes, 0),
+    unmodelled: reports.flatMap((report) => report.unmodelled).sort((a, b) => b.lines - a.lines || a.category.localeCompare(b.category) || a.name.localeCompare(b.name)),
+    unreadable: { count: reports.reduce((sum, report) => sum + report.unreadable.count, 0), examples: examples.slice(0, 20) },
+    tooLarge: reports.reduce((sum, report) => sum + report.tooLarge, 0),
+  };
 }

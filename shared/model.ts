@@ -138,18 +138,48 @@ export interface SessionGraph {
 export type ContentBlock =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'thinking'; readonly text: string; readonly redacted: boolean }
-  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: unknown }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: unknown; readonly shape?: ToolCallShape }
   | {
       readonly type: 'tool_result';
       readonly toolUseId: string;
       readonly text: string;
       readonly isError: boolean;
+      /** A shell command's exit code, when its output says it. */
+      readonly exitCode?: number | null;
     }
   | { readonly type: 'image'; readonly mediaType: string; readonly bytes: number }
   | { readonly type: 'other'; readonly blockType: string; readonly json: unknown };
 
+/**
+ * What a tool call is, whatever the format's tool is called: a shell command, a patch of files, a plan, or a
+ * tool named with its main argument. Importers set it where they know the call; the UI draws it instead of
+ * the raw input.
+ */
+export type ToolCallShape =
+  | { readonly kind: 'shell'; readonly command: string }
+  | { readonly kind: 'patch'; readonly files: readonly PatchFileChange[] }
+  | { readonly kind: 'plan'; readonly explanation: string | null; readonly steps: readonly PlanStep[] }
+  | { readonly kind: 'brief'; readonly tool: string; readonly argument: string };
+
+export interface PatchFileChange {
+  readonly action: 'add' | 'update' | 'delete' | 'move';
+  readonly path: string;
+  /** Where a moved file went. */
+  readonly movePath: string | null;
+  /** The patch's own lines: `hunk` is a `@@` header (its text after the marks). */
+  readonly lines: readonly { readonly kind: 'same' | 'added' | 'removed' | 'hunk'; readonly text: string }[];
+}
+
+export interface PlanStep {
+  readonly step: string;
+  readonly status: 'pending' | 'in_progress' | 'completed';
+}
+
 export interface ToolCallDetail extends ToolCallRef {
   readonly input: unknown;
+  readonly shape?: ToolCallShape;
+  /** A shell command's exit code, when its result says it. */
+  readonly exitCode?: number | null;
   /** The node carrying the result, when recorded. */
   readonly resultNodeId: NodeId | null;
   readonly resultText: string | null;

@@ -41,6 +41,8 @@ export interface StoredFileState {
   readonly mtimeMs: number;
   readonly endOffset: number;
   readonly endLine: number;
+  /** The format the file was claimed as when first imported. */
+  readonly format: string;
 }
 
 export interface FileImportResult {
@@ -60,8 +62,8 @@ export interface FileImport {
 
 export function prepareImportStatements(db: WritableDB) {
   return {
-    fileState: db.prepare<[string], { id: number; session_id: string | null; size: number; mtime_ms: number; end_offset: number; end_line: number }>(
-      'SELECT id, session_id, size, mtime_ms, end_offset, end_line FROM files WHERE path = ?',
+    fileState: db.prepare<[string], { id: number; session_id: string | null; size: number; mtime_ms: number; end_offset: number; end_line: number; format: string }>(
+      'SELECT id, session_id, size, mtime_ms, end_offset, end_line, format FROM files WHERE path = ?',
     ),
     insertFile: db.prepare<[string, string, string, string | null], { id: number }>(
       'INSERT INTO files (path, format, role, agent_id) VALUES (?, ?, ?, ?) RETURNING id',
@@ -117,6 +119,7 @@ export function readFileState(statements: ImportStatements, path: string): Store
     mtimeMs: row.mtime_ms,
     endOffset: row.end_offset,
     endLine: row.end_line,
+    format: row.format,
   };
 }
 

@@ -9,6 +9,8 @@ export interface StoredNode {
   readonly seq: number;
   readonly summary: NodeSummary;
   readonly file: string;
+  /** The file's format as recorded at import (`files.format`): which importer reads the line back. */
+  readonly format: string;
   readonly line: number;
   /** The line as stored (cut at RAW_LIMIT); rawBytes is its full length. */
   readonly raw: Buffer;
@@ -20,7 +22,7 @@ export interface StoredToolCall {
   readonly name: string;
   readonly isError: boolean | null;
   /** The node carrying the result, when recorded, with its line to read the result text from. */
-  readonly result: { readonly nodeId: string; readonly timestamp: string | null; readonly raw: Buffer } | null;
+  readonly result: { readonly nodeId: string; readonly timestamp: string | null; readonly raw: Buffer; readonly format: string | null } | null;
 }
 
 export interface StoredRecord {
@@ -32,17 +34,17 @@ export interface StoredRecord {
 
 export function prepareNodeQueries(db: ReadableDB) {
   return {
-    node: db.prepare<[string], NodeRow & { file: string; line: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
-      `SELECT ${NODE_COLUMNS}, f.path AS file, n.line, n.raw, n.raw_codec, n.raw_bytes FROM nodes n
+    node: db.prepare<[string], NodeRow & { file: string; format: string; line: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
+      `SELECT ${NODE_COLUMNS}, f.path AS file, f.format AS format, n.line, n.raw, n.raw_codec, n.raw_bytes FROM nodes n
        JOIN files f ON f.id = n.file_id WHERE n.id = ?`,
     ),
     callResults: db.prepare<
       [number],
-      { tool_use_id: string; name: string; is_error: number | null; result_id: string | null; result_timestamp: string | null; result_raw: Buffer | null; result_codec: number | null }
+      { tool_use_id: string; name: string; is_error: number | null; result_id: string | null; result_timestamp: string | null; result_raw: Buffer | null; result_codec: number | null; result_format: string | null }
     >(
-      `SELECT c.tool_use_id, c.name, r.is_error, rn.id AS result_id, rn.timestamp AS result_timestamp, rn.raw AS result_raw, rn.raw_codec AS result_codec
+      `SELECT c.tool_use_id, c.name, r.is_error, rn.id AS result_id, rn.timestamp AS result_timestamp, rn.raw AS result_raw, rn.raw_codec AS result_codec, rf.format AS result_format
        FROM tool_calls c LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
-       LEFT JOIN nodes rn ON rn.seq = r.node_seq
+       LEFT JOIN nodes rn ON rn.seq = r.node_seq LEFT JOIN files rf ON rf.id = rn.file_id
        WHERE c.node_seq = ? ORDER BY c.ordinal`,
     ),
     records: db.prepare<[string], { type: string; file: string; line: number; raw: Buffer; raw_codec: number }>(
@@ -58,7 +60,7 @@ export function getStoredNode(q: NodeQueries, sq: SessionQueries, nodeId: string
   if (!row) return null;
   const edges = sq.nodeEdges.all(row.seq).map(toEdge);
   const calls = sq.nodeCalls.all(row.seq).map(toCallRef);
-  return { seq: row.seq, summary: toNodeSummary(row, edges, calls), file: row.file, line: row.line, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes };
+  return { seq: row.seq, summary: toNodeSummary(row, edges, calls), file: row.file, format: row.format, line: row.line, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes };
 }
 
 export function getStoredToolCalls(q: NodeQueries, seq: number): StoredToolCall[] {
@@ -68,7 +70,7 @@ export function getStoredToolCalls(q: NodeQueries, seq: number): StoredToolCall[
     isError: call.is_error === null ? null : call.is_error !== 0,
     result:
       call.result_id !== null && call.result_raw !== null
-        ? { nodeId: call.result_id, timestamp: call.result_timestamp, raw: decodeRaw(call.result_raw, call.result_codec ?? 0) }
+        ? { nodeId: call.result_id, timestamp: call.result_timestamp, raw: decodeRaw(call.result_raw, call.result_codec ?? 0), format: call.result_format }
         : null,
   }));
 }

@@ -128,6 +128,33 @@ export class RolloutBuilder {
     return this.push('future_record_type', { note: 'a later Codex' });
   }
 
+  /** `update_plan` (paginated: a Plan item). */
+  plan(steps: readonly { readonly step: string; readonly status: 'pending' | 'in_progress' | 'completed' }[], explanation?: string): this {
+    const callId = this.callId();
+    if (this.mode === 'paginated') return this.item({ type: 'Plan', id: callId, items: steps.map((s) => ({ text: s.step, completed: s.status === 'completed' })) });
+    this.response({ type: 'function_call', name: 'update_plan', arguments: JSON.stringify({ plan: steps, ...(explanation === undefined ? {} : { explanation }) }), call_id: callId });
+    return this.response({ type: 'function_call_output', call_id: callId, output: 'Plan updated' });
+  }
+
+  /** A web search (it has no call id in either mode). */
+  webSearch(query: string): this {
+    if (this.mode === 'paginated') return this.item({ type: 'WebSearch', id: this.callId(), query });
+    this.event({ type: 'web_search_end', call_id: `ws_${this.calls}`, query });
+    return this.response({ type: 'web_search_call', status: 'completed', action: { type: 'search', query } });
+  }
+
+  /** Any other function call (`view_image`, `mcp__server__tool`, the older argv `shell`); `output: null` has none. */
+  tool(name: string, args: Readonly<Record<string, unknown>>, output: string | null): this {
+    const callId = this.callId();
+    this.response({ type: 'function_call', name, arguments: JSON.stringify(args), call_id: callId });
+    return output === null ? this : this.response({ type: 'function_call_output', call_id: callId, output });
+  }
+
+  /** The lines so far, forgotten here: a long rollout is written in pieces (the import benchmark's 200 MB). */
+  drain(): string[] {
+    return this.lines.splice(0, this.lines.length);
+  }
+
   take(): string[] {
     return [...this.lines];
   }

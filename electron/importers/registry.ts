@@ -26,7 +26,10 @@ import {
   threadIdFromName,
 } from './codex';
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
-import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
+import type { KnownFile, ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
+import type { FormatPlace, FormatReport } from '../../shared/format-report';
+import { checkTranscriptFile, FormatDoctor } from './claude-code/format-doctor';
+import { checkRolloutFile, CodexFormatDoctor } from './codex/format-doctor';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -44,6 +47,16 @@ export interface Importer {
   searchText(raw: Uint8Array): string;
   /** Whether Arbor can write a fork of a session in this format that the agent itself resumes. */
   readonly writesResumableFork: boolean;
+  /** A new format doctor (`arbor doctor`, the session header's report), by this importer's own registry of what it models. */
+  formatDoctor(): FormatChecker;
+}
+
+/** One format's doctor: fed a file, or stored lines one at a time, then asked for its report. */
+export interface FormatChecker {
+  checkFile(path: string, options: { readonly signal?: AbortSignal; readonly onBytes?: (bytesRead: number) => void }): Promise<void>;
+  /** A stored line; `cut` when the store kept only its start. */
+  line(bytes: Buffer, place: FormatPlace, totalBytes: number, cut: boolean): void;
+  report(): FormatReport;
 }
 
 /** Top-level line types of Claude Code transcripts (FORMATS.md §1.2), for lines without a uuid. */
@@ -69,6 +82,14 @@ export const claudeCodeImporter: Importer = {
   readNodeContent: readClaudeNodeContent,
   searchText: claudeSearchText,
   writesResumableFork: true,
+  formatDoctor() {
+    const doctor = new FormatDoctor();
+    return {
+      checkFile: (path, options) => checkTranscriptFile(doctor, path, options),
+      line: (bytes, place, totalBytes, cut) => doctor.line(bytes, place, totalBytes, cut),
+      report: () => doctor.report(),
+    };
+  },
 };
 
 export const codexImporter: Importer = {
@@ -82,6 +103,14 @@ export const codexImporter: Importer = {
   searchText: codexSearchText,
   // electron/forks/codex/: a new rollout under $CODEX_HOME/sessions that `codex resume <id>` continues.
   writesResumableFork: true,
+  formatDoctor() {
+    const doctor = new CodexFormatDoctor();
+    return {
+      checkFile: (path, options) => checkRolloutFile(doctor, path, options),
+      line: (bytes, place, totalBytes, cut) => doctor.line(bytes, place, totalBytes, cut),
+      report: () => doctor.report(),
+    };
+  },
 };
 
 /** Codex first: its envelope is unambiguous, while Claude's claim also accepts a bare `type`. */
@@ -132,20 +161,28 @@ export function claimOf(head: Buffer | null): Claim {
 
 /**
  * Finds transcripts of every format under the given files or folders (see discoverClaudeTranscripts for the
- * walk) and gives each to the importer that claims it by content.
+ * walk) and gives each to the importer that claims it by content. A file `known` from an earlier import with
+ * the same size and mtime keeps its stored format unread: reading a 64 KiB head of every unchanged
+ * transcript on every run cost the most on the runs that had least to do.
  */
 export async function discoverTranscripts(
   paths: readonly string[],
-  options: { readonly signal?: AbortSignal } = {},
+  options: { readonly signal?: AbortSignal; readonly known?: KnownFile; readonly readHead?: (path: string) => Promise<Buffer | null> } = {},
 ): Promise<{ readonly files: TranscriptFile[]; readonly problems: ImportProblem[] }> {
   const walked = await discoverClaudeTranscripts(paths, { signal: options.signal, fileNames: isRolloutFileName });
   const problems = [...walked.problems];
   const files: TranscriptFile[] = [];
+  const readHead = options.readHead ?? readFileHead;
   for (const file of walked.files) {
     throwIfAborted(options.signal);
+    const known = options.known?.(file.path) ?? null;
+    if (known !== null && known.size === file.size && known.mtimeMs === file.mtimeMs && importerFor(known.format) !== null) {
+      files.push(known.format === 'codex' ? { format: 'codex', path: file.path, size: file.size, mtimeMs: file.mtimeMs, role: 'main', sessionHint: threadIdFromName(file.path), agentId: null } : file);
+      continue;
+    }
     let head: Buffer | null;
     try {
-      head = await readFileHead(file.path);
+      head = await readHead(file.path);
     } catch (error) {
       problems.push({ file: file.path, line: 0, reason: `cannot read: ${error instanceof Error ? error.message : String(error)}`, notImported: true });
       continue;
@@ -184,10 +221,14 @@ export function parseTranscript(
 }
 
 /**
- * A stored line's content, by the format that wrote it. The stored line carries no format, so its envelope
- * decides: a Codex line is `{timestamp, type, payload}`, every other line is Claude Code's.
+ * A stored line's content, read by the importer of the format its file was recorded as (`files.format`).
+ * Guessing from the line's first characters read a Codex line whose payload mentions `"uuid":` as Claude
+ * Code's, and a Claude line shaped `{timestamp, type, payload}` as Codex's; the guess stays only for a line
+ * whose format is not known (null, or a format no importer reads any more).
  */
-export function readAnyNodeContent(raw: string): NodeContent {
+export function readAnyNodeContent(raw: string, format: string | null = null): NodeContent {
+  const recorded = format === null ? null : importerFor(format);
+  if (recorded !== null) return recorded.readNodeContent(raw);
   const start = raw.slice(0, 256);
   const importer = codexImporter.claimsLine(start.length < raw.length ? start : raw) ? codexImporter : claudeCodeImporter;
   return importer.readNodeContent(raw);

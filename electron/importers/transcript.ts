@@ -25,6 +25,9 @@ export interface TranscriptFile {
   readonly agentLabel?: string | null;
 }
 
+/** What the store knows of a file from an earlier import (null when it has none). */
+export type KnownFile = (path: string) => { readonly size: number; readonly mtimeMs: number; readonly format: string } | null;
+
 /** Where a session's line came from when it is a copy of another session's (`forkedFrom`, FORMATS issue 13). */
 export interface ForkedFrom {
   readonly sessionId: string;

@@ -10,7 +10,7 @@
 import { isStoreError } from '../db/database';
 import type { FileImportOptions } from '../db/import-writer';
 import type { SessionStore } from '../db/session-store';
-import type { ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
+import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
 import { incompleteTailProblem } from './incomplete-tail';
 import { ImportLineTally } from './import-summary';
@@ -21,7 +21,7 @@ import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, Sess
 export interface TranscriptReader {
   discover(
     paths: readonly string[],
-    options: { readonly signal?: AbortSignal },
+    options: { readonly signal?: AbortSignal; readonly known?: KnownFile },
   ): Promise<{ readonly files: readonly TranscriptFile[]; readonly problems: readonly ImportProblem[] }>;
   parse(file: TranscriptFile, sink: ParseSink, options: ParseOptions): Promise<ParseResult>;
   /** Starts a worker thread that parses files ahead (optional: without it every file is parsed in-thread). */
@@ -91,7 +91,8 @@ export async function importSessions(
   const progress = new ProgressReporter(options);
   progress.report('discover', true);
 
-  const discovered = await reader.discover(paths, { signal });
+  // Files stored with the same size and mtime keep their stored format: their heads are not read again.
+  const discovered = await reader.discover(paths, { signal, known: (path) => store.fileState(path) });
   problems.addAll(discovered.problems);
   throwIfAborted(signal);
   const plan = planFiles(store, discovered.files, problems);

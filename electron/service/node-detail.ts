@@ -11,7 +11,8 @@ export interface NodeContent {
   readonly gitBranch: string | null;
   readonly version: string | null;
 }
-export type ReadNodeContent = (raw: string) => NodeContent;
+/** `format`: the line's file format as the store recorded it (`files.format`), which picks the reader. */
+export type ReadNodeContent = (raw: string, format: string | null) => NodeContent;
 
 const EMPTY_CONTENT: NodeContent = { blocks: [], usage: null, cwd: null, gitBranch: null, version: null };
 
@@ -19,7 +20,7 @@ export function getNodeDetail(store: SessionStore, readContent: ReadNodeContent,
   const node = store.getNode(nodeId);
   if (node === null) throw new ArborError('NOT_FOUND', `No node ${nodeId}`, { nodeId });
   const raw = node.raw.toString('utf8');
-  const content = safeRead(readContent, raw);
+  const content = safeRead(readContent, raw, node.format);
   const toolCalls = store.getToolCalls(node).map((call) => toToolCallDetail(call, content, node.summary.timestamp, readContent));
   const records: AttachedRecord[] = store.getRecords(nodeId).map((record) => ({
     type: record.type,
@@ -51,17 +52,22 @@ function toToolCallDetail(
 ): ToolCallDetail {
   const use = content.blocks.find((block) => block.type === 'tool_use' && block.id === call.id);
   let resultText: string | null = null;
+  let exitCode: number | null = null;
   if (call.result !== null) {
-    const resultBlock = safeRead(readContent, call.result.raw.toString('utf8')).blocks.find(
+    const resultBlock = safeRead(readContent, call.result.raw.toString('utf8'), call.result.format).blocks.find(
       (block) => block.type === 'tool_result' && block.toolUseId === call.id,
     );
     resultText = resultBlock?.type === 'tool_result' ? resultBlock.text : null;
+    exitCode = resultBlock?.type === 'tool_result' ? (resultBlock.exitCode ?? null) : null;
   }
+  const shape = use?.type === 'tool_use' ? use.shape : undefined;
   return {
     id: call.id,
     name: call.name,
     outcome: call.isError === null ? 'missing' : call.isError ? 'error' : 'ok',
     input: use?.type === 'tool_use' ? use.input : null,
+    ...(shape === undefined ? {} : { shape }),
+    ...(exitCode === null ? {} : { exitCode }),
     resultNodeId: call.result?.nodeId ?? null,
     resultText,
     durationMs: durationBetween(callTimestamp, call.result?.timestamp ?? null),
@@ -75,9 +81,9 @@ function durationBetween(start: string | null, end: string | null): number | nul
 }
 
 /** A line cut at RAW_LIMIT is not valid JSON any more; show it raw with no blocks rather than fail. */
-function safeRead(readContent: ReadNodeContent, raw: string): NodeContent {
+function safeRead(readContent: ReadNodeContent, raw: string, format: string | null): NodeContent {
   try {
-    return readContent(raw);
+    return readContent(raw, format);
   } catch {
     return EMPTY_CONTENT;
   }

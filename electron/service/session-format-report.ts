@@ -5,7 +5,7 @@
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import type { FormatReport } from '../../shared/format-report';
 import type { SessionStore } from '../db/session-store';
-import { FormatDoctor } from '../importers/claude-code/format-doctor';
+import { importerFor } from '../importers/registry';
 import { RAW_LIMIT } from '../importers/transcript';
 
 /** Lines between cancellation checks (the store is read synchronously, row by row). */
@@ -14,10 +14,10 @@ const CHECK_EVERY = 4096;
 export function sessionFormatReport(store: SessionStore, sessionId: string, signal?: AbortSignal): FormatReport {
   const session = store.getSession(sessionId);
   if (session === null) throw new ArborError('NOT_FOUND', `No session ${sessionId}`);
-  const doctor = new FormatDoctor();
-  // The doctor knows Claude Code's records only: run on a Codex rollout it called every Codex record type
-  // "not understood" (5 on a plain rollout). Other formats get their own doctor with their importer.
-  if (session.source !== 'claude-code') return doctor.report();
+  // Each format's own doctor: Claude Code's, run on a Codex rollout, called every Codex record type "not
+  // understood" (5 on a plain rollout).
+  const doctor = importerFor(session.source)?.formatDoctor() ?? null;
+  if (doctor === null) return { files: 0, lines: 0, bytes: 0, unmodelled: [], unreadable: { count: 0, examples: [] }, tooLarge: 0 };
   let count = 0;
   store.forEachSessionLine(sessionId, (line) => {
     if (++count % CHECK_EVERY === 0) throwIfAborted(signal);

@@ -31,9 +31,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
+import { RolloutBuilder, type RolloutScope } from '../../electron/demo/codex-rollout';
 import { syntheticSessionLines, writeSyntheticCorpus } from '../../electron/demo/synthetic';
 import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
+import type { ImportReport } from '../../shared/model';
 import type { ServerMessage } from '../../shared/wire';
 import { argValue } from './bench-args';
 
@@ -492,7 +494,81 @@ async function parent(): Promise<void> {
   }
 }
 
-(process.argv.includes('--child') ? child() : parent()).catch((error: unknown) => {
+// ---------------------------------------------------------------- Codex: one generated rollout, both history modes
+
+/**
+ * The Codex import rate beside the raw anchor on the same file, in the same run: a generated rollout of
+ * --codex-mb MB (default 200) in each history mode, imported into a fresh data folder by the service.
+ * `--codex-only` runs just this; `--skip-codex` leaves it out.
+ */
+async function codexImportRate(): Promise<void> {
+  const targetMb = Number(argValue('--codex-mb') ?? 200);
+  const root = await mkdtemp(join(tmpdir(), 'arbor-bench-codex-'));
+  try {
+    for (const mode of ['legacy', 'paginated'] as const) {
+      const id = mode === 'legacy' ? '019e0000-0000-7000-8000-00000000be01' : '019e0000-0000-7000-8000-00000000be02';
+      const folder = join(root, mode);
+      await mkdir(folder, { recursive: true });
+      const file = join(folder, `rollout-2026-11-30T09-00-00-${id}.jsonl`);
+      await writeCodexRollout(file, { id, cwd: '/work/app', mode }, targetMb * MiB);
+      const bytes = (await stat(file)).size;
+      const before = await timed(() => rawParse([file]));
+      const dataDir = join(root, `data-${mode}`);
+      const service = await createArborService({ dataDir, host: 'cli', version: 'bench', homeDir: dataDir, env: {} });
+      let imported: { seconds: number; cpu: number; value: ImportReport };
+      try {
+        imported = await timed(() => service.api['import.run']({ paths: [folder] }));
+      } finally {
+        await service.close();
+      }
+      const after = await timed(() => rawParse([file]));
+      const raw = Math.min(before.seconds, after.seconds);
+      const importRate = bytes / MiB / imported.seconds;
+      const rawRate = bytes / MiB / raw;
+      console.log(`\nCodex rollout, ${mode} history (${mb(bytes)} MB, ${before.value.lines} lines; load average ${load()})`);
+      const nodes = imported.value.sessions.reduce((sum, session) => sum + session.nodes, 0);
+      if (nodes === 0) throw new Error(`the Codex rollout imported no node: ${JSON.stringify(imported.value.problems.slice(0, 3))}`);
+      console.log(`  import: ${importRate.toFixed(1)} MB/s (${imported.seconds.toFixed(2)} s, ${nodes} nodes; this thread's cpu ${(bytes / MiB / imported.cpu).toFixed(1)} MB/cpu-s, the write worker's not counted)`);
+      console.log(`  raw anchor: ${rawRate.toFixed(1)} MB/s, the faster of ${(bytes / MiB / before.seconds).toFixed(1)} before and ${(bytes / MiB / after.seconds).toFixed(1)} after the import`);
+      console.log(`  import / raw: ${(importRate / rawRate).toFixed(2)}`);
+      await rm(file, { force: true });
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ seconds: number; cpu: number; value: T }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const value = await run();
+  return { seconds: (performance.now() - start) / 1000, cpu: cpuSeconds(process.cpuUsage(cpu)), value };
+}
+
+/** Turns of prompts, reasoning, commands, patches and replies until the file reaches `targetBytes`. */
+async function writeCodexRollout(file: string, scope: RolloutScope, targetBytes: number): Promise<void> {
+  const out = createWriteStream(file);
+  const builder = new RolloutBuilder(scope);
+  let written = 0;
+  for (let turn = 0; written < targetBytes; turn++) {
+    const body = `line ${turn} of the output `.repeat(20);
+    builder
+      .user(`Turn ${turn}: fix the failing test in module ${turn % 97}`)
+      .reasoning(`Look at module ${turn % 97} first; the weekday is read in local time.`)
+      .command(`npm test -- module-${turn % 97}`, { exitCode: turn % 5 === 0 ? 1 : 0, output: `${body}\n`.repeat(8) })
+      .patch(`src/module-${turn % 97}.ts`, `return d.getDay(); // ${turn}`, `return d.getUTCDay(); // ${turn}`, turn % 7 !== 0)
+      .agent(`Turn ${turn} done: the weekday is read in UTC in module ${turn % 97}.`)
+      .complete();
+    const text = builder.drain().map((line) => `${line}\n`).join('');
+    written += Buffer.byteLength(text);
+    if (!out.write(text)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+const entry = process.argv.includes('--child') ? child() : process.argv.includes('--codex-only') ? codexImportRate() : parent().then(() => (process.argv.includes('--skip-codex') ? undefined : codexImportRate()));
+entry.catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { homedir } from 'node:os';
-import type { FormatReport } from '../../../shared/format-report';
-import { defaultClaudeLocations, discoverClaudeTranscripts } from '../../importers/claude-code';
-import { checkTranscriptFile, FormatDoctor } from '../../importers/claude-code/format-doctor';
+import { mergeFormatReports, type FormatReport } from '../../../shared/format-report';
+import { defaultTranscriptLocations, discoverTranscripts, importerFor, type FormatChecker } from '../../importers/registry';
 import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
 import { plural, table } from '../format';
@@ -13,11 +12,12 @@ export const doctorCommand: CliCommand = {
   summary: 'Report what of the transcripts Arbor does not understand yet',
   usage: `Usage: arbor doctor [PATH...] [--json]
 
-Reads Claude Code transcripts (files, or folders searched for them; default: the folder \`arbor import\`
-reads, e.g. ~/.claude/projects) and lists every record type, system subtype, content block, progress
-and attachment type Arbor does not model yet, with how many lines hold it, the Claude Code versions that
-wrote them and where it first appears, then the lines that could not be read. Nothing is imported.
-When a new Claude Code changes its format, this report says exactly what Arbor missed.
+Reads Claude Code transcripts and Codex rollouts (files, or folders searched for them; default: the
+folders \`arbor import\` reads, e.g. ~/.claude/projects and ~/.codex/sessions), each by its own format's
+doctor, and lists every record type, system subtype, content block, progress and attachment type (Codex:
+line, response item, event and item type) Arbor does not model yet, with how many lines hold it, the agent
+versions that wrote them and where it first appears, then the lines that could not be read. Nothing is
+imported. When a new agent release changes its format, this report says exactly what Arbor missed.
 
 Options:
   --json      Print the report as JSON: {"files","lines","bytes","unmodelled":[{category,name,lines,versions,first:{file,line}}],
@@ -29,9 +29,10 @@ Options:
     const paths =
       positionals.length > 0
         ? positionals.map((p) => resolve(io.cwd, p))
-        : await existing(defaultClaudeLocations(context.homeDir ?? homedir(), io.env));
-    const { files, problems } = await discoverClaudeTranscripts(paths, { signal });
-    const doctor = new FormatDoctor();
+        : await existing(defaultTranscriptLocations(context.homeDir ?? homedir(), io.env));
+    // Files are claimed by content (as `arbor import` does), each checked by its format's doctor.
+    const { files, problems } = await discoverTranscripts(paths, { signal });
+    const doctors = new Map<string, FormatChecker>();
     const total = (await Promise.all(files.map((file) => stat(file.path).then((info) => info.size, () => 0)))).reduce((a, b) => a + b, 0);
     let done = 0;
     let lastShown = 0;
@@ -44,7 +45,14 @@ Options:
     try {
       for (const file of files) {
         let read = 0;
-        await checkTranscriptFile(doctor, file.path, {
+        let doctor = doctors.get(file.format);
+        if (doctor === undefined) {
+          const importer = importerFor(file.format);
+          if (importer === null) continue;
+          doctor = importer.formatDoctor();
+          doctors.set(file.format, doctor);
+        }
+        await doctor.checkFile(file.path, {
           signal,
           onBytes: (bytes) => {
             read = bytes;
@@ -57,7 +65,7 @@ Options:
       if (io.interactive && lastShown > 0) io.stderr('\r\x1b[K');
     }
     for (const problem of problems) io.stderr(`arbor: ${problem.file}: ${problem.reason}\n`);
-    const report = doctor.report();
+    const report = mergeFormatReports([...doctors.values()].map((doctor) => doctor.report()));
     io.stdout(values.json === true ? `${JSON.stringify(report)}\n` : describeReport(report, io.cwd));
     return 0;
   },

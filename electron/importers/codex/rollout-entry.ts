@@ -6,6 +6,7 @@
 import type { NodeKind, TokenUsage } from '../../../shared/model';
 import { isObject, type JsonObject } from '../claude-code/json-shape';
 import { clip, firstLine, SEARCH_TEXT_LIMIT } from '../claude-code/label-text';
+import { MODELLED } from './modelled';
 import { codexCallLabel, patchLabel } from './tool-labels';
 import { outputText, readToolOutput } from './tool-output';
 
@@ -44,7 +45,7 @@ export interface SessionMeta {
 }
 
 /** The top-level line types of a rollout; a line whose type is one of these with a `payload` object is Codex's. */
-export const ROLLOUT_LINE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+export const ROLLOUT_LINE_TYPES: ReadonlySet<string> = new Set(MODELLED.lineTypes);
 
 /** Harness context Codex sends as `user`/`developer` messages: shown as system steps, not prompts. */
 const CONTEXT_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md', '<permissions', '<INSTRUCTIONS>', '<turn_aborted>'];
@@ -209,6 +210,11 @@ function completedItem(item: JsonObject, cwd: string | null): RolloutEntry {
     }
     case 'contextcompaction':
       return step('compaction', 'Compacted', textOf(item.summary ?? item.message));
+    case 'mcptoolcall': {
+      const name = `mcp__${stringOf(item.server) ?? 'mcp'}__${stringOf(item.tool) ?? 'tool'}`;
+      const failed = stringOf(item.status) === 'failed' || isObject(item.error);
+      return both(name, id, codexCallLabel(name, item.arguments, cwd), `${name} ${JSON.stringify(item.arguments ?? {})}`, failed);
+    }
     default:
       return { as: 'record', type: `item_completed:${stringOf(item.type) ?? 'unknown'}` };
   }

@@ -11,6 +11,8 @@ export function codexCallLabel(name: string, args: unknown, cwd: string | null):
     case 'local_shell':
     case 'container.exec': {
       const command = commandText(input.cmd ?? input.command);
+      // A patch run through the shell (`["apply_patch", "…"]`, a heredoc) is labelled as the patch it is.
+      if (command !== null && command.includes('*** Begin Patch') && /(^|\s|['"])apply_patch\b/.test(command)) return patchLabel(command, cwd);
       return command === null ? name : `${name}: ${firstLine(command, 100)}`;
     }
     case 'apply_patch':
@@ -47,13 +49,28 @@ export function patchLabel(patch: string, cwd: string | null): string {
   return clip(`apply_patch: ${files.slice(0, 2).join(', ')}${more}`);
 }
 
-function commandText(command: unknown): string | null {
+/**
+ * A command as a shell would show it: a string as written; an argv joined with each word quoted where the
+ * shell needs it; `bash -lc "<script>"` (any sh-like shell, `-c`/`-lc`) unwrapped to the script, which is
+ * what was run.
+ */
+export function shellCommandText(command: unknown): string | null {
   if (typeof command === 'string' && command.length > 0) return command;
-  if (Array.isArray(command) && command.every((part) => typeof part === 'string')) {
-    // `["bash", "-lc", "<script>"]`: the script is what was run.
-    const parts = command as string[];
-    if (parts.length === 3 && (parts[1] === '-lc' || parts[1] === '-c')) return parts[2] ?? null;
-    return parts.join(' ');
-  }
-  return null;
+  if (!Array.isArray(command) || command.length === 0 || !command.every((part) => typeof part === 'string')) return null;
+  const parts = command as string[];
+  const shell = (parts[0] ?? '').split('/').pop() ?? '';
+  if (parts.length === 3 && SHELLS.has(shell) && SCRIPT_FLAGS.has(parts[1] ?? '')) return parts[2] ?? null;
+  return parts.map(shellWord).join(' ');
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe']);
+const SCRIPT_FLAGS = new Set(['-c', '-lc', '-ic', '-Command', '/c', '/C']);
+
+function shellWord(word: string): string {
+  if (word.length > 0 && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+function commandText(command: unknown): string | null {
+  return shellCommandText(command);
 }

@@ -1,7 +1,8 @@
 /**
  * One tool call as a compact row with its outcome inline: Edit as a diff, Write and Read as highlighted
  * code, Bash as the command with its output (ANSI colours drawn), a failure in red with the error's own
- * text, and a call with no result marked "outcome not recorded".
+ * text, and a call with no result marked "outcome not recorded". A call with a format-neutral shape (a
+ * Codex shell command, patch, plan, MCP call) is drawn by that shape (CallShapeView.tsx).
  */
 import { memo, useState } from 'react';
 import type { ToolCallDetail } from '../../../shared/model';
@@ -9,8 +10,9 @@ import { formatDuration } from '../app/format';
 import { LongText, prettyJson } from '../inspector/LongText';
 import { OutcomeBadge } from '../inspector/ToolCallView';
 import { AnsiText } from './AnsiText';
+import { CallShapeInput, DiffLines, ExitCode, ShellOutput } from './CallShapeView';
 import { languageOf, tokenize } from './code-tokens';
-import { callPath, callSubject, editPairs, errorText, lineDiff, readResultCode, relativeTo } from './tool-call-text';
+import { callPath, callSubject, editPairs, errorText, lineDiff, readResultCode, relativeTo, shapeName, shapeSubject } from './tool-call-text';
 
 const SHOWN_LINES = 24;
 /** A file the agent read is context, not news: its first lines say which part it was. */
@@ -19,29 +21,31 @@ const READ_LINES = 10;
 /** `cwd`: the agent's working directory, which paths are shown relative to. */
 export const ToolCallRow = memo(function ToolCallRow({ call, cwd, full }: { call: ToolCallDetail; cwd: string | null; full: boolean }) {
   const duration = formatDuration(call.durationMs);
-  const subject = relativeTo(cwd, callSubject(call.name, call.input));
+  const subject = call.shape ? shapeSubject(call.shape, cwd) : relativeTo(cwd, callSubject(call.name, call.input));
   return (
-    <div className={`conv-call conv-call--${call.outcome}`} data-testid="conversation-call" data-tool={call.name} data-outcome={call.outcome}>
+    <div className={`conv-call conv-call--${call.outcome}`} data-testid="conversation-call" data-tool={call.name} data-shape={call.shape?.kind} data-outcome={call.outcome}>
       <div className="conv-call__head">
-        <span className="conv-call__name">{call.name}</span>
+        <span className="conv-call__name">{shapeName(call.name, call.shape)}</span>
         {subject ? (
           <span className="conv-call__subject" title={subject}>
             {subject}
           </span>
         ) : null}
         <OutcomeBadge outcome={call.outcome} />
+        <ExitCode code={call.exitCode} />
         {duration ? <span className="conv-call__duration">{duration}</span> : null}
       </div>
-      <CallBody call={call} full={full} />
+      <CallBody call={call} cwd={cwd} full={full} />
     </div>
   );
 });
 
-function CallBody({ call, full }: { call: ToolCallDetail; full: boolean }) {
+function CallBody({ call, cwd, full }: { call: ToolCallDetail; cwd: string | null; full: boolean }) {
   const input = call.input as Record<string, unknown> | null;
   const edits = editPairs(call.name, call.input);
   const parts: React.ReactNode[] = [];
   if (full) parts.push(<LongText key="input" text={prettyJson(call.input)} className="code-block" limit={40} />);
+  else if (call.shape) parts.push(<CallShapeInput key="shape" shape={call.shape} cwd={cwd} />);
   else if (call.name === 'Bash' && typeof input?.command === 'string') {
     parts.push(
       <pre key="command" className="conv-command">
@@ -69,6 +73,8 @@ function CallOutcome({ call }: { call: ToolCallDetail }) {
     );
   }
   const text = call.resultText;
+  // A failed command's output is still terminal output (its colours drawn); the exit code says it failed.
+  if (call.outcome === 'error' && call.shape?.kind === 'shell' && text !== null && text.trim() !== '') return <ShellOutput text={text} />;
   if (call.outcome === 'error') {
     return (
       <pre className="conv-call__error" data-testid="conversation-error">
@@ -76,7 +82,10 @@ function CallOutcome({ call }: { call: ToolCallDetail }) {
       </pre>
     );
   }
+  if (call.shape?.kind === 'shell') return <ShellOutput text={text ?? ''} />;
   if (text === null || text === '') return null;
+  // A patch's or a plan's success message says nothing the diff or the checklist does not.
+  if (call.shape?.kind === 'patch' || call.shape?.kind === 'plan') return null;
   // An Edit's or Write's success message says nothing the diff does not.
   if (call.name === 'Edit' || call.name === 'MultiEdit' || call.name === 'Write') return null;
   if (call.name === 'Read') {
@@ -129,28 +138,7 @@ function Code({ text, path, limit = SHOWN_LINES }: { text: string; path: string 
   );
 }
 
-/** A light static diff: one line each, +/- marked, no editor mounted per row. */
+/** An Edit's change through the shared static diff. */
 function EditDiff({ before, after }: { before: string; after: string }) {
-  const [expanded, setExpanded] = useState(false);
-  const lines = lineDiff(before, after);
-  const shown = expanded ? lines : lines.slice(0, SHOWN_LINES * 2);
-  return (
-    <div>
-      <div className="conv-diff" data-testid="conversation-diff">
-        {shown.map((line, i) => (
-          <div key={i} className={`conv-diff__line conv-diff__line--${line.kind}`}>
-            <span className="conv-diff__mark">
-              {line.kind === 'added' ? '+' : line.kind === 'removed' ? '-' : ' '}
-            </span>
-            <span className="conv-diff__text">{line.text || ' '}</span>
-          </div>
-        ))}
-      </div>
-      {lines.length > SHOWN_LINES * 2 ? (
-        <button type="button" className="link-button conv-show-all" onClick={() => setExpanded((v) => !v)}>
-          {expanded ? 'Show less' : `Show all ${lines.length} lines`}
-        </button>
-      ) : null}
-    </div>
-  );
+  return <DiffLines lines={lineDiff(before, after)} />;
 }

@@ -2,6 +2,7 @@
  * Pure helpers for drawing tool calls as compact rows: what a call is about in one line, an Edit's change
  * as +/- lines (a light static diff: no editor per row), and error text without its `<tool_use_error>` tags.
  */
+import type { ToolCallShape } from '../../../shared/model';
 
 export type DiffLineKind = 'same' | 'added' | 'removed';
 export interface DiffLine {
@@ -153,4 +154,33 @@ export function relativeTo(cwd: string | null, path: string): string {
   const bases = cwd.endsWith('/') || cwd.endsWith('\\') ? [cwd] : [`${cwd}/`, `${cwd}\\`];
   const base = bases.find((b) => path.startsWith(b) && path.length > b.length);
   return base === undefined ? path : path.slice(base.length);
+}
+
+/**
+ * The name a call's head shows: a `brief` call's tool (an MCP call as `server/tool`), `apply_patch` for a
+ * patch (also one the shell ran), else the call's own.
+ */
+export function shapeName(name: string, shape: ToolCallShape | undefined): string {
+  if (shape?.kind === 'patch') return 'apply_patch';
+  return shape?.kind === 'brief' ? shape.tool : name;
+}
+
+/** One line saying what a shaped call is about: the command, the files patched, the plan's progress, the argument. */
+export function shapeSubject(shape: ToolCallShape, cwd: string | null): string {
+  switch (shape.kind) {
+    case 'shell':
+      return firstLine(shape.command);
+    case 'patch': {
+      const [first, ...rest] = shape.files;
+      if (first === undefined) return '';
+      const path = relativeTo(cwd, first.path);
+      return rest.length === 0 ? path : `${path} and ${rest.length} more ${rest.length === 1 ? 'file' : 'files'}`;
+    }
+    case 'plan': {
+      const done = shape.steps.filter((step) => step.status === 'completed').length;
+      return `${done} of ${shape.steps.length} steps done`;
+    }
+    case 'brief':
+      return relativeTo(cwd, firstLine(shape.argument));
+  }
 }

@@ -3,6 +3,7 @@ import { assertNever } from '../../../shared/errors';
 import { formatCount, plural } from '../app/format';
 import { LongText, prettyJson } from './LongText';
 import { SafeMarkdown } from './SafeMarkdown';
+import { ShapedToolUse } from '../conversation/CallShapeView';
 
 export const MARKDOWN_MAX_CHARS = 60_000;
 
@@ -48,6 +49,8 @@ export function ContentBlockView({ block }: { block: ContentBlock }) {
     case 'thinking':
       return <ThinkingBlock block={block} />;
     case 'tool_use':
+      // A call with no stored pairing (a Codex web search has no call id) still reads as what it is.
+      if (block.shape) return <ShapedToolUse name={block.name} shape={block.shape} />;
       return (
         <div className="tool-call">
           <div className="tool-call__head">

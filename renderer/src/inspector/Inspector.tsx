@@ -143,7 +143,7 @@ function ContentView({ detail, onOpenNode }: { detail: NodeDetail; onOpenNode: (
         <section className="inspector-section">
           <h3 className="section-title">Tool calls</h3>
           {detail.toolCalls.map((call) => (
-            <ToolCallView key={call.id} call={call} onOpenNode={onOpenNode} />
+            <ToolCallView key={call.id} call={call} cwd={detail.cwd} onOpenNode={onOpenNode} />
           ))}
         </section>
       ) : null}

@@ -1,6 +1,8 @@
 import type { ToolCallDetail, ToolOutcome } from '../../../shared/model';
 import { assertNever } from '../../../shared/errors';
 import { formatDuration } from '../app/format';
+import { CallShapeInput, ExitCode, ShellOutput } from '../conversation/CallShapeView';
+import { shapeName, shapeSubject } from '../conversation/tool-call-text';
 import { LongText, prettyJson } from './LongText';
 
 export function outcomeLabel(outcome: ToolOutcome): string {
@@ -28,21 +30,41 @@ export function OutcomeBadge({ outcome }: { outcome: ToolOutcome }) {
   );
 }
 
-/** One tool call: intent (name, input) and outcome (result, duration). */
-export function ToolCallView({ call, onOpenNode }: { call: ToolCallDetail; onOpenNode: (nodeId: string) => void }) {
+/**
+ * One tool call: intent (name, input) and outcome (result, duration). A call with a format-neutral shape
+ * shows it (a command, a per-file patch, a checklist) before its raw input, which stays one click away.
+ */
+export function ToolCallView({ call, cwd = null, onOpenNode }: { call: ToolCallDetail; cwd?: string | null; onOpenNode: (nodeId: string) => void }) {
   const duration = formatDuration(call.durationMs);
+  const shape = call.shape;
+  const subject = shape?.kind === 'brief' ? shapeSubject(shape, cwd) : '';
   return (
-    <div className={`tool-call tool-call--${call.outcome}`}>
+    <div className={`tool-call tool-call--${call.outcome}`} data-shape={shape?.kind}>
       <div className="tool-call__head">
-        <span className="tool-call__name">{call.name}</span>
+        <span className="tool-call__name">{shapeName(call.name, shape)}</span>
+        {subject ? <span className="tool-call__subject" title={subject}>{subject}</span> : null}
         <OutcomeBadge outcome={call.outcome} />
+        <ExitCode code={call.exitCode} />
         {duration ? <span className="tool-call__duration" title="Time between the call and its result">{duration}</span> : null}
         <span className="tool-call__id" title="tool_use id">
           {call.id}
         </span>
       </div>
-      <div className="field-label">Input</div>
-      <LongText text={prettyJson(call.input)} className="code-block" limit={40} />
+      {shape && shape.kind !== 'brief' ? (
+        <>
+          <div className="field-label">{shape.kind === 'shell' ? 'Command' : shape.kind === 'patch' ? 'Changes' : 'Plan'}</div>
+          <CallShapeInput shape={shape} cwd={cwd} />
+          <details className="tool-call__raw">
+            <summary>Raw input</summary>
+            <LongText text={prettyJson(call.input)} className="code-block" limit={40} />
+          </details>
+        </>
+      ) : (
+        <>
+          <div className="field-label">Input</div>
+          <LongText text={prettyJson(call.input)} className="code-block" limit={40} />
+        </>
+      )}
       {call.outcome === 'missing' ? (
         <div className="tool-call__missing">Requested; the outcome was not recorded (it may never have run).</div>
       ) : (
@@ -55,7 +77,9 @@ export function ToolCallView({ call, onOpenNode }: { call: ToolCallDetail; onOpe
               </button>
             ) : null}
           </div>
-          {call.resultText !== null ? (
+          {shape?.kind === 'shell' && call.resultText !== null ? (
+            <ShellOutput text={call.resultText} />
+          ) : call.resultText !== null ? (
             <LongText text={call.resultText} className={call.outcome === 'error' ? 'code-block is-error' : 'code-block'} />
           ) : (
             <div className="muted">No result text.</div>
