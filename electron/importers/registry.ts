@@ -25,7 +25,10 @@ import {
   threadIdFromName,
 } from './codex';
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
-import type { ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
+import { readSessionEffects as readClaudeEffects } from '../snapshots/reconstruct/session-effects';
+import { claudeStepCalls } from '../snapshots/side-effects/steps-since';
+import { codexStepCalls, readCodexEffects } from './codex/file-effects';
+import type { ParseOptions, ParseResult, ParseSink, ReadSessionEffects, ReadStepCalls, TranscriptFile } from './transcript';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -41,6 +44,10 @@ export interface Importer {
   parse(file: TranscriptFile, sink: ParseSink, options: ParseOptions & { readonly beforeRead?: () => Promise<void> | void }): Promise<ParseResult>;
   readNodeContent(raw: string): NodeContent;
   searchText(raw: Uint8Array): string;
+  /** What each node of a session did to files, in the neutral shape the reconstruction reads. */
+  readonly readEffects: ReadSessionEffects;
+  /** The tool calls on a stored line, in the neutral shape the side-effect classifier reads. */
+  readonly readCalls: ReadStepCalls;
   /** Whether Arbor can write a fork of a session in this format that the agent itself resumes. */
   readonly writesResumableFork: boolean;
 }
@@ -67,6 +74,8 @@ export const claudeCodeImporter: Importer = {
   parse: (file, sink, options) => parseClaudeTranscript(file, sink, options),
   readNodeContent: readClaudeNodeContent,
   searchText: claudeSearchText,
+  readEffects: readClaudeEffects,
+  readCalls: claudeStepCalls,
   writesResumableFork: true,
 };
 
@@ -79,6 +88,8 @@ export const codexImporter: Importer = {
   parse: (file, sink, options) => parseCodexRollout(file, sink, options),
   readNodeContent: readCodexNodeContent,
   searchText: codexSearchText,
+  readEffects: readCodexEffects,
+  readCalls: codexStepCalls,
   // Writing a rollout `codex resume` continues is the next increment.
   writesResumableFork: false,
 };
