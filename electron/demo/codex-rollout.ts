@@ -155,6 +155,16 @@ export class RolloutBuilder {
     return this.lines.splice(0, this.lines.length);
   }
 
+  /** One line of any shape, for generators built on this one (codex-file-rollout.ts). */
+  emit(type: string, payload: Record<string, unknown>): this {
+    return this.push(type, payload);
+  }
+
+  /** The next call id, as the builder's own calls number them. */
+  nextCallId(): string {
+    return this.callId();
+  }
+
   take(): string[] {
     return [...this.lines];
   }

@@ -26,10 +26,13 @@ import {
   threadIdFromName,
 } from './codex';
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
-import type { KnownFile, ParseOptions, ParseResult, ParseSink, TranscriptFile } from './transcript';
+import type { KnownFile, ParseOptions, ParseResult, ParseSink, ReadSessionEffects, ReadStepCalls, TranscriptFile } from './transcript';
 import type { FormatPlace, FormatReport } from '../../shared/format-report';
 import { checkTranscriptFile, FormatDoctor } from './claude-code/format-doctor';
 import { checkRolloutFile, CodexFormatDoctor } from './codex/format-doctor';
+import { readSessionEffects as readClaudeEffects } from '../snapshots/reconstruct/session-effects';
+import { claudeStepCalls } from '../snapshots/side-effects/steps-since';
+import { codexStepCalls, readCodexEffects } from './codex/file-effects';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,6 +48,10 @@ export interface Importer {
   parse(file: TranscriptFile, sink: ParseSink, options: ParseOptions & { readonly beforeRead?: () => Promise<void> | void }): Promise<ParseResult>;
   readNodeContent(raw: string): NodeContent;
   searchText(raw: Uint8Array): string;
+  /** What each node of a session did to files, in the neutral shape the reconstruction reads. */
+  readonly readEffects: ReadSessionEffects;
+  /** The tool calls on a stored line, in the neutral shape the side-effect classifier reads. */
+  readonly readCalls: ReadStepCalls;
   /** Whether Arbor can write a fork of a session in this format that the agent itself resumes. */
   readonly writesResumableFork: boolean;
   /** A new format doctor (`arbor doctor`, the session header's report), by this importer's own registry of what it models. */
@@ -81,6 +88,8 @@ export const claudeCodeImporter: Importer = {
   parse: (file, sink, options) => parseClaudeTranscript(file, sink, options),
   readNodeContent: readClaudeNodeContent,
   searchText: claudeSearchText,
+  readEffects: readClaudeEffects,
+  readCalls: claudeStepCalls,
   writesResumableFork: true,
   formatDoctor() {
     const doctor = new FormatDoctor();
@@ -101,6 +110,8 @@ export const codexImporter: Importer = {
   parse: (file, sink, options) => parseCodexRollout(file, sink, options),
   readNodeContent: readCodexNodeContent,
   searchText: codexSearchText,
+  readEffects: readCodexEffects,
+  readCalls: codexStepCalls,
   // electron/forks/codex/: a new rollout under $CODEX_HOME/sessions that `codex resume <id>` continues.
   writesResumableFork: true,
   formatDoctor() {

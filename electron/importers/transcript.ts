@@ -3,7 +3,7 @@
  * A parser streams a transcript file and emits ParsedNode / ParsedRecord / ImportProblem; the store
  * dedupes nodes by sourceId, groups files into sessions, pairs tool calls with results and indexes text.
  */
-import type { ImportProblem, NodeKind, SourceFormat, TokenUsage } from '../../shared/model';
+import type { ImportProblem, NodeKind, NodeSummary, SourceFormat, TokenUsage } from '../../shared/model';
 
 /** A transcript file found on disk, with what its location says about it. */
 export interface TranscriptFile {
@@ -149,3 +149,113 @@ export interface ParseResult {
 
 /** Lines longer than this keep only their first RAW_LIMIT bytes in the store. */
 export const RAW_LIMIT = 4 * 1024 * 1024;
+
+/*
+ * File effects: what a step did to files, in one shape every format fills (its importer's `readEffects`) and
+ * the reconstruction (electron/snapshots/reconstruct) and the side-effect classifier read without knowing the
+ * format. Per step: a file's whole content before and/or after, a patch (numbered hunks, string replacements,
+ * or hunks found by their context lines), or "unknown since" (the step may have written files unrecorded).
+ */
+
+/** A file's content that the transcript does not tell. A symbol, so no real content can be mistaken for it. */
+export const UNKNOWN_CONTENT: unique symbol = Symbol('unknown content');
+export type UnknownContent = typeof UNKNOWN_CONTENT;
+/** A file's content: text, null when the file does not exist, or unknown. */
+export type FileContent = string | null | UnknownContent;
+
+/** A hunk placed by line numbers (jsdiff `structuredPatch`, a unified diff's `@@ -a,b +c,d @@`). */
+export interface PatchHunk {
+  readonly oldStart: number;
+  readonly oldLines: number;
+  readonly newStart: number;
+  readonly newLines: number;
+  readonly lines: readonly string[];
+}
+
+/** A hunk placed by its context (Codex `apply_patch`): after the `@@ <context>` line, the old lines are replaced. */
+export interface ContextHunk {
+  /** The `@@` line's text, searched for first; null for a bare `@@`. */
+  readonly context: string | null;
+  readonly oldLines: readonly string[];
+  readonly newLines: readonly string[];
+  /** `*** End of File`: the old lines are the file's last lines. */
+  readonly endOfFile: boolean;
+}
+
+export interface StringReplacement {
+  readonly oldString: string;
+  readonly newString: string;
+  readonly replaceAll: boolean;
+}
+
+/** Where an effect's pre-state came from (how much to trust it). */
+export type BeforeSource =
+  | 'originalFile' // Edit / Write: the whole pre-edit file
+  | 'originalFileContents' // MultiEdit's name for it
+  | 'create' // Write type:"create" (or originalFile: null): the file did not exist
+  | 'reverse-patch' // the written content with structuredPatch undone
+  | 'notebook' // NotebookEdit's original_file
+  | 'none'; // the step does not tell
+
+/** What one tool call did to one file. */
+export interface FileEffect {
+  /** The tool as the transcript names it (Edit, Write, apply_patch, …). */
+  readonly tool: string;
+  readonly toolUseId: string;
+  /** Absolute. */
+  readonly path: string;
+  readonly before: FileContent;
+  readonly after: FileContent;
+  readonly source: BeforeSource;
+  /** Numbered hunks: used only when there are no replacements. */
+  readonly patch: readonly PatchHunk[];
+  /** String replacements in order: the truth about what an Edit did. */
+  readonly replacements: readonly StringReplacement[];
+  /** Hunks found by context, applied to the file's state when `after` is unknown ([] keeps the content as it is). */
+  readonly contextPatch?: readonly ContextHunk[];
+  /** A move: the patch applies to this other path's state (its own effect, later in the list, deletes it). */
+  readonly from?: string;
+}
+
+/** Why a step may have changed files the transcript does not replay. */
+export type MayWriteReason = 'shell' | 'subagent' | 'unrecorded-outcome' | 'unreadable-result' | 'other-tool';
+
+/** What one node did to files. */
+export interface StepEffects {
+  /** File effects whose outcome is this node, in order. */
+  readonly edits: FileEffect[];
+  /** Set when the step may have changed files the transcript does not replay. */
+  mayWrite: MayWriteReason | null;
+  /** Effects of a parallel tool result left hanging beside this node's line, applied first (set by the reconstruction). */
+  carried?: FileEffect[];
+}
+
+export interface SessionEffects {
+  /** Per node index; undefined for nodes that did nothing to files. */
+  readonly effects: (StepEffects | undefined)[];
+  /** Call node index → how many subagent calls it carries (their runs are judged by what those runs did). */
+  readonly subagentCalls: ReadonlyMap<number, number>;
+  /** Call node index → the nodes carrying its subagent results: they inherit what the subagent runs did. */
+  readonly subagentResults: ReadonlyMap<number, readonly number[]>;
+}
+
+/** A node's stored line as written, or null when it is not available. */
+export type ReadRaw = (nodeId: string) => string | null | Promise<string | null>;
+
+/** A format's reader of every node's file effects, from the session's nodes (transcript order) and their lines. */
+export type ReadSessionEffects = (
+  nodes: readonly NodeSummary[],
+  readRaw: ReadRaw,
+  signal: AbortSignal | undefined,
+) => Promise<SessionEffects>;
+
+/** One tool call as the side-effect classifier reads it: its input, and the shell command line it ran if any. */
+export interface StepCall {
+  readonly name: string;
+  readonly input: unknown;
+  /** The command line a shell call ran (Bash `command`, Codex `cmd` or argv); null for other tools. */
+  readonly command: string | null;
+}
+
+/** A format's reader of the tool calls on one stored line: call id → call. */
+export type ReadStepCalls = (line: string | null) => ReadonlyMap<string, StepCall>;

@@ -14,6 +14,7 @@ import type { NodeSummary } from '../../shared/model';
 import type { OperationOutcome, RewindPreview } from '../../shared/operations';
 import type { ApplyOptions, PlannedFileChange } from '../operations/operation-types';
 import { differingPaths, planExactRewind, planReconstructedRewind, planToken, type PlanOptions, type RewindPlan } from '../snapshots/rewind';
+import { importerFor } from '../importers/registry';
 import { sideEffectsSince } from '../snapshots/side-effects';
 import { foldersOfNode } from './session-folders';
 import type { WorkspaceContext } from './workspace-context';
@@ -71,6 +72,7 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
       },
       cwd: project,
       signal,
+      ...readCallsOf(store.getSession(sessionId)?.source),
     });
   }
 
@@ -156,4 +158,10 @@ export function createRewindMethods(workspace: WorkspaceContext): Pick<ArborApi,
       operations: operations.list({ ...(dir === undefined ? {} : { workspace: resolve(dir) }), ...(limit === undefined ? {} : { limit }) }),
     }),
   };
+}
+
+/** The session's importer reads the calls on its lines; the classifier reads only their neutral shape. */
+function readCallsOf(format: string | undefined): Pick<Parameters<typeof sideEffectsSince>[0], 'readCalls'> {
+  const readCalls = format === undefined ? undefined : importerFor(format)?.readCalls;
+  return readCalls === undefined ? {} : { readCalls };
 }

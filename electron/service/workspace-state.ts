@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
 import { hashObject } from '../git/git-object';
+import { importerFor } from '../importers/registry';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
 import { openBackupReader } from '../snapshots/file-history';
@@ -147,7 +148,9 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       const nodes = given ?? lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
       const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
       const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0));
-      return reconstructSession(nodes, read, fileHistory === undefined ? { signal } : { signal, fileHistory });
+      // The session's importer reads its format's file effects; the reconstruction reads only their neutral shape.
+      const readEffects = importerFor(store.getSession(sessionId)?.source ?? 'claude-code')?.readEffects;
+      return reconstructSession(nodes, read, { signal, ...(fileHistory === undefined ? {} : { fileHistory }), ...(readEffects === undefined ? {} : { readEffects }) });
     })();
     cache.set(sessionId, built);
     paces.set(sessionId, paced);

@@ -228,7 +228,8 @@ function both(name: string, id: string | null, label: string, text: string, fail
 }
 
 function changeVerb(change: JsonObject): string {
-  const kind = textOf(change.kind ?? change.type).toLowerCase();
+  // The app server's kind is a tagged object (`{type: "add"}`), the core's a string.
+  const kind = (isObject(change.kind) ? textOf(change.kind.type) : textOf(change.kind ?? change.type)).toLowerCase();
   return kind.includes('add') ? 'Add' : kind.includes('delete') ? 'Delete' : 'Update';
 }
 

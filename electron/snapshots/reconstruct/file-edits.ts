@@ -16,44 +16,17 @@
  * guess. `userModified` (the user changed the proposal before it ran) changes nothing here: the result's
  * strings are the ones that ran.
  */
+import { UNKNOWN_CONTENT, type BeforeSource, type ContextHunk, type FileContent, type FileEffect, type StringReplacement, type UnknownContent } from '../../importers/transcript';
+import { applyContextPatch } from './context-patch';
 import { applyPatch, readHunks, unapplyPatch, type PatchHunk } from './patch';
 
-/** A file's content that the transcript does not tell. A symbol, so no real content can be mistaken for it. */
-export const UNKNOWN_CONTENT: unique symbol = Symbol('unknown content');
-export type UnknownContent = typeof UNKNOWN_CONTENT;
-/** A file's content: text, null when the file does not exist, or unknown. */
-export type FileContent = string | null | UnknownContent;
+export { UNKNOWN_CONTENT, type BeforeSource, type FileContent, type StringReplacement, type UnknownContent };
 
 export type FileEditTool = 'Edit' | 'MultiEdit' | 'Write' | 'NotebookEdit';
 export const FILE_EDIT_TOOLS: readonly string[] = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'] satisfies readonly FileEditTool[];
 
-export type BeforeSource =
-  | 'originalFile' // Edit / Write: the whole pre-edit file
-  | 'originalFileContents' // MultiEdit's name for it
-  | 'create' // Write type:"create" (or originalFile: null): the file did not exist
-  | 'reverse-patch' // the written content with structuredPatch undone
-  | 'notebook' // NotebookEdit's original_file
-  | 'none'; // the result does not tell
-
-export interface StringReplacement {
-  readonly oldString: string;
-  readonly newString: string;
-  readonly replaceAll: boolean;
-}
-
-export interface FileEdit {
-  readonly tool: FileEditTool;
-  readonly toolUseId: string;
-  /** As written in the result (absolute for Claude Code). */
-  readonly path: string;
-  readonly before: FileContent;
-  readonly after: FileContent;
-  readonly source: BeforeSource;
-  /** The hunks as written: used only when the result carries no replacements. */
-  readonly patch: readonly PatchHunk[];
-  /** Edit / MultiEdit's replacements, in order: the truth about what the tool did. */
-  readonly replacements: readonly StringReplacement[];
-}
+/** What one edit did to one file: the format-neutral file effect (importers/transcript.ts). */
+export type FileEdit = FileEffect;
 
 /** The tool_use a result answers: its name and input (from the call line). */
 export interface ToolUseRef {
@@ -86,7 +59,14 @@ export function replaceInText(text: string, replacement: StringReplacement): str
  * The post-state of `before` under this edit: its replacements in sequence when it has any (the truth, see
  * the module comment), else its hunks; UNKNOWN_CONTENT when what it has does not fit or it has neither.
  */
-export function applyFileEdit(before: string | null, patch: readonly PatchHunk[], replacements: readonly StringReplacement[]): FileContent {
+export function applyFileEdit(
+  before: string | null,
+  patch: readonly PatchHunk[],
+  replacements: readonly StringReplacement[],
+  contextPatch?: readonly ContextHunk[],
+): FileContent {
+  // Hunks found by context patch an existing file only (Codex refuses to update a missing one).
+  if (contextPatch !== undefined) return before === null ? UNKNOWN_CONTENT : (applyContextPatch(before, contextPatch) ?? UNKNOWN_CONTENT);
   const base = before ?? '';
   if (replacements.length > 0) {
     let text: string | null = base;

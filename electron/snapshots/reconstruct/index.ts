@@ -3,6 +3,7 @@
  * pure logic over a session's nodes and their transcript lines; storing snapshots is the object store's job.
  */
 export { applyPatch, reversePatch, unapplyPatch, readHunks, type PatchHunk } from './patch';
+export { applyContextPatch } from './context-patch';
 export {
   readFileEdit,
   applyFileEdit,
@@ -18,7 +19,7 @@ export {
   type ToolUseRef,
 } from './file-edits';
 export { toolEffect, isReadOnlyCommand, type ToolEffect } from './tool-effects';
-export { type ReadRaw, type MayWriteReason } from './session-effects';
+export { readSessionEffects, type ReadRaw, type MayWriteReason } from './session-effects';
 export {
   reconstructSession,
   type Reconstruction,

@@ -6,13 +6,9 @@
  * own applyPatch does. A patch that does not match gives null, never a guess.
  */
 
-export interface PatchHunk {
-  readonly oldStart: number;
-  readonly oldLines: number;
-  readonly newStart: number;
-  readonly newLines: number;
-  readonly lines: readonly string[];
-}
+import type { PatchHunk } from '../../importers/transcript';
+
+export type { PatchHunk };
 
 const NO_NEWLINE_PREFIX = '\\';
 

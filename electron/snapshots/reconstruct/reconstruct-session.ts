@@ -87,8 +87,9 @@ interface Checkpoint {
 }
 
 export async function reconstructSession(nodes: readonly NodeSummary[], readRaw: ReadRaw, options: ReconstructOptions = {}): Promise<Reconstruction> {
-  const { signal, fileHistory } = options;
-  const read = await readSessionEffects(nodes, readRaw, signal);
+  const { signal, fileHistory, readEffects = readSessionEffects } = options;
+  // The format's importer fills the neutral effects; Claude Code's reader is the default.
+  const read = await readEffects(nodes, readRaw, signal);
   const { effects } = read;
   const tree = buildStateTree(nodes, await findMidFileRoots(nodes, readRaw, signal));
   markSubagentWrites(nodes, tree, read);
@@ -221,13 +222,15 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     editCount += effect?.edits.length ?? 0;
     for (const edit of edits) {
       const p = pathIndex.get(edit.path)!;
-      const derived = current[p]!;
+      // A move patches the state of the path it moves from (whose own effect, later in the list, deletes it).
+      const from = edit.from === undefined ? p : pathIndex.get(edit.from);
+      const derived = from === undefined ? UNKNOWN_ID : current[from]!;
       const problem = (kind: ReconstructionProblemKind) =>
         problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep });
       let after = edit.after;
       if (edit.before === UNKNOWN_CONTENT) {
         if (after === UNKNOWN_CONTENT && !isUnknown(derived)) {
-          after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements);
+          after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements, edit.contextPatch);
           if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
         } else if (after === UNKNOWN_CONTENT) {
           problem('before-unknown');

@@ -2,7 +2,7 @@
 import type { NodeId } from '../../../shared/model';
 import type { FileHistorySource } from './checkpoints';
 import type { FileContent, FileEdit } from './file-edits';
-import type { MayWriteReason } from './session-effects';
+import type { MayWriteReason, ReadSessionEffects } from '../../importers/transcript';
 
 export type StateKnown = 'reconstructed' | 'unknown';
 
@@ -90,4 +90,6 @@ export interface ReconstructOptions {
   readonly signal?: AbortSignal;
   /** Claude Code's file history for this session, when the user's config folder has one. */
   readonly fileHistory?: FileHistorySource;
+  /** The session's format's reader of file effects (its importer's); Claude Code's when absent. */
+  readonly readEffects?: ReadSessionEffects;
 }

@@ -1,26 +1,18 @@
 /**
- * What each node of a session did to files, read from the transcript lines: the file edits its tool results
+ * Claude Code's reader of file effects (the neutral shape of importers/transcript.ts, which the reconstruction
+ * reads whatever the format): what each node of a session did to files, read from the transcript lines: the file edits its tool results
  * carry, and whether it may have changed files the transcript cannot replay (tool-effects.ts). Only the lines
  * that matter are read: tool-call lines of effectful tools (for their input) and tool-result lines.
  */
 import { throwIfAborted } from '../../../shared/errors';
-import type { NodeId, NodeSummary } from '../../../shared/model';
-import { readFileEdit, type FileEdit, type ToolUseRef } from './file-edits';
+import type { NodeSummary } from '../../../shared/model';
+import type { MayWriteReason, ReadRaw, SessionEffects, StepEffects } from '../../importers/transcript';
+import { readFileEdit, type ToolUseRef } from './file-edits';
 import { toolEffect } from './tool-effects';
 
-/** A node's transcript line as written, or null when it is not available. */
-export type ReadRaw = (nodeId: NodeId) => string | null | Promise<string | null>;
-
-export type MayWriteReason = 'shell' | 'subagent' | 'unrecorded-outcome' | 'unreadable-result' | 'other-tool';
-
-export interface NodeEffects {
-  /** File edits whose outcome is this node, in the order of its tool_result blocks. */
-  readonly edits: FileEdit[];
-  /** Set when the step may have changed files the transcript does not replay. */
-  mayWrite: MayWriteReason | null;
-  /** Edits of a parallel tool result left hanging beside this node's line (state-tree.ts), applied first. */
-  carried?: FileEdit[];
-}
+export type { MayWriteReason, ReadRaw, SessionEffects };
+/** What one node did to files (the neutral StepEffects). */
+export type NodeEffects = StepEffects;
 
 interface CallSite {
   readonly nodeIndex: number;
@@ -51,14 +43,6 @@ function contentBlocks(entry: Json): Json[] {
 /** The kinds of node whose line can carry tool_result blocks. */
 const RESULT_KINDS = new Set(['tool_result', 'error']);
 
-export interface SessionEffects {
-  /** Per node index; undefined for nodes that did nothing to files. */
-  readonly effects: (NodeEffects | undefined)[];
-  /** Call node index → how many Task/Agent calls it carries. */
-  readonly subagentCalls: ReadonlyMap<number, number>;
-  /** Call node index → the nodes carrying its Task/Agent results: they inherit what the subagent runs did. */
-  readonly subagentResults: ReadonlyMap<number, readonly number[]>;
-}
 
 /**
  * Reads the effects of every node. Task/Agent calls are left for the caller to judge by the subagent runs

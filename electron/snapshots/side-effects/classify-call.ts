@@ -4,6 +4,7 @@
  * are 'mcp'; web tools 'network'; shell commands are parsed (classify-command.ts); any other tool is 'unknown'.
  */
 import type { SideEffectKind } from '../../../shared/operations';
+import type { StepCall } from '../../importers/transcript';
 import { classifyShellCommand, type ShellContext } from './classify-command';
 
 const LOCAL_TOOLS = new Set([
@@ -13,6 +14,23 @@ const LOCAL_TOOLS = new Set([
 ]);
 const NETWORK_TOOLS = new Set(['WebFetch', 'WebSearch']);
 const SHELL_TOOLS = new Set(['Bash']);
+
+/** Codex tools that stay local (its shell calls name their command line, classified as Bash's are). */
+const CODEX_LOCAL_TOOLS = new Set(['apply_patch', 'update_plan', 'view_image']);
+const CODEX_NETWORK_TOOLS = new Set(['web_search']);
+
+/**
+ * The distinct kinds of side effect of a call in the neutral shape (importers/transcript.ts StepCall): a call
+ * that ran a command line is classified by it, whatever the format calls its shell tool.
+ */
+export function classifyStepCall(call: StepCall, context: ShellContext = { cwd: null }): SideEffectKind[] {
+  if (call.command !== null) return classifyShellCommand(call.command, context);
+  if (CODEX_LOCAL_TOOLS.has(call.name)) return [];
+  if (CODEX_NETWORK_TOOLS.has(call.name)) return ['network'];
+  // Polling a running command (no keystrokes sent) does nothing of its own.
+  if (call.name === 'write_stdin' && isObject(call.input) && (call.input.chars === '' || call.input.chars === undefined)) return [];
+  return classifyToolCall(call.name, call.input, context);
+}
 
 /** The distinct kinds of side effect; empty when the call stays inside the workspace. */
 export function classifyToolCall(name: string, input: unknown, context: ShellContext = { cwd: null }): SideEffectKind[] {
@@ -29,8 +47,8 @@ export function classifyToolCall(name: string, input: unknown, context: ShellCon
 }
 
 /** The call as one line for display (≤ 200 characters). */
-export function summarizeCall(name: string, input: unknown): string {
-  const command = commandOf(input);
+export function summarizeCall(name: string, input: unknown, shellCommand: string | null = null): string {
+  const command = shellCommand ?? commandOf(input);
   let text: string;
   if (command !== null) text = command;
   else if (isObject(input) && typeof input.url === 'string') text = `${name} ${input.url}`;

@@ -3,6 +3,6 @@
  * take back. Classified conservatively from tool names and shell commands; 'unknown' when unsure.
  */
 export { classifyShellCommand, type ShellContext } from './classify-command';
-export { classifyToolCall, summarizeCall } from './classify-call';
-export { sideEffectsSince, type ReadLine, type StepsSinceOptions } from './steps-since';
+export { classifyStepCall, classifyToolCall, summarizeCall } from './classify-call';
+export { claudeStepCalls, sideEffectsSince, type ReadLine, type StepsSinceOptions } from './steps-since';
 export { parseShell, type ParsedShell, type SimpleCommand } from './shell-parse';

@@ -6,7 +6,8 @@
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import type { SideEffect } from '../../../shared/operations';
-import { classifyToolCall, summarizeCall } from './classify-call';
+import type { ReadStepCalls, StepCall } from '../../importers/transcript';
+import { classifyStepCall, summarizeCall } from './classify-call';
 
 /** A node's transcript line, or null when it is not available (its calls are then classified by name alone). */
 export type ReadLine = (nodeId: NodeId) => string | null;
@@ -20,6 +21,8 @@ export interface StepsSinceOptions {
    */
   readonly node: { readonly step: NodeId } | { readonly after: NodeId | null };
   readonly readLine: ReadLine;
+  /** The session's format's reader of the calls on a line (its importer's); Claude Code's when absent. */
+  readonly readCalls?: ReadStepCalls;
   /** The session's project folder, to tell workspace paths in shell commands from others. */
   readonly cwd: string | null;
   readonly signal?: AbortSignal;
@@ -95,20 +98,20 @@ export function sideEffectsSince(options: StepsSinceOptions): SideEffect[] {
   for (const node of nodes) {
     if (node.toolCalls.length === 0 || !included(node, 0)) continue;
     if (++visited % 256 === 0) throwIfAborted(signal);
-    const inputs = readInputs(options.readLine(node.id));
-    for (const call of node.toolCalls) {
-      const input = inputs.get(call.id);
-      for (const kind of classifyToolCall(call.name, input, { cwd: options.cwd })) {
-        effects.push({ nodeId: node.id, toolUseId: call.id, tool: call.name, kind, summary: summarizeCall(call.name, input) });
+    const calls = (options.readCalls ?? claudeStepCalls)(options.readLine(node.id));
+    for (const ref of node.toolCalls) {
+      const call = calls.get(ref.id) ?? { name: ref.name, input: undefined, command: null };
+      for (const kind of classifyStepCall(call, { cwd: options.cwd })) {
+        effects.push({ nodeId: node.id, toolUseId: ref.id, tool: ref.name, kind, summary: summarizeCall(ref.name, call.input, call.command) });
       }
     }
   }
   return effects;
 }
 
-/** tool_use id → input, from the node's transcript line (Claude Code `message.content`). */
-function readInputs(line: string | null): Map<string, unknown> {
-  const inputs = new Map<string, unknown>();
+/** tool_use id → call, from the node's transcript line (Claude Code `message.content`); Bash runs its `command`. */
+export function claudeStepCalls(line: string | null): Map<string, StepCall> {
+  const inputs = new Map<string, StepCall>();
   if (line === null) return inputs;
   let entry: unknown;
   try {
@@ -122,7 +125,10 @@ function readInputs(line: string | null): Map<string, unknown> {
   for (const block of content) {
     if (typeof block !== 'object' || block === null) continue;
     const { type, id, input } = block as { type?: unknown; id?: unknown; input?: unknown };
-    if (type === 'tool_use' && typeof id === 'string') inputs.set(id, input);
+    if (type !== 'tool_use' || typeof id !== 'string') continue;
+    const name = typeof (block as { name?: unknown }).name === 'string' ? (block as { name: string }).name : '';
+    const command = typeof input === 'object' && input !== null ? (input as { command?: unknown }).command : undefined;
+    inputs.set(id, { name, input, command: name === 'Bash' && typeof command === 'string' ? command : null });
   }
   return inputs;
 }
