@@ -27,7 +27,15 @@ export interface CodexParseOptions extends ParseOptions {
 export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, options: CodexParseOptions): Promise<ParseResult> {
   if (options.lineage !== false) return parseWithLineage(file, sink, options, parseCodexRollout);
   const state = new RolloutState(file, sink, options.startOffset);
-  const end = await readRolloutLines(file.path, (line) => state.line(line), options);
+  const end = await readRolloutLines(file.path, (line) => state.line(line), {
+    ...options,
+    // The reader's buffers may be handed on (the parse worker transfers them) once this returns: the step held
+    // for its usage, and the records waiting behind it, keep copies instead of views into them.
+    beforeRead: () => {
+      state.ownHeld();
+      return options.beforeRead?.();
+    },
+  });
   state.finish();
   return end;
 }
@@ -193,6 +201,12 @@ class RolloutState {
   private record(record: ParsedRecord): void {
     if (this.held === null) this.sink.record(record);
     else this.waiting.push(record);
+  }
+
+  /** The held step's and waiting records' raw bytes copied out of the reader's buffers (see parseCodexRollout). */
+  ownHeld(): void {
+    if (this.held !== null) this.held = { ...this.held, raw: Buffer.from(this.held.raw) };
+    this.waiting = this.waiting.map((record) => ({ ...record, raw: Buffer.from(record.raw) }));
   }
 
   private flush(): void {

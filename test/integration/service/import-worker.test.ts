@@ -17,6 +17,7 @@ import type { ParseSink } from '../../../electron/importers/transcript';
 import { importSessions, type ImportOutcome, type TranscriptReader } from '../../../electron/service/import-sessions';
 import { CancelledError } from '../../../shared/errors';
 import { prompt, reply, toolCall, toolResult } from './claude-lines';
+import { RolloutBuilder, type HistoryMode } from '../../../electron/demo/codex-rollout';
 
 const corpus = resolve(__dirname, '../../../../shared/corpus/sessions/claude-code');
 /** Every table the import writes, with an order that makes the dump deterministic. */
@@ -120,6 +121,30 @@ describe('the parse worker stores what the in-thread parse stores', () => {
     expect((imported.rows.nodes ?? []).length).toBeGreaterThan(500);
     expect(Object.values(imported.hits).some((ids) => ids.length > 0)).toBe(true);
   });
+
+  it.each<HistoryMode>(['legacy', 'paginated'])(
+    'on a %s Codex rollout longer than one read (the step held for its usage pointed into a buffer the batch before had transferred: "detached ArrayBuffer")',
+    async (mode) => {
+      const folder = join(root, 'codex');
+      mkdirSync(folder, { recursive: true });
+      const id = '019e0000-0000-7000-8000-00000000c0de';
+      const builder = new RolloutBuilder({ id, cwd: '/work/app', mode });
+      for (let turn = 0; turn < 400; turn++) {
+        builder
+          .user(`Turn ${turn}: fix module ${turn % 13}`)
+          .reasoning(`Look at module ${turn % 13} first.`)
+          .command(`npm test -- module-${turn % 13}`, { exitCode: turn % 5 === 0 ? 1 : 0, output: `line ${turn} of the output `.repeat(320) })
+          .agent(`Turn ${turn} done.`)
+          .complete();
+      }
+      const text = builder.text();
+      expect(Buffer.byteLength(text)).toBeGreaterThan(3 * 1024 * 1024); // three reads of the line reader's 1 MiB
+      writeFileSync(join(folder, `rollout-2026-11-30T09-00-00-${id}.jsonl`), text);
+      const imported = await expectSamePaths([folder], ['module', 'output']);
+      expect(imported.outcome.problems).toEqual([]);
+      expect((imported.rows.nodes ?? []).length).toBeGreaterThan(1000);
+    },
+  );
 
   it('on awkward lines: bad JSON, records, a BOM, CRLF, an unterminated last line, a huge line', async () => {
     const folder = join(root, 'p');
