@@ -5,7 +5,7 @@
  * nodes dedupe by id (the first copy wins), records by (file, offset).
  */
 import { basename } from 'node:path';
-import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/transcript';
+import type { ParsedNode, ParsedRecord, StoredRaw, TranscriptFile } from '../importers/transcript';
 import type { SessionId } from '../../shared/model';
 import { foldLargeWal, type WritableDB } from './database';
 import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-state';
@@ -13,7 +13,7 @@ import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
 import { fileSessionIdentity, forkParentSession, linkDeclaredSession, linkLineage, prepareLineageStatements, resolveRenamedCopies } from './lineage-links';
-import { encodeRaw } from './raw-line';
+import { encodeRaw, type EncodedRaw } from './raw-line';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -228,7 +228,7 @@ class FileImportWriter implements FileImport {
         }
         const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
         const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-        const raw = node.storedRaw ?? encodeRaw(node.raw, this.compressRaw);
+        const raw = this.storedRawOf(node);
         const inserted = s.insertNode.run(
           node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
@@ -277,7 +277,7 @@ class FileImportWriter implements FileImport {
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
     }
     for (const { record, ref } of this.records) {
-      const raw = record.storedRaw ?? encodeRaw(record.raw, this.compressRaw);
+      const raw = this.storedRawOf(record);
       const inserted = s.insertRecord.run(
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
         record.summary, raw.raw, raw.codec, record.rawBytes,
@@ -297,10 +297,19 @@ class FileImportWriter implements FileImport {
     return this.file.role === 'main' && this.identity !== null && lineSession !== this.identity && lineSession !== this.sessionId;
   }
 
+  /**
+   * The line as stored. A small append's lines stay as read for the background compaction (compressRaw false),
+   * even when the parse worker compressed them already, so a worker import stores what an in-thread one does.
+   */
+  private storedRawOf(item: ParsedNode | ParsedRecord): EncodedRaw | StoredRaw {
+    if (!this.compressRaw) return encodeRaw(item.raw, false);
+    return item.storedRaw ?? encodeRaw(item.raw);
+  }
+
   private keepVariant(node: ParsedNode): void {
     const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path);
     if (problem === null) return;
-    const raw = node.storedRaw ?? encodeRaw(node.raw, this.compressRaw);
+    const raw = this.storedRawOf(node);
     this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes);
     this.problems.push(problem);
   }
