@@ -121,12 +121,13 @@ export function matchCopies(mine: readonly ParsedNode[], source: readonly Parsed
   // Codex writes the copies at once when the fork starts: a step stamped later is the fork's own, even when it
   // says what the source said next (the same prompt sent again).
   const copiedBy = meta?.timestamp == null ? null : Date.parse(meta.timestamp) + COPY_WINDOW_MS;
+  const moved = folderMove(meta, source[0]);
   let i = meta === null ? 0 : 1;
   let j = 0;
   while (i < mine.length && j < source.length) {
     const stamped = mine[i]!.timestamp === null ? null : Date.parse(mine[i]!.timestamp!);
     if (copiedBy !== null && stamped !== null && stamped > copiedBy) break;
-    const key = contentKey(mine[i]!);
+    const key = contentKey(mine[i]!, moved);
     if (key !== contentKey(source[j]!)) {
       if (copies.size === 0 && isSessionMeta(source[j]!)) {
         j++;
@@ -144,9 +145,30 @@ export function matchCopies(mine: readonly ParsedNode[], source: readonly Parsed
 /** How long after its session_meta a fork's copied lines may be stamped. */
 const COPY_WINDOW_MS = 5_000;
 
-/** A line's type and payload (its timestamp and ordinal are the copy's own), hashed. */
-export function contentKey(node: Pick<ParsedNode, 'raw' | 'rawBytes'>): string {
-  const text = node.raw.toString('utf8');
+/**
+ * The fork's folder back to the source's, in a copied line's text: Arbor's own fork writer (electron/forks/codex/)
+ * moves the source folder's paths in the copied history into the fork's folder, so its copies say the same as the
+ * source's lines but for that folder. Null when both session_meta lines name the same folder (Codex's own forks).
+ */
+function folderMove(meta: ParsedNode | null, sourceFirst: ParsedNode | undefined): ((text: string) => string) | null {
+  if (meta === null || sourceFirst === undefined || !isSessionMeta(sourceFirst)) return null;
+  const to = metaCwd(meta);
+  const from = metaCwd(sourceFirst);
+  if (to === null || from === null || to === from) return null;
+  // As the paths appear inside JSON strings.
+  const [toText, fromText] = [JSON.stringify(to).slice(1, -1), JSON.stringify(from).slice(1, -1)];
+  return (text) => text.replaceAll(toText, fromText);
+}
+
+function metaCwd(node: ParsedNode): string | null {
+  const payload = parseJsonObject(node.raw.toString('utf8'))?.payload;
+  return isObject(payload) && typeof payload.cwd === 'string' && payload.cwd !== '' ? payload.cwd : null;
+}
+
+/** A line's type and payload (its timestamp and ordinal are the copy's own), hashed; `moved` maps a fork's folder back. */
+export function contentKey(node: Pick<ParsedNode, 'raw' | 'rawBytes'>, moved: ((text: string) => string) | null = null): string {
+  const read = node.raw.toString('utf8');
+  const text = moved === null ? read : moved(read);
   let body: string;
   if (node.raw.length < node.rawBytes) body = `${node.rawBytes}:${text.replace(/^\{"timestamp":"[^"]*",/, '{')}`;
   else {
