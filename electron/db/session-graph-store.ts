@@ -136,6 +136,13 @@ export function extendOne(s: SessionGraphWrites, sessionId: SessionId, segmentNo
  */
 export function storeSessionGraphs(s: SessionGraphWrites, sessionIds: readonly SessionId[], segmentNodes = SEGMENT_NODES): void {
   for (const sessionId of sessionIds) {
+    // Counted first, from the session row and the segments' own counts: an append of a few lines cannot fill a
+    // segment, and reading the rows past the last full one (up to a segment of them) on every append made an
+    // append's cost follow the session's size up to 16k nodes (import-append-reads.test.ts).
+    const state = stateOf(s.reads.state.get(sessionId, sessionId));
+    const last = s.last.get(sessionId);
+    const fullNodes = state.nodes - (last !== undefined && last.node_count < segmentNodes ? last.node_count : 0);
+    if (state.sessionNodes - fullNodes < segmentNodes) continue;
     for (let step = extendOne(s, sessionId, segmentNodes, true); step === 'more'; step = extendOne(s, sessionId, segmentNodes, true));
   }
 }
