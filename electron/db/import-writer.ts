@@ -171,7 +171,9 @@ class FileImportWriter implements FileImport {
   node(node: ParsedNode): void {
     this.nodes.push(node);
     this.lastNodeId = node.sourceId;
-    if (this.firstCwd === null && node.cwd !== null) this.firstCwd = node.cwd;
+    // A fork's copies of its source's lines ran in the source's folder: the file's project is where its own
+    // steps run (a Codex fork Arbor wrote in another folder, whose resume command says `cd <folder>`).
+    if (this.firstCwd === null && node.cwd !== null && node.forkedFrom === undefined) this.firstCwd = node.cwd;
     this.batchBytes += node.raw.length + (node.text?.length ?? 0);
     if (this.nodes.length + this.records.length >= this.batchLines || this.batchBytes >= BATCH_BYTES) this.flush();
   }

@@ -1,10 +1,10 @@
 /**
  * Fork from a Codex node in the app (`arbor serve`, Chromium) with CODEX_HOME in a temp folder: the fork dialog
  * shows `cd <folder> && codex resume <new id>`, the rollout it wrote under $CODEX_HOME/sessions passes the
- * rollout rules and names its source, and once imported the fork opens as a Codex session whose header shows
+ * rollout rules and names its source, and once resumed (a step appended) and imported the fork opens as a Codex session whose header shows
  * the same command with a copy button. Screenshots in light and dark.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -70,7 +70,9 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(readFileSync(join(dir, 'src', 'dates.ts'), 'utf8')).toContain('getUTCDay');
       await travel.fork.close();
 
-      // Reloaded, the app imports CODEX_HOME again: the fork is a Codex session of its own, in its folder.
+      // Once `codex resume` adds a step (its copied turn is the source's own steps, stored once), the reloaded app
+      // imports CODEX_HOME again and the fork is a Codex session of its own, forked from its source.
+      appendFileSync(written[0]!, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go on in the fork' }] } })}\n`);
       await page.reload();
       const forkRow = app.sessions.row(newId);
       await expect(forkRow).toBeVisible({ timeout: 30_000 });
@@ -80,6 +82,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(travel.sessionResume).toContainText(`codex resume ${newId}`);
       await expect(travel.sessionResume).toHaveAttribute('title', `cd ${dir} && codex resume ${newId}`);
       await expect(travel.sessionResume.getByTestId('copy-button')).toBeVisible();
+      await expect(page.getByText('forked from', { exact: false }).first()).toBeVisible();
       await app.screenshot(`codex-fork-03-fork-session-${scheme}`);
       await app.expectNoError();
     } finally {

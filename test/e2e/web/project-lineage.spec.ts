@@ -26,7 +26,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await app.open(arbor.url);
     await expect(app.sessions.row(PARENT)).toBeVisible();
 
-    await page.getByRole('button', { name: /^Show project lineage of / }).first().click();
+    await page.getByTestId('project-lineage-open').first().click();
     const view = page.getByRole('dialog', { name: 'Project lineage' });
     await expect(view).toBeVisible();
     const cards = view.getByTestId('lineage-card');

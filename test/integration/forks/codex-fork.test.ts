@@ -128,8 +128,8 @@ describe('forking a Codex session', () => {
     const { sessions } = await service.api['sessions.list']({});
     const fork = sessions.find((session) => session.id === created.resumeSessionId);
     expect(fork?.source).toBe('codex');
-    // Listed under the project its first (copied) step ran in, beside its source, as the lineage groups it.
-    expect(fork?.project).toBe(app);
+    // In the fork's folder, where its own steps run (its copied steps ran in the source's).
+    expect(fork?.project).toBe(created.dir);
     expect((await service.api['sessions.list']({})).sessions.find((session) => session.id === SOURCE)?.nodeCount).toBe(graph.nodes.length);
   });
 
