@@ -3,14 +3,9 @@
  * Generated edits change one contiguous region, so one hunk around the changed lines (3 lines of context)
  * is what jsdiff would write, give or take how it interleaves -/+ lines inside the region.
  */
+import type { PatchHunk } from '../importers/transcript';
 
-export interface PatchHunk {
-  readonly oldStart: number;
-  readonly oldLines: number;
-  readonly newStart: number;
-  readonly newLines: number;
-  readonly lines: readonly string[];
-}
+export type { PatchHunk };
 
 const CONTEXT = 3;
 const NO_NEWLINE = '\\ No newline at end of file';
