@@ -24,7 +24,30 @@ export interface PatchStepOptions {
   readonly accepted?: boolean;
   /** How the legacy mode sends it: Codex's apply_patch tool, or `apply_patch <<'EOF'` in exec_command. */
   readonly via?: 'tool' | 'shell';
+  /**
+   * Where the changes are told: the call's envelope (or item) and the `patch_apply_end` event (`both`, legacy's
+   * default), the envelope alone (paginated's default), or the event alone (`event-only`: the call's line
+   * carries no envelope, the item no changes).
+   */
+  readonly told?: 'envelope' | 'both' | 'event-only';
 }
+
+/** `patch_apply_end.changes` as Codex writes them: path → `{type: add, content}` / `{type: delete}` / `{type: update, unified_diff, move_path}`. */
+export function appliedChanges(cwd: string, changes: readonly PatchChange[]): Record<string, Record<string, unknown>> {
+  const absolute = (path: string) => `${cwd}/${path}`;
+  return Object.fromEntries(
+    changes.map((change) => [
+      absolute(change.path),
+      change.op === 'add'
+        ? { type: 'add', content: change.content }
+        : change.op === 'delete'
+          ? { type: 'delete' }
+          : { type: 'update', unified_diff: hunkText(change.hunks), move_path: change.moveTo === undefined ? null : absolute(change.moveTo) },
+    ]),
+  );
+}
+
+const hunkText = (hunks: readonly PatchHunkSpec[]): string => hunks.map((hunk) => [hunk.context === undefined ? '@@' : `@@ ${hunk.context}`, ...hunk.lines].join('\n')).join('\n');
 
 /** The envelope Codex's apply_patch reads. */
 export function patchEnvelope(changes: readonly PatchChange[]): string {
@@ -48,34 +71,35 @@ export function patchEnvelope(changes: readonly PatchChange[]): string {
 /** A patch step in the builder's history mode. */
 export function patchStep(builder: RolloutBuilder, cwd: string, changes: readonly PatchChange[], options: PatchStepOptions = {}): RolloutBuilder {
   const accepted = options.accepted ?? true;
+  const told = options.told ?? (builder.mode === 'paginated' ? 'envelope' : 'both');
   const callId = builder.nextCallId();
   const envelope = patchEnvelope(changes);
   const absolute = (path: string) => `${cwd}/${path}`;
+  const ended = () => builder.emit('event_msg', { type: 'patch_apply_end', call_id: callId, success: accepted, changes: accepted ? appliedChanges(cwd, changes) : {} });
   if (builder.mode === 'paginated') {
     const items = changes.map((change) =>
       change.op === 'add'
         ? { path: absolute(change.path), kind: { type: 'add' }, diff: change.content }
         : change.op === 'delete'
           ? { path: absolute(change.path), kind: { type: 'delete' }, diff: '' }
-          : {
-              path: absolute(change.path),
-              kind: { type: 'update', move_path: change.moveTo === undefined ? null : absolute(change.moveTo) },
-              diff: change.hunks.map((hunk) => [hunk.context === undefined ? '@@' : `@@ ${hunk.context}`, ...hunk.lines].join('\n')).join('\n'),
-            },
+          : { path: absolute(change.path), kind: { type: 'update', move_path: change.moveTo === undefined ? null : absolute(change.moveTo) }, diff: hunkText(change.hunks) },
     );
-    return builder.emit('event_msg', { type: 'item_completed', item: { type: 'FileChange', id: callId, changes: items, status: accepted ? 'completed' : 'failed' } });
+    // Codex sends a call's end event before the item that completes it.
+    if (told !== 'envelope') ended();
+    return builder.emit('event_msg', { type: 'item_completed', item: { type: 'FileChange', id: callId, ...(told === 'event-only' ? {} : { changes: items }), status: accepted ? 'completed' : 'failed' } });
   }
-  if (options.via === 'shell') {
+  if (told === 'event-only') {
+    builder.emit('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: '' });
+  } else if (options.via === 'shell') {
     builder.emit('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `apply_patch <<'EOF'\n${envelope}EOF\n`, workdir: cwd }), call_id: callId });
   } else {
     builder.emit('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: envelope });
   }
-  const changed = Object.fromEntries(changes.map((change) => [absolute(change.path), { type: change.op, unified_diff: '', move_path: change.op === 'update' && change.moveTo !== undefined ? absolute(change.moveTo) : null }]));
-  builder.emit('event_msg', { type: 'patch_apply_end', call_id: callId, success: accepted, changes: accepted ? changed : {} });
+  if (told !== 'envelope') ended();
   const output = accepted
     ? JSON.stringify({ output: `Success. Updated the following files:\n${changes.map((change) => `${change.op === 'add' ? 'A' : change.op === 'delete' ? 'D' : 'M'} ${change.path}`).join('\n')}\n`, metadata: { exit_code: 0, duration_seconds: 0 } })
     : `apply_patch verification failed: Failed to find expected lines in ${absolute(changes[0]?.path ?? '')}`;
-  return builder.emit('response_item', { type: options.via === 'shell' ? 'function_call_output' : 'custom_tool_call_output', call_id: callId, output });
+  return builder.emit('response_item', { type: options.via === 'shell' && told !== 'event-only' ? 'function_call_output' : 'custom_tool_call_output', call_id: callId, output });
 }
 
 export interface FileStatesRollout {

@@ -28,9 +28,12 @@ export class RolloutBuilder {
   private turn = 0;
   private calls = 0;
   readonly mode: HistoryMode;
+  /** The folder of the current turn: the session's, until `cd` moves it for the turns after. */
+  private cwd: string;
 
   constructor(private readonly scope: RolloutScope) {
     this.mode = scope.mode ?? 'legacy';
+    this.cwd = scope.cwd;
     this.clock = (scope.start ?? new Date('2026-11-30T09:00:00.000Z')).getTime();
     const source = scope.parentThreadId === undefined ? 'cli' : { subagent: { thread_spawn: { parent_thread_id: scope.parentThreadId, depth: 1 } } };
     this.push('session_meta', {
@@ -51,7 +54,7 @@ export class RolloutBuilder {
     this.turn += 1;
     const turnId = `turn-${this.turn}`;
     this.event({ type: 'task_started', turn_id: turnId, model_context_window: 272000 });
-    this.push('turn_context', { turn_id: turnId, cwd: this.scope.cwd, model: this.scope.model ?? 'gpt-5.1-codex', approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write' } });
+    this.push('turn_context', { turn_id: turnId, cwd: this.cwd, model: this.scope.model ?? 'gpt-5.1-codex', approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write' } });
     if (this.mode === 'paginated') return this.item({ type: 'UserMessage', id: `item-${this.lines.length}`, content: [{ type: 'text', text }] });
     this.response({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
     return this.event({ type: 'user_message', message: text, images: [] });
@@ -75,16 +78,43 @@ export class RolloutBuilder {
     });
   }
 
+  /** The turns from the next prompt on run in another folder (`codex -C`, a resume elsewhere): their turn_context says it. */
+  cd(folder: string): this {
+    this.cwd = folder;
+    return this;
+  }
+
+  /** The folder the current turn runs in. */
+  folder(): string {
+    return this.cwd;
+  }
+
+  /**
+   * A `ghost_snapshot` response item: Codex's commit of the workspace as the turn starts (`ghost_commit` as in
+   * Codex's protocol `GhostCommit`: `id`, `parent`, `preexisting_untracked_files`, `preexisting_untracked_dirs`).
+   */
+  ghostSnapshot(commit: string, parent: string | null = null): this {
+    return this.response({ type: 'ghost_snapshot', ghost_commit: { id: commit, parent, preexisting_untracked_files: [], preexisting_untracked_dirs: [] } });
+  }
+
+  /** A command that started and has not ended when the file ends (the session is still running it). */
+  running(cmd: string): this {
+    const callId = this.callId();
+    if (this.mode === 'paginated') return this.event({ type: 'item_started', item: { type: 'CommandExecution', id: callId, command: cmd, cwd: this.cwd, status: 'in_progress' } });
+    this.response({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: this.cwd }), call_id: callId });
+    return this.event({ type: 'exec_command_begin', call_id: callId, turn_id: `turn-${this.turn}`, command: ['bash', '-lc', cmd], cwd: this.cwd });
+  }
+
   /** A shell command and its output; `output: null` leaves the call without one ("outcome not recorded"). */
   command(cmd: string, result: { readonly exitCode: number; readonly output: string } | null): this {
     const callId = this.callId();
     if (this.mode === 'paginated') {
       if (result === null) return this;
-      return this.item({ type: 'CommandExecution', id: callId, command: cmd, cwd: this.scope.cwd, status: result.exitCode === 0 ? 'completed' : 'failed', exit_code: result.exitCode, aggregated_output: result.output });
+      return this.item({ type: 'CommandExecution', id: callId, command: cmd, cwd: this.cwd, status: result.exitCode === 0 ? 'completed' : 'failed', exit_code: result.exitCode, aggregated_output: result.output });
     }
-    this.response({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: this.scope.cwd }), call_id: callId });
+    this.response({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: this.cwd }), call_id: callId });
     if (result === null) return this;
-    this.event({ type: 'exec_command_end', call_id: callId, command: ['bash', '-lc', cmd], cwd: this.scope.cwd, exit_code: result.exitCode, aggregated_output: result.output });
+    this.event({ type: 'exec_command_end', call_id: callId, command: ['bash', '-lc', cmd], cwd: this.cwd, exit_code: result.exitCode, aggregated_output: result.output });
     return this.response({
       type: 'function_call_output',
       call_id: callId,
@@ -97,15 +127,15 @@ export class RolloutBuilder {
     const callId = this.callId();
     const envelope = `*** Begin Patch\n*** Update File: ${path}\n@@\n-${before}\n+${after}\n*** End Patch\n`;
     if (this.mode === 'paginated') {
-      return this.item({ type: 'FileChange', id: callId, changes: [{ path: `${this.scope.cwd}/${path}`, kind: 'update', diff: `-${before}\n+${after}` }], status: accepted ? 'completed' : 'failed' });
+      return this.item({ type: 'FileChange', id: callId, changes: [{ path: `${this.cwd}/${path}`, kind: 'update', diff: `-${before}\n+${after}` }], status: accepted ? 'completed' : 'failed' });
     }
     this.response({ type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: envelope });
     if (accepted) {
-      this.event({ type: 'patch_apply_end', call_id: callId, success: true, changes: { [`${this.scope.cwd}/${path}`]: { type: 'update', unified_diff: `@@\n-${before}\n+${after}`, move_path: null } } });
+      this.event({ type: 'patch_apply_end', call_id: callId, success: true, changes: { [`${this.cwd}/${path}`]: { type: 'update', unified_diff: `@@\n-${before}\n+${after}`, move_path: null } } });
     }
     const output = accepted
       ? JSON.stringify({ output: `Success. Updated the following files:\nM ${path}\n`, metadata: { exit_code: 0, duration_seconds: 0 } })
-      : `apply_patch verification failed: Failed to find expected lines in ${this.scope.cwd}/${path}:\n${before}`;
+      : `apply_patch verification failed: Failed to find expected lines in ${this.cwd}/${path}:\n${before}`;
     return this.response({ type: 'custom_tool_call_output', call_id: callId, output });
   }
 

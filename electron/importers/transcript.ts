@@ -195,6 +195,7 @@ export type BeforeSource =
   | 'create' // Write type:"create" (or originalFile: null): the file did not exist
   | 'reverse-patch' // the written content with structuredPatch undone
   | 'notebook' // NotebookEdit's original_file
+  | 'snapshot' // an exact state of the workspace the transcript names (Codex `ghost_snapshot` commit): before = after
   | 'none'; // the step does not tell
 
 /** What one tool call did to one file. */
@@ -242,11 +243,19 @@ export interface SessionEffects {
 /** A node's stored line as written, or null when it is not available. */
 export type ReadRaw = (nodeId: string) => string | null | Promise<string | null>;
 
+/**
+ * The lines of these record types kept beside a node (records: lines that are no step of their own, as
+ * ParsedRecord `type`), as written, in file order; [] when none. Some formats tell effects there (Codex
+ * `patch_apply_end`, `ghost_snapshot`).
+ */
+export type ReadRecords = (nodeId: string, types: ReadonlySet<string>) => readonly string[];
+
 /** A format's reader of every node's file effects, from the session's nodes (transcript order) and their lines. */
 export type ReadSessionEffects = (
   nodes: readonly NodeSummary[],
   readRaw: ReadRaw,
   signal: AbortSignal | undefined,
+  readRecords?: ReadRecords,
 ) => Promise<SessionEffects>;
 
 /** One tool call as the side-effect classifier reads it: its input, and the shell command line it ran if any. */

@@ -150,7 +150,8 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0));
       // The session's importer reads its format's file effects; the reconstruction reads only their neutral shape.
       const readEffects = importerFor(store.getSession(sessionId)?.source ?? 'claude-code')?.readEffects;
-      return reconstructSession(nodes, read, { signal, ...(fileHistory === undefined ? {} : { fileHistory }), ...(readEffects === undefined ? {} : { readEffects }) });
+      const readRecords = (nodeId: string, types: ReadonlySet<string>) => store.getRecords(nodeId).flatMap((record) => (types.has(record.type) ? [record.raw.toString('utf8')] : []));
+      return reconstructSession(nodes, read, { signal, readRecords, ...(fileHistory === undefined ? {} : { fileHistory }), ...(readEffects === undefined ? {} : { readEffects }) });
     })();
     cache.set(sessionId, built);
     paces.set(sessionId, paced);

@@ -21,10 +21,12 @@ import {
   type FileEffect,
   type PatchHunk,
   type ReadRaw,
+  type ReadRecords,
   type SessionEffects,
   type StepCall,
   type StepEffects,
 } from '../transcript';
+import { readGhostCommitFiles } from '../../git/ghost-commit';
 import { parseApplyPatch, patchInCommand, type PatchOperation } from './apply-patch';
 
 /** What one Codex call is, read from its line. */
@@ -236,11 +238,68 @@ function answeredOn(line: string | null): string[] {
   return entry.type === 'event_msg' ? readCodexCalls(line).map((call) => call.id) : [];
 }
 
+/** The records readCodexEffects reads beside the steps: a folder change, a patch's applied changes, a ghost commit. */
+const EFFECT_RECORDS: ReadonlySet<string> = new Set(['turn_context', 'patch_apply_end', 'ghost_snapshot']);
+
+/** A `patch_apply_end` event: the changes Codex applied for a call (FORMATS.md §2.2). */
+interface AppliedPatch {
+  readonly callId: string;
+  readonly success: boolean;
+  /** null when they cannot be read. */
+  readonly changes: readonly FileChangeOf[] | null;
+}
+
+type EffectRecord =
+  | { readonly type: 'folder'; readonly cwd: string }
+  | ({ readonly type: 'applied' } & AppliedPatch)
+  | { readonly type: 'ghost'; readonly commit: string };
+
+/**
+ * One record line: `turn_context.cwd`; `patch_apply_end{call_id, success, changes}`; `ghost_snapshot` (a
+ * response item `{type: "ghost_snapshot", ghost_commit: {id, parent, preexisting_untracked_files,
+ * preexisting_untracked_dirs}}`, as Codex's protocol `ResponseItem::GhostSnapshot` and the app server's
+ * `GhostCommit` type name it).
+ */
+function readEffectRecord(line: string): EffectRecord | null {
+  const entry = parseJson(line);
+  if (entry === null || !isObject(entry.payload)) return null;
+  const payload = entry.payload;
+  if (entry.type === 'turn_context') {
+    const cwd = stringOf(payload.cwd);
+    return cwd === null ? null : { type: 'folder', cwd };
+  }
+  if (entry.type === 'event_msg' && payload.type === 'patch_apply_end') {
+    const callId = stringOf(payload.call_id);
+    if (callId === null) return null;
+    const success = payload.success !== false && payload.status !== 'failed' && payload.status !== 'declined';
+    return { type: 'applied', callId, success, changes: itemChanges(payload.changes) };
+  }
+  if (entry.type === 'response_item' && payload.type === 'ghost_snapshot') {
+    const ghost = isObject(payload.ghost_commit) ? payload.ghost_commit : null;
+    const commit = stringOf(ghost?.id);
+    return commit === null ? null : { type: 'ghost', commit };
+  }
+  return null;
+}
+
+/** The call as the patch Codex applied for it, when its own line does not tell the changes readably. */
+function withApplied(call: CodexCall, applied: AppliedPatch | undefined): CodexCall {
+  if (applied === undefined || applied.changes === null) return call;
+  if (call.changes !== null && !call.unreadablePatch) return call; // the envelope and the event tell the same change: once
+  return { ...call, name: 'apply_patch', command: null, changes: applied.changes, unreadablePatch: false };
+}
+
 /** What each node of a Codex session did to files (the importer's `readEffects`). */
-export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: ReadRaw, signal: AbortSignal | undefined): Promise<SessionEffects> {
+export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: ReadRaw, signal: AbortSignal | undefined, readRecords?: ReadRecords): Promise<SessionEffects> {
   const effects: (StepEffects | undefined)[] = new Array(nodes.length);
   const at = (index: number): StepEffects => (effects[index] ??= { edits: [], mayWrite: null });
-  const pending = new Map<string, { readonly call: CodexCall; readonly outcome: 'ok' | 'error'; readonly cwd: string | null; readonly node: number }>();
+  const pending = new Map<string, { call: CodexCall; readonly outcome: 'ok' | 'error'; readonly cwd: string | null; readonly node: number }>();
+  /** Calls with no outcome line: a `patch_apply_end` may still tell what they did. */
+  const unanswered = new Map<string, { readonly call: CodexCall; readonly cwd: string | null; readonly node: number }>();
+  /** `patch_apply_end` events whose call was not seen yet (a paginated item comes after its event), in order. */
+  const applied = new Map<string, AppliedPatch & { readonly cwd: string | null; readonly node: number }>();
+  const seenCalls = new Set<string>();
+  const ghosts: { readonly node: number; readonly commit: string; readonly cwd: string | null }[] = [];
   let cwd: string | null = null;
   let session: string | null = null;
 
@@ -252,31 +311,82 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
       cwd = null;
     }
     const wanted = node.kind === 'system' || node.toolCalls.length > 0 || node.kind === 'tool_result' || node.kind === 'error';
-    if (!wanted) continue;
-    const raw = await readRaw(node.id);
+    const raw = wanted ? await readRaw(node.id) : null;
     if (node.kind === 'system') cwd = folderOn(raw) ?? cwd;
     if (node.toolCalls.length > 0) {
       const calls = new Map(readCodexCalls(raw).map((call) => [call.id, call]));
       for (const ref of node.toolCalls) {
-        const call = calls.get(ref.id) ?? { id: ref.id, name: ref.name, input: undefined, command: null, workdir: null, changes: null, unreadablePatch: false };
-        if (ref.outcome === 'missing') {
-          // A call that may have run, with no record of what it did: unless it only reads.
-          if (!readsOnly(call)) at(index).mayWrite ??= 'unrecorded-outcome';
-          continue;
-        }
-        pending.set(ref.id, { call, outcome: ref.outcome, cwd, node: index });
+        seenCalls.add(ref.id);
+        const read = calls.get(ref.id) ?? { id: ref.id, name: ref.name, input: undefined, command: null, workdir: null, changes: null, unreadablePatch: false };
+        const call = withApplied(read, applied.get(ref.id));
+        applied.delete(ref.id);
+        if (ref.outcome === 'missing') unanswered.set(ref.id, { call, cwd, node: index });
+        else pending.set(ref.id, { call, outcome: ref.outcome, cwd, node: index });
       }
     }
-    if (pending.size === 0) continue;
-    for (const id of answeredOn(raw)) {
-      const site = pending.get(id);
-      if (site === undefined) continue;
-      pending.delete(id);
-      settle(site.call, site.outcome, site.cwd, at(index));
+    if (pending.size > 0) {
+      for (const id of answeredOn(raw)) {
+        const site = pending.get(id);
+        if (site === undefined) continue;
+        pending.delete(id);
+        settle(site.call, site.outcome, site.cwd, at(index));
+      }
+    }
+    for (const line of readRecords?.(node.id, EFFECT_RECORDS) ?? []) {
+      const record = readEffectRecord(line);
+      if (record === null) continue;
+      if (record.type === 'folder') cwd = record.cwd;
+      else if (record.type === 'ghost') ghosts.push({ node: index, commit: record.commit, cwd });
+      else {
+        const site = pending.get(record.callId);
+        const waiting = unanswered.get(record.callId);
+        if (site !== undefined) site.call = withApplied(site.call, record);
+        else if (waiting !== undefined) {
+          // The call's outcome line is missing, but Codex recorded the patch it applied: that is its outcome.
+          unanswered.delete(record.callId);
+          if (record.success) settle(withApplied(waiting.call, record), 'ok', waiting.cwd, at(index));
+        } else if (!seenCalls.has(record.callId)) applied.set(record.callId, { ...record, cwd, node: index });
+      }
     }
   }
+  // A call with no record of what it did may have changed anything, unless it only reads.
+  for (const { call, node } of unanswered.values()) if (!readsOnly(call)) at(node).mayWrite ??= 'unrecorded-outcome';
+  // Changes Codex applied for a call no step shows: they took effect where the event stands.
+  for (const event of applied.values()) {
+    if (event.success) settle({ id: event.callId, name: 'apply_patch', input: undefined, command: null, workdir: null, changes: event.changes, unreadablePatch: false }, 'ok', event.cwd, at(event.node));
+  }
+  await readGhostStates(ghosts, effects, at, signal);
   return { effects, subagentCalls: new Map(), subagentResults: new Map() };
 }
+
+/**
+ * Each `ghost_snapshot` commit, when the turn's folder is a repository that has it, tells the touched files'
+ * exact contents where it stands: anchors (before = after) the reconstruction checks its replay against. A
+ * missing repository or commit changes nothing.
+ */
+async function readGhostStates(
+  ghosts: readonly { readonly node: number; readonly commit: string; readonly cwd: string | null }[],
+  effects: readonly (StepEffects | undefined)[],
+  at: (index: number) => StepEffects,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (ghosts.length === 0) return;
+  const touched = new Set<string>();
+  for (const effect of effects) for (const edit of effect?.edits ?? []) if (edit.tool !== GHOST_TOOL) touched.add(edit.path);
+  if (touched.size === 0) return;
+  const paths = [...touched];
+  for (const ghost of ghosts) {
+    if (ghost.cwd === null) continue;
+    const read = await readGhostCommitFiles(ghost.cwd, ghost.commit, paths, signal);
+    if (read.kind !== 'read') continue;
+    for (const [path, content] of read.files) {
+      at(ghost.node).edits.push({ tool: GHOST_TOOL, toolUseId: `ghost:${ghost.commit}`, path, before: content, after: content, source: 'snapshot', patch: [], replacements: [] });
+    }
+  }
+}
+
+/** The `tool` of an effect a ghost commit tells. */
+export const GHOST_TOOL = 'ghost_snapshot';
 
 function readsOnly(call: CodexCall): boolean {
   if (call.changes !== null || call.unreadablePatch) return false;

@@ -2,7 +2,7 @@
 import type { NodeId } from '../../../shared/model';
 import type { FileHistorySource } from './checkpoints';
 import type { FileContent, FileEdit } from './file-edits';
-import type { MayWriteReason, ReadSessionEffects } from '../../importers/transcript';
+import type { MayWriteReason, ReadRecords, ReadSessionEffects } from '../../importers/transcript';
 
 export type StateKnown = 'reconstructed' | 'unknown';
 
@@ -92,4 +92,6 @@ export interface ReconstructOptions {
   readonly fileHistory?: FileHistorySource;
   /** The session's format's reader of file effects (its importer's); Claude Code's when absent. */
   readonly readEffects?: ReadSessionEffects;
+  /** The records kept beside each node, for formats that tell effects there (the importer's reader reads them). */
+  readonly readRecords?: ReadRecords;
 }
