@@ -38,7 +38,7 @@ async function commitFiles(dir: string, files: Readonly<Record<string, string>>)
 
 let sequence = 0;
 
-async function imported(builder: RolloutBuilder, id: string): Promise<NodeSummary[]> {
+async function imported(builder: RolloutBuilder, id: string): Promise<readonly NodeSummary[]> {
   const folder = join(h.root, `codex-${++sequence}`);
   mkdirSync(folder, { recursive: true });
   await builder.write(join(folder, `rollout-2026-11-30T09-00-00-${id}.jsonl`));
