@@ -26,13 +26,13 @@ import {
   threadIdFromName,
 } from './codex';
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
-import type { KnownFile, ParseOptions, ParseResult, ParseSink, ReadSessionEffects, ReadStepCalls, TranscriptFile } from './transcript';
+import type { FolderRecords, KnownFile, ParseOptions, ParseResult, ParseSink, ReadSessionEffects, ReadStepCalls, TranscriptFile } from './transcript';
 import type { FormatPlace, FormatReport } from '../../shared/format-report';
 import { checkTranscriptFile, FormatDoctor } from './claude-code/format-doctor';
 import { checkRolloutFile, CodexFormatDoctor } from './codex/format-doctor';
 import { readSessionEffects as readClaudeEffects } from '../snapshots/reconstruct/session-effects';
 import { claudeStepCalls } from '../snapshots/side-effects/steps-since';
-import { codexStepCalls, readCodexEffects } from './codex/file-effects';
+import { codexFolderRecords, codexStepCalls, readCodexEffects } from './codex/file-effects';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -54,6 +54,8 @@ export interface Importer {
   readonly readCalls: ReadStepCalls;
   /** Whether Arbor can write a fork of a session in this format that the agent itself resumes. */
   readonly writesResumableFork: boolean;
+  /** The records beside the steps that move the session's folder, when the format has them. */
+  readonly folderRecords?: FolderRecords;
   /** A new format doctor (`arbor doctor`, the session header's report), by this importer's own registry of what it models. */
   formatDoctor(): FormatChecker;
 }
@@ -112,6 +114,7 @@ export const codexImporter: Importer = {
   searchText: codexSearchText,
   readEffects: readCodexEffects,
   readCalls: codexStepCalls,
+  folderRecords: codexFolderRecords,
   // electron/forks/codex/: a new rollout under $CODEX_HOME/sessions that `codex resume <id>` continues.
   writesResumableFork: true,
   formatDoctor() {

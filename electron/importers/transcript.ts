@@ -250,6 +250,15 @@ export type ReadRaw = (nodeId: string) => string | null | Promise<string | null>
  */
 export type ReadRecords = (nodeId: string, types: ReadonlySet<string>) => readonly string[];
 
+/**
+ * Records that move a session's folder from where they stand on (Codex `turn_context.cwd`): their types, and
+ * the folder one such line names (null: it names none).
+ */
+export interface FolderRecords {
+  readonly types: ReadonlySet<string>;
+  folderOf(line: string): string | null;
+}
+
 /** A format's reader of every node's file effects, from the session's nodes (transcript order) and their lines. */
 export type ReadSessionEffects = (
   nodes: readonly NodeSummary[],

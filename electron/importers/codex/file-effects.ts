@@ -19,6 +19,7 @@ import { isObject, type JsonObject } from '../claude-code/json-shape';
 import {
   UNKNOWN_CONTENT,
   type FileEffect,
+  type FolderRecords,
   type PatchHunk,
   type ReadRaw,
   type ReadRecords,
@@ -411,6 +412,15 @@ function settle(call: CodexCall, outcome: 'ok' | 'error', cwd: string | null, ef
   if (call.name === 'spawn_agent') effects.mayWrite ??= 'subagent';
   else effects.mayWrite ??= call.command !== null || SHELL_TOOLS.has(call.name) || call.name === 'write_stdin' ? 'shell' : 'other-tool';
 }
+
+/** A later `turn_context` with another `cwd` moves the session's folder from that turn on (the importer's `folderRecords`). */
+export const codexFolderRecords: FolderRecords = {
+  types: new Set(['turn_context']),
+  folderOf(line) {
+    const record = readEffectRecord(line);
+    return record?.type === 'folder' ? record.cwd : null;
+  },
+};
 
 /** The calls on a stored line for the side-effect classifier (the importer's `readCalls`). */
 export function codexStepCalls(line: string | null): ReadonlyMap<string, StepCall> {
