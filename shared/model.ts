@@ -146,6 +146,8 @@ export type ContentBlock =
       readonly isError: boolean;
       /** A shell command's exit code, when its output says it. */
       readonly exitCode?: number | null;
+      /** True when the command had not ended when this output was recorded (it went on running). */
+      readonly running?: boolean;
     }
   | { readonly type: 'image'; readonly mediaType: string; readonly bytes: number }
   | { readonly type: 'other'; readonly blockType: string; readonly json: unknown };
@@ -180,6 +182,8 @@ export interface ToolCallDetail extends ToolCallRef {
   readonly shape?: ToolCallShape;
   /** A shell command's exit code, when its result says it. */
   readonly exitCode?: number | null;
+  /** True when the command was still running when its result was recorded (no exit code yet). */
+  readonly running?: boolean;
   /** The node carrying the result, when recorded. */
   readonly resultNodeId: NodeId | null;
   readonly resultText: string | null;

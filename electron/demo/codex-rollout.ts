@@ -97,12 +97,18 @@ export class RolloutBuilder {
     return this.response({ type: 'ghost_snapshot', ghost_commit: { id: commit, parent, preexisting_untracked_files: [], preexisting_untracked_dirs: [] } });
   }
 
-  /** A command that started and has not ended when the file ends (the session is still running it). */
-  running(cmd: string): this {
+  /**
+   * A command that started and has not ended (no `exec_command_end`). `answered`: Codex's unified exec gave the
+   * model what it had after its wait, "Process running with session ID N" and no exit code; otherwise the call has
+   * no output line at all (the file ends while it runs).
+   */
+  running(cmd: string, answered = false): this {
     const callId = this.callId();
     if (this.mode === 'paginated') return this.event({ type: 'item_started', item: { type: 'CommandExecution', id: callId, command: cmd, cwd: this.cwd, status: 'in_progress' } });
-    this.response({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: this.cwd }), call_id: callId });
-    return this.event({ type: 'exec_command_begin', call_id: callId, turn_id: `turn-${this.turn}`, command: ['bash', '-lc', cmd], cwd: this.cwd });
+    this.response({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: this.cwd, yield_time_ms: 10000 }), call_id: callId });
+    this.event({ type: 'exec_command_begin', call_id: callId, turn_id: `turn-${this.turn}`, command: ['bash', '-lc', cmd], cwd: this.cwd });
+    if (!answered) return this;
+    return this.response({ type: 'function_call_output', call_id: callId, output: `Chunk ID: ${callId}\nWall time: 10.0020 seconds\nProcess running with session ID 41\nOriginal token count: 0\nOutput:\n` });
   }
 
   /** A shell command and its output; `output: null` leaves the call without one ("outcome not recorded"). */

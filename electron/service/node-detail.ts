@@ -53,12 +53,14 @@ function toToolCallDetail(
   const use = content.blocks.find((block) => block.type === 'tool_use' && block.id === call.id);
   let resultText: string | null = null;
   let exitCode: number | null = null;
+  let running = false;
   if (call.result !== null) {
     const resultBlock = safeRead(readContent, call.result.raw.toString('utf8'), call.result.format).blocks.find(
       (block) => block.type === 'tool_result' && block.toolUseId === call.id,
     );
     resultText = resultBlock?.type === 'tool_result' ? resultBlock.text : null;
     exitCode = resultBlock?.type === 'tool_result' ? (resultBlock.exitCode ?? null) : null;
+    running = resultBlock?.type === 'tool_result' && resultBlock.running === true;
   }
   const shape = use?.type === 'tool_use' ? use.shape : undefined;
   return {
@@ -68,6 +70,7 @@ function toToolCallDetail(
     input: use?.type === 'tool_use' ? use.input : null,
     ...(shape === undefined ? {} : { shape }),
     ...(exitCode === null ? {} : { exitCode }),
+    ...(running ? { running } : {}),
     resultNodeId: call.result?.nodeId ?? null,
     resultText,
     durationMs: durationBetween(callTimestamp, call.result?.timestamp ?? null),

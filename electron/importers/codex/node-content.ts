@@ -72,7 +72,7 @@ function blocksOf(type: string, payload: JsonObject): ContentBlock[] {
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const output = readToolOutput(payload.output);
-      return [{ type: 'tool_result', toolUseId: callId, text: output.text, isError: output.isError, exitCode: output.exitCode }];
+      return [{ type: 'tool_result', toolUseId: callId, text: output.text, isError: output.isError, exitCode: output.exitCode, ...(output.running ? { running: true } : {}) }];
     }
     default:
       return [{ type: 'other', blockType: inner || type, json: payload }];

@@ -9,9 +9,13 @@ export interface ToolOutput {
   readonly text: string;
   readonly isError: boolean;
   readonly exitCode: number | null;
+  /** The command had not ended when Codex answered (unified exec: "Process running with session ID N"). */
+  readonly running: boolean;
 }
 
 const EXITED = /Process exited with code (-?\d+)/;
+/** Codex's unified exec answers a command still running after its wait with its session id instead of an exit code. */
+const RUNNING = /^Process running with session ID \d+/m;
 const EXIT_CODE_LINE = /^Exit code: (-?\d+)/m;
 /** apply_patch refusals and harness failures that carry no exit code. */
 const FAILURE_TEXT = /^(apply_patch verification failed|Failed to (apply|find|parse)|error:|patch rejected|write_stdin failed|execution error|aborted by user|Invalid patch)/i;
@@ -26,8 +30,11 @@ export function readToolOutput(output: unknown): ToolOutput {
   }
   exitCode ??= exitCodeIn(text);
   const body = afterOutputMarker(text);
-  const isError = exitCode !== null ? exitCode !== 0 : FAILURE_TEXT.test(body.trimStart());
-  return { text: body, isError, exitCode };
+  const marker = text.indexOf('\nOutput:\n');
+  // Only exec_command's header says it: the command's own output may print anything.
+  const running = exitCode === null && text.startsWith('Chunk ID:') && RUNNING.test(marker === -1 ? text : text.slice(0, marker));
+  const isError = exitCode !== null ? exitCode !== 0 : !running && FAILURE_TEXT.test(body.trimStart());
+  return { text: body, isError, exitCode, running };
 }
 
 export function outputText(output: unknown): string {

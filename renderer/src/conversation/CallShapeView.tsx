@@ -98,8 +98,11 @@ function PlanChecklist({ explanation, steps }: { explanation: string | null; ste
   );
 }
 
-/** A command's output as a terminal shows it (ANSI colours drawn), cut to its first lines. */
-export function ShellOutput({ text }: { text: string }) {
+/**
+ * A command's output as a terminal shows it (ANSI colours drawn), cut to its first lines. `running`: the
+ * command had not ended when the output was recorded, so an empty output is "no output yet", not none.
+ */
+export function ShellOutput({ text, running = false }: { text: string; running?: boolean }) {
   const [expanded, setExpanded] = useState(false);
   const body = text.replace(/^\n+/, '').replace(/\n+$/, '');
   const lines = body.split('\n');
@@ -111,8 +114,15 @@ export function ShellOutput({ text }: { text: string }) {
           <AnsiText text={cut ? lines.slice(0, SHOWN_LINES).join('\n') : body} />
         </pre>
       ) : (
-        <div className="conv-output-empty muted">(no output)</div>
+        <div className="conv-output-empty muted" data-testid="conversation-output-empty">
+          {running ? 'running — no output yet' : '(no output)'}
+        </div>
       )}
+      {running && body.length > 0 ? (
+        <div className="conv-output-running muted" data-testid="conversation-output-running">
+          still running when this was recorded
+        </div>
+      ) : null}
       {lines.length > SHOWN_LINES ? (
         <button type="button" className="link-button conv-show-all" onClick={() => setExpanded((v) => !v)}>
           {expanded ? 'Show less' : `Show all ${lines.length} lines`}

@@ -82,7 +82,7 @@ function CallOutcome({ call }: { call: ToolCallDetail }) {
       </pre>
     );
   }
-  if (call.shape?.kind === 'shell') return <ShellOutput text={text ?? ''} />;
+  if (call.shape?.kind === 'shell') return <ShellOutput text={text ?? ''} running={call.running === true} />;
   if (text === null || text === '') return null;
   // A patch's or a plan's success message says nothing the diff or the checklist does not.
   if (call.shape?.kind === 'patch' || call.shape?.kind === 'plan') return null;

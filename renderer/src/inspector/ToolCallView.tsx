@@ -78,7 +78,7 @@ export function ToolCallView({ call, cwd = null, onOpenNode }: { call: ToolCallD
             ) : null}
           </div>
           {shape?.kind === 'shell' && call.resultText !== null ? (
-            <ShellOutput text={call.resultText} />
+            <ShellOutput text={call.resultText} running={call.running === true} />
           ) : call.resultText !== null ? (
             <LongText text={call.resultText} className={call.outcome === 'error' ? 'code-block is-error' : 'code-block'} />
           ) : (
