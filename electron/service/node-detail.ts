@@ -16,18 +16,36 @@ export type ReadNodeContent = (raw: string, format: string | null) => NodeConten
 
 const EMPTY_CONTENT: NodeContent = { blocks: [], usage: null, cwd: null, gitBranch: null, version: null };
 
+/**
+ * A record a linked session's file copied (a Codex fork repeats its source's lines with its own write time) is
+ * listed once: the first of those that say the same apart from their top-level `timestamp`.
+ */
+function onceEach(records: readonly AttachedRecord[]): AttachedRecord[] {
+  const seen = new Set<string>();
+  return records.filter((record) => {
+    const json = record.json;
+    const body = typeof json === 'object' && json !== null && !Array.isArray(json) ? { ...(json as Record<string, unknown>), timestamp: undefined } : json;
+    const key = `${record.type}\u0000${JSON.stringify(body)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function getNodeDetail(store: SessionStore, readContent: ReadNodeContent, nodeId: string): NodeDetail {
   const node = store.getNode(nodeId);
   if (node === null) throw new ArborError('NOT_FOUND', `No node ${nodeId}`, { nodeId });
   const raw = node.raw.toString('utf8');
   const content = safeRead(readContent, raw, node.format);
   const toolCalls = store.getToolCalls(node).map((call) => toToolCallDetail(call, content, node.summary.timestamp, readContent));
-  const records: AttachedRecord[] = store.getRecords(nodeId).map((record) => ({
-    type: record.type,
-    file: record.file,
-    line: record.line,
-    json: parseJson(record.raw.toString('utf8')),
-  }));
+  const records: AttachedRecord[] = onceEach(
+    store.getRecords(nodeId).map((record) => ({
+      type: record.type,
+      file: record.file,
+      line: record.line,
+      json: parseJson(record.raw.toString('utf8')),
+    })),
+  );
   return {
     node: node.summary,
     blocks: content.blocks,
