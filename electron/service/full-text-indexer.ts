@@ -2,7 +2,7 @@
  * Fills the full-text index in the background after an import has returned: small chunks, one
  * transaction each, yielding to the event loop between them so requests are served meanwhile. The import
  * stores no search text for most nodes (it is off its hot path): each chunk derives it from the raw lines.
- * Once the index is up to date, the same loop compresses the raw lines a store held before migration 013
+ * Once the index is up to date, the same loop merges it into one segment when it has grown enough, then compresses the raw lines a store held before migration 013
  * (nothing to do in a store created since).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -43,6 +43,8 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
 
   async function run(): Promise<void> {
     await work(() => store.pendingIndexRows(), (rows) => store.indexNextChunk(rows, derive), options.onProgress);
+    // Up to date: merge the index into one segment when it has grown enough (search.ts), in short steps.
+    if (!stopped && !(options.paused?.() ?? false) && store.pendingIndexRows() === 0) await work(() => 1, () => store.mergeIndexStep());
     await work(() => store.pendingCompactionRows(), (rows) => store.compactNextChunk(rows));
   }
 
