@@ -323,8 +323,11 @@ export function textHead(text: string): string {
  * so an import waiting for the write worker waits for one step, not for the whole merge (33 s at 1M messages).
  */
 const MERGE_STEP_PAGES = 256;
-/** Fewer rows than this since the last merge are not worth merging for: a small index has few segments. */
-const MERGE_FROM_ROWS = 10_000;
+/**
+ * Fewer rows than this since the last merge are not worth merging for: a small index has few segments, and
+ * the merge writes the whole index again (twice, with the WAL): a third of what indexing 30k messages wrote.
+ */
+const MERGE_FROM_ROWS = 100_000;
 
 /**
  * Whether the index should be merged into one segment now: it has at least doubled since it last was (so

@@ -61,6 +61,12 @@ function folderBytes(dir: string): number {
   return bytes;
 }
 
+/** Bytes this process made the kernel write to storage so far (its WAL and checkpoints included). */
+function writtenBytes(): number {
+  const io = existsSync('/proc/self/io') ? readFileSync('/proc/self/io', 'utf8') : '';
+  return Number(/^write_bytes: (\d+)$/m.exec(io)?.[1] ?? Number.NaN);
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? Number.NaN;
 }
@@ -126,12 +132,19 @@ async function main(): Promise<void> {
     const readyFile = join(root, `store-v${schema}.json`);
     if (givenData === undefined && !existsSync(readyFile)) {
       let started = performance.now();
+      const written = writtenBytes();
       const report = await service.api['import.run']({ paths: [projects] });
       const importSeconds = (performance.now() - started) / 1000;
+      const importWritten = writtenBytes() - written;
       started = performance.now();
       await service.idle();
       const indexSeconds = (performance.now() - started) / 1000;
+      const indexWritten = writtenBytes() - written - importWritten;
       console.log(`store built: ${report.sessions.length} sessions, import ${importSeconds.toFixed(0)} s, full-text indexing ${indexSeconds.toFixed(0)} s (load ${load()})`);
+      // The kernel's count for the whole process (the write worker is one of its threads), not the event loop's.
+      console.log(
+        `bytes written: import ${(importWritten / corpusBytes).toFixed(2)}× the transcripts, full-text indexing and merging ${(indexWritten / corpusBytes).toFixed(2)}× (/proc/${process.pid}/io write_bytes)`,
+      );
       writeFileSync(readyFile, JSON.stringify({ importSeconds, indexSeconds }));
     } else {
       const started = performance.now();

@@ -76,29 +76,29 @@ describe('mergeIndexStep', () => {
     const db = store.handles.write;
     // 12 segments: fewer than automerge, so FTS5 leaves them apart.
     fillIndex(db, 12, 1000);
-    setIndexed(12_000);
+    setIndexed(120_000);
     expect(segments(db)).toBe(12);
     let steps = 0;
     while (store.mergeIndexStep() > 0) steps++;
     expect(steps).toBeGreaterThan(1);
     expect(segments(db)).toBe(1);
     expect((db.prepare(`SELECT count(*) AS n FROM node_text WHERE node_text MATCH 'text : parser'`).get() as { n: number }).n).toBe(12_000);
-    // Merged at 12k rows: not again until the index has doubled.
+    // Merged at 120k rows (the watermark says so; fewer are written here): not again until the index has doubled.
     expect(store.mergeIndexStep()).toBe(0);
     fillIndex(db, 3, 1000, 12_001);
-    setIndexed(15_000);
+    setIndexed(150_000);
     expect(store.mergeIndexStep()).toBe(0);
     expect(segments(db)).toBe(4);
     fillIndex(db, 9, 1000, 15_001);
-    setIndexed(24_000);
+    setIndexed(240_000);
     while (store.mergeIndexStep() > 0);
     expect(segments(db)).toBe(1);
   });
 
-  it('leaves a small index as it is: a few thousand rows are not worth a merge', () => {
+  it('leaves a small index as it is: tens of thousands of rows are not worth a merge', () => {
     store = openSessionStore(join(dir, 'arbor.sqlite'));
     fillIndex(store.handles.write, 5, 100);
-    setIndexed(500);
+    setIndexed(50_000);
     expect(store.mergeIndexStep()).toBe(0);
     expect(segments(store.handles.write)).toBe(5);
   });

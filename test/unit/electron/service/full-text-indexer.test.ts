@@ -49,6 +49,15 @@ describe('full-text indexer', () => {
     expect(progress.at(-1)).toBe(10_000);
   });
 
+  it('regression: a loaded machine shrank chunks to 20 rows, and indexing wrote 14.7× its input; a floor keeps them whole', async () => {
+    const { store, asked, now } = slowStore(10_000, 2);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, minChunkRows: 1000, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(asked.slice(0, -1).every((rows) => rows === 1000)).toBe(true);
+    expect(asked.length).toBeLessThanOrEqual(11);
+  });
+
   it('grows chunks when rows are cheap, up to a bound', async () => {
     const { store, asked, now } = slowStore(100_000, 0.001);
     const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
