@@ -49,9 +49,12 @@ interface Token {
 
 const ASCII_TOKEN = /[a-z0-9]+/g;
 
+/** Whether the text's tokens are its ASCII words: a plain byte test first, the costly unicode test only when it fails. */
+const asciiWords = (text: string): boolean => !NON_ASCII.test(text) || !NON_ASCII_WORD.test(text);
+
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  if (!NON_ASCII_WORD.test(text)) {
+  if (asciiWords(text)) {
     // Most text has ASCII words only: case-folding it whole keeps offsets (only letters change case, and
     // these are ASCII) and skips per-token normalization.
     for (const match of text.toLowerCase().matchAll(ASCII_TOKEN)) tokens.push({ word: match[0], start: match.index, end: match.index + match[0].length });
@@ -94,9 +97,44 @@ function matches(tokens: readonly Token[], pattern: SearchPattern): { covers: nu
  * `text` may be the head of a long text; `length` (characters) is the whole text's, as is `averageLength`.
  */
 export function scoreText(text: string, length: number, pattern: SearchPattern, averageLength: number): number {
-  const { counts } = matches(tokenize(text), pattern);
+  const counters = asciiCounters(pattern);
+  const counts = counters !== null && asciiWords(text) ? countAscii(text.toLowerCase(), counters) : matches(tokenize(text), pattern).counts;
   const norm = K1 * (1 - B + (B * length) / Math.max(1, averageLength));
   return counts.reduce((sum, tf) => sum + (tf * (K1 + 1)) / (tf + norm), 0);
+}
+
+/**
+ * Per term, a regex that matches (zero-width) where the term starts on a token boundary of lowercased ASCII
+ * text: ranking a hundred candidates this way costs a native scan each, where tokenizing them into objects
+ * was most of a search's time (a common word over a million messages). Null when a word is not ASCII.
+ */
+const counterCache = new WeakMap<SearchPattern, readonly RegExp[] | null>();
+
+function asciiCounters(pattern: SearchPattern): readonly RegExp[] | null {
+  const cached = counterCache.get(pattern);
+  if (cached !== undefined) return cached;
+  const ascii = pattern.every((term) => term.words.every((word) => /^[a-z0-9]+$/.test(word)));
+  const counters = ascii
+    ? pattern.map((term) => {
+        const words = term.words.join('[^a-z0-9]+');
+        // Lookahead only: overlapping occurrences count, one per starting token, as matchAt counts them.
+        return new RegExp(`(?<![a-z0-9])(?=${words}${term.prefix ? '' : '(?![a-z0-9])'})`, 'g');
+      })
+    : null;
+  counterCache.set(pattern, counters);
+  return counters;
+}
+
+function countAscii(lower: string, counters: readonly RegExp[]): number[] {
+  return counters.map((counter) => {
+    let count = 0;
+    counter.lastIndex = 0;
+    while (counter.exec(lower) !== null) {
+      count++;
+      counter.lastIndex++;
+    }
+    return count;
+  });
 }
 
 /**
@@ -151,8 +189,9 @@ function snippetOf(text: string, pattern: SearchPattern, open: string, close: st
 export function wordStartTest(word: string): (text: string) => boolean {
   const folded = foldToken(word);
   if (NON_ASCII.test(folded)) return (text) => tokenize(text).some((token) => token.word.startsWith(folded));
-  const start = new RegExp(`(?:^|[^\\p{L}\\p{N}\\p{Co}])${folded}`, 'iu');
-  return (text) => (NON_ASCII_WORD.test(text) ? tokenize(text).some((token) => token.word.startsWith(folded)) : start.test(text));
+  // Not a unicode regex: the text's words are ASCII here (asciiWords), and a unicode one is several times slower.
+  const start = new RegExp(`(?<![a-z0-9])${folded}`, 'i');
+  return (text) => (asciiWords(text) ? start.test(text) : tokenize(text).some((token) => token.word.startsWith(folded)));
 }
 
 /** Characters of a long text tokenized around its first match (a snippet shows 24 tokens of it). */

@@ -254,6 +254,14 @@ export function prepareIndexStatements(db: WritableDB) {
     ),
     insert: db.prepare<[bigint, string, string, string, number]>('INSERT INTO node_text (rowid, text, facets, head, length) VALUES (?, ?, ?, ?, ?)'),
     setWatermark: db.prepare<[number]>(`UPDATE meta SET value = ? WHERE key = 'fts_indexed_upto'`),
+    // Migration 025: the watermark when the index was last merged into one segment (no row = never).
+    mergeState: db.prepare<[], { indexed: number; merged: number | null }>(
+      `SELECT (SELECT value FROM meta WHERE key = 'fts_indexed_upto') AS indexed, (SELECT value FROM meta WHERE key = 'fts_merged_upto') AS merged`,
+    ),
+    // A negative page count: merge toward one segment whatever the levels hold, doing at most that much work.
+    merge: db.prepare(`INSERT INTO node_text (node_text, rank) VALUES ('merge', -${MERGE_STEP_PAGES})`),
+    totalChanges: db.prepare<[], { changes: number }>('SELECT total_changes() AS changes'),
+    setMerged: db.prepare<[number]>(`INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_merged_upto', ?)`),
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
     ),
@@ -308,6 +316,45 @@ export function textHead(text: string): string {
   if (text.length <= RANK_HEAD) return text;
   const code = text.charCodeAt(RANK_HEAD - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? RANK_HEAD - 1 : RANK_HEAD);
+}
+
+/**
+ * One merge of FTS5's segments per this many pages (of about 4 KB) at most: a step is one short transaction,
+ * so an import waiting for the write worker waits for one step, not for the whole merge (33 s at 1M messages).
+ */
+const MERGE_STEP_PAGES = 256;
+/**
+ * Fewer rows than this since the last merge are not worth merging for: a small index has few segments, and
+ * the merge writes the whole index again (twice, with the WAL): a third of what indexing 30k messages wrote.
+ */
+const MERGE_FROM_ROWS = 100_000;
+
+/**
+ * Whether the index should be merged into one segment now: it has at least doubled since it last was (so
+ * merging writes at most about twice the index over its life, whatever the imports), by MERGE_FROM_ROWS at least.
+ * One segment instead of a dozen is what a search reads per term; until then automerge keeps levels few.
+ */
+export function indexMergeDue(s: IndexStatements): boolean {
+  const state = s.mergeState.get();
+  if (state === undefined || state.merged === null) return false;
+  const grown = state.indexed - state.merged;
+  return grown >= MERGE_FROM_ROWS && grown >= state.merged;
+}
+
+/**
+ * Merges up to MERGE_STEP_PAGES of the index toward one segment, once indexing is up to date; returns 1 while
+ * work remains, 0 once merged (or not due). Interrupted by an import, it goes on where FTS5 left it.
+ */
+export function mergeIndexStep(db: WritableDB, s: IndexStatements): number {
+  return db.transaction(() => {
+    if (!indexMergeDue(s)) return 0;
+    const before = s.totalChanges.get()?.changes ?? 0;
+    s.merge.run();
+    // FTS5 counts a change per page it wrote: fewer than 2 means there was nothing left to merge.
+    if ((s.totalChanges.get()?.changes ?? 0) - before >= 2) return 1;
+    s.setMerged.run(s.mergeState.get()?.indexed ?? 0);
+    return 0;
+  })();
 }
 
 export function pendingIndexRows(s: IndexStatements): number {

@@ -36,6 +36,7 @@ import {
   countSearchHits,
   type DeriveSearchText,
   indexNextChunk,
+  mergeIndexStep,
   indexProgress,
   pendingIndexRows,
   prepareIndexStatements,
@@ -125,6 +126,8 @@ export interface SessionStore {
    */
   indexNextChunk(rows: number, derive?: DeriveSearchText): number;
   pendingIndexRows(): number;
+  /** One bounded step of merging the index into one segment once it has grown enough; 0 when none is left (search.ts). */
+  mergeIndexStep(): number;
   /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
   compactNextChunk(rows: number): number;
   pendingCompactionRows(): number;
@@ -204,6 +207,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
+    mergeIndexStep: () => mergeIndexStep(db.write, indexStatements),
     compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
     pendingCompactionRows: () => pendingCompactionRows(compactionStatements),
     compactionMark: () => compactionMark(compactionStatements),

@@ -2,7 +2,7 @@
  * Fills the full-text index in the background after an import has returned: small chunks, one
  * transaction each, yielding to the event loop between them so requests are served meanwhile. The import
  * stores no search text for most nodes (it is off its hot path): each chunk derives it from the raw lines.
- * Once the index is up to date, the same loop compresses the raw lines a store held before migration 013
+ * Once the index is up to date, the same loop merges it into one segment when it has grown enough, then compresses the raw lines a store held before migration 013
  * (nothing to do in a store created since).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -22,6 +22,12 @@ export interface IndexerOptions {
   readonly chunkRows?: number;
   /** Target time of one chunk: a request arriving meanwhile (a graph, a search) waits at most about this long. */
   readonly chunkMs?: number;
+  /**
+   * Rows a chunk holds at least, however long it takes. Each chunk is a transaction, and each transaction
+   * writes FTS5 a new segment (merged again later) and its 64 KiB pages of structure, sizes and meta: on a
+   * loaded machine 20-row chunks wrote 14.7× the transcripts' bytes to index them.
+   */
+  readonly minChunkRows?: number;
   readonly now?: () => number;
   /** While true (an import is writing), the indexer steps aside; the import kicks it when done. */
   readonly paused?: () => boolean;
@@ -33,6 +39,7 @@ export interface IndexerOptions {
 export function createFullTextIndexer(store: SessionStore, options: IndexerOptions = {}): FullTextIndexer {
   const firstChunkRows = options.chunkRows ?? 250;
   const chunkMs = options.chunkMs ?? 20;
+  const minChunkRows = options.minChunkRows ?? 20;
   const now = options.now ?? (() => performance.now());
   const derive = options.derive ?? deriveSearchText;
   let running: Promise<void> | null = null;
@@ -43,6 +50,8 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
 
   async function run(): Promise<void> {
     await work(() => store.pendingIndexRows(), (rows) => store.indexNextChunk(rows, derive), options.onProgress);
+    // Up to date: merge the index into one segment when it has grown enough (search.ts), in short steps.
+    if (!stopped && !(options.paused?.() ?? false) && store.pendingIndexRows() === 0) await work(() => 1, () => store.mergeIndexStep());
     await work(() => store.pendingCompactionRows(), (rows) => store.compactNextChunk(rows));
   }
 
@@ -50,14 +59,14 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
   async function work(pending: () => number, step: (rows: number) => number, onProgress?: IndexerOptions['onProgress']): Promise<void> {
     let total = pending();
     let done = 0;
-    let chunkRows = firstChunkRows;
+    let chunkRows = Math.max(firstChunkRows, minChunkRows);
     while (!stopped && !(options.paused?.() ?? false)) {
       const started = now();
       const consumed = step(chunkRows);
       if (consumed === 0) break;
       // Rows vary from bytes to megabytes: size the next chunk by how long this one took.
       const elapsed = Math.max(now() - started, 0.5);
-      chunkRows = Math.round(Math.min(5000, Math.max(20, (chunkRows * chunkMs) / elapsed)));
+      chunkRows = Math.round(Math.min(5000, Math.max(minChunkRows, (chunkRows * chunkMs) / elapsed)));
       done += consumed;
       // Nodes imported meanwhile grow the job.
       if (done > total) total = done + pending();

@@ -72,6 +72,9 @@ function openIndexer(): FullTextIndexer {
     // An import here writes first (it kicks the indexer when done); another process importing would only
     // wait for these chunks and they for its batches.
     paused: () => running.size > 0 || writerLock.heldElsewhere(),
+    // Only this thread's writes wait for a chunk (searches read on their own connection): big enough that
+    // indexing does not write many times its input however loaded the machine is.
+    minChunkRows: 1000,
     onProgress: (progress) => post({ type: 'index-progress', progress }),
   });
   return indexer;

@@ -49,4 +49,17 @@ describe('scoreText', () => {
     expect(scoreText('token short', 11, p, 20)).toBeGreaterThan(scoreText('token short', 400, p, 20));
     expect(scoreText('nothing', 7, p, 20)).toBe(0);
   });
+
+  it('scores ASCII text by its native counters exactly as by its tokens (a non-ASCII word sends text to the tokens)', () => {
+    const texts = ['the the the buffer', 'Session_sessions sessionId: session', 'x-cursor handling, cursor  handling!', 'flush→status flushStatus', 'the buffer the buffer the'];
+    const queries = ['the', 'sess', 'session', '"cursor handling"', '"the the"', 'the buf', 'flush', '"the buffer the"'];
+    for (const text of texts) {
+      for (const query of queries) {
+        const p = pattern(query);
+        // ' é' adds a token no query matches, and makes the text take the tokenizing path.
+        expect(scoreText(text, 40, p, 30), `${query} in ${text}`).toBe(scoreText(`${text} é`, 40, p, 30));
+      }
+    }
+    expect(scoreText('the the the', 11, pattern('"the the"'), 11)).toBeGreaterThan(scoreText('the the', 11, pattern('"the the"'), 11));
+  });
 });

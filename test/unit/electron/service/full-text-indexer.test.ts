@@ -3,7 +3,7 @@ import type { SessionStore } from '../../../../electron/db/session-store';
 import { createFullTextIndexer } from '../../../../electron/service/full-text-indexer';
 
 /** A store whose indexing costs `msPerRow` on an injected clock, with `pending` rows to index. */
-function slowStore(pending: number, msPerRow: number, uncompressed = 0) {
+function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSteps = 0) {
   let clock = 0;
   const asked: number[] = [];
   const steps: string[] = [];
@@ -16,6 +16,13 @@ function slowStore(pending: number, msPerRow: number, uncompressed = 0) {
       if (consumed > 0) steps.push('index');
       clock += consumed * msPerRow;
       return consumed;
+    },
+    mergeIndexStep: () => {
+      if (mergeSteps === 0) return 0;
+      mergeSteps--;
+      steps.push('merge');
+      clock += 10;
+      return 1;
     },
     pendingCompactionRows: () => uncompressed,
     compactNextChunk: (rows: number) => {
@@ -42,6 +49,15 @@ describe('full-text indexer', () => {
     expect(progress.at(-1)).toBe(10_000);
   });
 
+  it('regression: a loaded machine shrank chunks to 20 rows, and indexing wrote 14.7× its input; a floor keeps them whole', async () => {
+    const { store, asked, now } = slowStore(10_000, 2);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, minChunkRows: 1000, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(asked.slice(0, -1).every((rows) => rows === 1000)).toBe(true);
+    expect(asked.length).toBeLessThanOrEqual(11);
+  });
+
   it('grows chunks when rows are cheap, up to a bound', async () => {
     const { store, asked, now } = slowStore(100_000, 0.001);
     const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
@@ -57,6 +73,16 @@ describe('full-text indexer', () => {
     await indexer.idle();
     expect(left()).toEqual({ pending: 0, uncompressed: 0 });
     expect(steps.indexOf('compact')).toBeGreaterThan(steps.lastIndexOf('index'));
+  });
+
+  it('merges the index in steps once it is up to date, before compressing old rows', async () => {
+    const { store, steps, now } = slowStore(1000, 0.4, 500, 3);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(steps.filter((step) => step === 'merge')).toHaveLength(3);
+    expect(steps.indexOf('merge')).toBeGreaterThan(steps.lastIndexOf('index'));
+    expect(steps.indexOf('compact')).toBeGreaterThan(steps.lastIndexOf('merge'));
   });
 
   it('steps aside for an import while compressing old rows too', async () => {
