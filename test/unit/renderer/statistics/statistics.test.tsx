@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StatsAnswer } from '../../../../shared/contract';
 import type { UsageFigure } from '../../../../shared/usage';
 import { branchHeads } from '../../../../renderer/src/statistics/branch-heads';
+import { BranchCostTip } from '../../../../renderer/src/statistics/BranchCostTip';
 import { SessionCost } from '../../../../renderer/src/statistics/SessionCost';
 import { statisticsActions } from '../../../../renderer/src/statistics/statistics-actions';
 import { statisticsStore } from '../../../../renderer/src/statistics/statistics-store';
@@ -107,5 +108,26 @@ describe('branch heads', () => {
       { startId: 'b1', headId: 'b3' },
     ]);
     expect(branchHeads(nodes, 'a2')).toEqual([]);
+  });
+});
+
+describe('branch cost tooltip', () => {
+  it('at a branch point, each branch costs root → head and the cheaper one is marked', async () => {
+    const nodes = [nodeSummary('p'), nodeSummary('a1', { parentId: 'p' }), nodeSummary('b1', { parentId: 'p' }), nodeSummary('b2', { parentId: 'b1' })];
+    const client = createFakeClient({
+      'stats.branches': ({ headIds }) => ({ branches: headIds.map((headId) => ({ headId, total: figure({ usd: headId === 'a1' ? 0.5 : 0.2 }) })) }),
+    });
+    const { store } = renderWithStore(
+      <BranchCostTip nodeId="p">
+        <span data-testid="badge">2 branches</span>
+      </BranchCostTip>,
+      client,
+    );
+    store.setState({ graph: { session: { id: 's' } as never, nodes } });
+    await act(async () => fireEvent.pointerEnter(screen.getByTestId('badge')));
+    const tip = await screen.findByTestId('branch-cost-tip');
+    expect(client.calls.find((call) => call.method === 'stats.branches')?.request).toEqual({ headIds: ['a1', 'b2'] });
+    expect(tip.textContent).toContain('branch 1: $0.50');
+    expect(tip.textContent).toContain('branch 2: $0.20 · 6.2k tokens — cheapest');
   });
 });
