@@ -39,6 +39,7 @@ import type { SessionGraphPage } from './session-graph-chunks';
 import type { FormatReport } from './format-report';
 import { NODE_KINDS } from './model';
 import { v, type Validator } from './validate';
+import { isValidPrice, STATS_GROUPINGS, type AgentPlan, type BranchUsage, type ModelPrice, type SessionUsage, type StatsFilters, type StatsGrouping, type StatsReport } from './usage';
 
 export interface AppInfo {
   readonly version: string;
@@ -55,7 +56,8 @@ export interface HookCapture {
   readonly transcriptPath?: string;
 }
 
-export interface ArborMethods {
+/** Every method; the tokens and cost ones (issue 15) are declared in their own block, UsageMethods. */
+export interface ArborMethods extends UsageMethods {
   'app.info': { request: Record<string, never>; result: AppInfo };
   'sessions.list': {
     request: { query?: string; limit?: number; offset?: number };
@@ -135,6 +137,53 @@ export interface ArborMethods {
   'demo.create': { request: { dir?: string }; result: { sessionId: SessionId; dir: string } };
 }
 
+/** A session among the costliest of a Statistics answer. */
+export interface TopSession {
+  readonly sessionId: SessionId;
+  readonly title: string;
+  readonly project: string | null;
+  readonly agent: string;
+  readonly figure: StatsReport['total'];
+}
+
+/** `stats.get`: the figures grouped as asked, the costliest sessions, and what the filters can choose from. */
+export interface StatsAnswer extends StatsReport {
+  readonly topSessions: readonly TopSession[];
+  readonly projects: readonly string[];
+  readonly agents: readonly string[];
+  readonly plans: readonly AgentPlan[];
+}
+
+/** A price as the user sets it; cache prices default to 0 (a model without caching). */
+export interface PriceInput {
+  readonly pattern: string;
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+  readonly effectiveDate?: string;
+}
+
+/** Tokens and cost methods (issue 15), merged into ArborMethods. */
+export interface UsageMethods {
+  /** Tokens and cost grouped `by` (default day), narrowed by `filters`; `top` costliest sessions (default 10). */
+  'stats.get': { request: { by?: StatsGrouping; filters?: StatsFilters; top?: number }; result: StatsAnswer };
+  /** One session's tokens and cost (its own replies: a fork's copied prefix counts in its source). */
+  'stats.session': { request: { sessionId: SessionId }; result: SessionUsage };
+  /** Each branch's tokens and cost, root → head (the graph's tooltip: which attempt was cheaper). */
+  'stats.branches': { request: { headIds: NodeId[] }; result: { branches: BranchUsage[] } };
+  'prices.list': { request: Record<string, never>; result: { prices: ModelPrice[]; plans: AgentPlan[]; defaultsDate: string } };
+  'prices.set': { request: { price: PriceInput }; result: { prices: ModelPrice[] } };
+  'prices.remove': { request: { pattern: string }; result: { removed: boolean; prices: ModelPrice[] } };
+  /** The shipped price table again (the user's rows are dropped). */
+  'prices.reset': { request: Record<string, never>; result: { prices: ModelPrice[] } };
+  /** Whether an agent runs on a subscription plan (its tokens then cost nothing per token). */
+  'prices.setPlan': { request: AgentPlan; result: { plans: AgentPlan[] } };
+}
+
+/** The most branch heads one `stats.branches` call takes. */
+export const STATS_BRANCHES_MAX = 200;
+
 export type MethodName = keyof ArborMethods;
 export type RequestOf<M extends MethodName> = ArborMethods[M]['request'];
 export type ResultOf<M extends MethodName> = ArborMethods[M]['result'];
@@ -163,6 +212,18 @@ const isoTime: Validator<string> = (value, at = '') => {
   }
   return text;
 };
+/** Dollars per million tokens: a finite number, 0 or more (shared/usage.ts PRICE_MAX_PER_MTOK). */
+const dollars: Validator<number> = (value, at = '') => {
+  if (typeof value !== 'number' || !isValidPrice(value)) throw new ArborError('BAD_REQUEST', `${at}: expected dollars per million tokens, 0 or more`, { path: at });
+  return value;
+};
+const day: Validator<string> = (value, at = '') => {
+  const text = isoText(value, at);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !Number.isFinite(Date.parse(text))) throw new ArborError('BAD_REQUEST', `${at}: expected YYYY-MM-DD`, { path: at });
+  return text;
+};
+const agentName = v.string({ min: 1, max: 200 });
+
 /** The most ids one `nodes.details` call takes. */
 export const NODE_DETAILS_MAX = 200;
 
@@ -229,6 +290,35 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'import.locations': empty,
   'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),
   'demo.create': v.object({ dir: v.optional(path) }),
+  'stats.get': v.object({
+    by: v.optional(v.literal(...STATS_GROUPINGS)),
+    filters: v.optional(
+      v.object({
+        project: v.optional(path),
+        agent: v.optional(agentName),
+        from: v.optional(day),
+        to: v.optional(day),
+        sessionId: v.optional(v.string({ min: 1, max: 200 })),
+      }),
+    ),
+    top: v.optional(v.int({ min: 0, max: 1000 })),
+  }),
+  'stats.session': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
+  'stats.branches': v.object({ headIds: v.array(nodeId, { max: STATS_BRANCHES_MAX }) }),
+  'prices.list': empty,
+  'prices.set': v.object({
+    price: v.object({
+      pattern: v.string({ min: 1, max: 200 }),
+      input: dollars,
+      output: dollars,
+      cacheRead: v.optional(dollars),
+      cacheWrite: v.optional(dollars),
+      effectiveDate: v.optional(day),
+    }),
+  }),
+  'prices.remove': v.object({ pattern: v.string({ min: 1, max: 200 }) }),
+  'prices.reset': empty,
+  'prices.setPlan': v.object({ agent: agentName, subscription: v.boolean() }),
 };
 
 export const METHOD_NAMES = Object.keys(requestValidators) as MethodName[];

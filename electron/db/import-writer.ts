@@ -14,6 +14,7 @@ import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node
 import type { ImportProblem } from '../../shared/model';
 import { fileSessionIdentity, forkParentSession, linkDeclaredSession, linkLineage, prepareLineageStatements, resolveRenamedCopies } from './lineage-links';
 import { encodeRaw, type EncodedRaw } from './raw-line';
+import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -33,6 +34,8 @@ const FIRST_BATCH_LINES = 500;
  * lookup; bounded so a multi-GB file does not keep every id in memory (older ones are looked up).
  */
 const RECENT_IDS = 65_536;
+/** A Codex step is its own reply: its turn's last_token_usage, given to it once by the importer. */
+const NO_REPLY_KEY = { replyKey: null, reportedUsd: null } as const;
 
 export interface StoredFileState {
   readonly fileId: number;
@@ -105,6 +108,7 @@ export function prepareImportStatements(db: WritableDB) {
     link: prepareLinkStateStatements(db),
     variants: prepareVariantStatements(db),
     lineage: prepareLineageStatements(db),
+    usage: prepareUsageWrites(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -217,6 +221,7 @@ class FileImportWriter implements FileImport {
     if (sessionId !== null) {
       let first: string | null = null;
       let last: string | null = null;
+      const replies: CountedReply[] = [];
       for (const parsed of this.nodes) {
         const node = resolveRenamedCopies(s.lineage, parsed, (id) => this.seqOf(id) !== null);
         // A fork's copied line is its parent session's node; lines of another session are linked, not joined.
@@ -247,6 +252,7 @@ class FileImportWriter implements FileImport {
         else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
         const seq = Number(inserted.lastInsertRowid);
         this.remember(node.sourceId, seq);
+        if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY });
         node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
         for (const result of node.toolResults) s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0);
         const spawnedBy = node.toolResults[0];
@@ -277,6 +283,7 @@ class FileImportWriter implements FileImport {
         }
       }
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
+      storeReplies(s.usage, replies);
     }
     for (const { record, ref } of this.records) {
       const raw = this.storedRawOf(record);

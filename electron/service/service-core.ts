@@ -3,6 +3,7 @@
  * content reader, default locations, the demo writer): arbor-service.ts wires the real ones, tests may not.
  */
 import { projectLineage } from './project-lineage';
+import { createStatsMethods } from './stats-methods';
 import { linkedSessions } from '../db/session-lineage';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -159,6 +160,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
+    ...createStatsMethods(store, now),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);
@@ -252,6 +254,10 @@ const WRITING_METHODS: ReadonlyMap<MethodName, string> = new Map<MethodName, str
   ['forks.remove', 'remove forks'],
   ['merge.preview', 'merge'],
   ['merge.apply', 'merge'],
+  ['prices.set', 'change prices'],
+  ['prices.remove', 'change prices'],
+  ['prices.reset', 'change prices'],
+  ['prices.setPlan', 'change plans'],
 ]);
 
 /**

@@ -14,11 +14,13 @@ import { lsCommand } from './ls';
 import { mergeCommand } from './merge';
 import { mergeFileCommand } from './merge-file';
 import { operationsCommand } from './operations';
+import { pricesCommand } from './prices';
 import { rewindCommand } from './rewind';
 import { serveCommand } from './serve';
 import { searchCommand } from './search';
 import { showCommand } from './show';
 import { snapshotCommand } from './snapshot';
+import { statsCommand } from './stats';
 import { treeCommand } from './tree';
 import { undoCommand } from './undo';
 import { watchCommand } from './watch';
@@ -41,6 +43,8 @@ export const COMMANDS: readonly CliCommand[] = [
   hookCommand,
   watchCommand,
   searchCommand,
+  statsCommand,
+  pricesCommand,
   mergeCommand,
   mergeFileCommand,
   serveCommand,

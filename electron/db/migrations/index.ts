@@ -21,6 +21,7 @@ import { migration015SessionRecords } from './015-session-records';
 import { migration017SessionListColumns } from './017-session-list-columns';
 import { migration020NodeRenames } from './020-node-renames';
 import { migration022SessionGraphs } from './022-session-graphs';
+import { migration023TokenUsage } from './023-token-usage';
 import { migration025SearchMerge } from './025-search-merge';
 
 export interface Migration {
@@ -29,7 +30,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration025SearchMerge];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration025SearchMerge];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -245,7 +245,7 @@ function step(kind: NodeKind, label: string, text: string): StepEntry {
 }
 
 /** OpenAI's usage counts cached input inside input_tokens; Arbor's TokenUsage (like Claude's) keeps them apart. */
-function readUsage(usage: JsonObject): TokenUsage | null {
+export function readUsage(usage: JsonObject): TokenUsage | null {
   const input = typeof usage.input_tokens === 'number' ? usage.input_tokens : null;
   const output = typeof usage.output_tokens === 'number' ? usage.output_tokens : null;
   if (input === null && output === null) return null;

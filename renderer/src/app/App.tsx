@@ -6,6 +6,8 @@ import { ImportStatus } from '../import/ImportStatus';
 import { SearchBox } from '../search/SearchBox';
 import { GraphPane } from '../session/GraphPane';
 import { ProjectLineageLayer } from '../lineage/ProjectLineageView';
+import { StatisticsButton } from '../statistics/StatisticsButton';
+import { StatisticsLayer } from '../statistics/StatisticsView';
 import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
 import { ForksButton } from '../time-travel/ForksDialog';
@@ -61,6 +63,7 @@ export function App() {
         </div>
         <ForksButton />
         <HistoryButton />
+        <StatisticsButton />
       </header>
       <div className="app-banners">
         <ConnectionBanner />
@@ -74,6 +77,7 @@ export function App() {
       <TimeTravelLayer />
       <PaletteLayer />
       <ProjectLineageLayer />
+      <StatisticsLayer />
     </div>
   );
 }

@@ -33,3 +33,8 @@ export function useAppStoreApi(): AppStore {
 export function useArborClient(): ArborClient {
   return useAppContext().client;
 }
+
+/** The store and client, or null outside <AppProvider> (a graph drawn on its own, as its tests do). */
+export function useOptionalAppContext(): AppContextValue | null {
+  return useContext(AppContext);
+}

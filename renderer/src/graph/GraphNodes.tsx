@@ -1,5 +1,6 @@
 /** The graph's node components, memoized; `nodeTypes` lives at module scope so React Flow never remounts them. */
 import { BaseEdge, Handle, Position, type Edge, type EdgeProps, type EdgeTypes, type NodeProps, type NodeTypes } from '@xyflow/react';
+import { BranchCostTip } from '../statistics/BranchCostTip';
 import { memo } from 'react';
 import { assertNever } from '../../../shared/errors';
 import type { NodeKind, WorkspaceStateKnown } from '../../../shared/model';
@@ -113,9 +114,11 @@ function BranchBadge({ data }: { readonly data: GraphItemData }) {
         ? `Branch point: Arbor forked, merged or snapshotted the workspace here; ${data.branchWidth} branches start below`
         : `The same turn was answered ${data.branchWidth} times`;
   return (
-    <span className="graph-badge" data-testid="branch-badge" title={title}>
-      {text}
-    </span>
+    <BranchCostTip nodeId={data.nodeId}>
+      <span className="graph-badge" data-testid="branch-badge" title={title}>
+        {text}
+      </span>
+    </BranchCostTip>
   );
 }
 

@@ -11,6 +11,7 @@ import { ConversationLayout, ConversationModeSwitch } from '../conversation/Conv
 import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
 import { SessionLinks } from './SessionLinks';
+import { SessionCost } from '../statistics/SessionCost';
 import { SessionResume } from './SessionResume';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
@@ -82,6 +83,7 @@ export function GraphPane() {
             <span>{plural(graph.session.nodeCount, 'node')}</span>
             <span>{plural(graph.session.branchCount, 'branch point')}</span>
             {graph.session.fileCount > 1 ? <span>{plural(graph.session.fileCount, 'file')}</span> : null}
+            <SessionCost sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <SessionLinks links={graph.session.links} />
           </div>
