@@ -2,7 +2,7 @@
  * The HTML export: one self-contained file, readable offline, with no script at all (its Content-Security-Policy
  * forbids any), CSS inline, light and dark by `prefers-color-scheme`. Every step is rendered with React to
  * static markup: transcript text only ever becomes text nodes and escaped attributes; Markdown goes through
- * react-markdown with raw HTML skipped, links only to http(s)/mailto and images never fetched.
+ * react-markdown with raw HTML shown as text, links only to http(s)/mailto and images never fetched.
  */
 import Anser from 'anser';
 import { createElement as h, Fragment, type ReactNode } from 'react';
@@ -172,10 +172,40 @@ const components: Components = {
   // An offline file fetches nothing: an image is named, not loaded.
   img: ({ alt, src }) => h('span', { className: 'inert', title: typeof src === 'string' ? src : undefined }, `[image${alt ? `: ${alt}` : ''}]`),
 };
-const remarkPlugins = [remarkGfm];
+interface MarkdownNode {
+  type: string;
+  value?: string;
+  children?: MarkdownNode[];
+}
+
+const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
+
+/**
+ * Raw HTML in transcript Markdown is shown as the text it is (a prompt that pastes `<div>` reads as typed),
+ * never parsed: each `html` node becomes a text node (a paragraph of text where it stood as a block).
+ */
+function remarkHtmlAsText() {
+  return (tree: MarkdownNode): void => {
+    const stack: MarkdownNode[] = [tree];
+    while (stack.length > 0) {
+      const parent = stack.pop()!;
+      const children = parent.children;
+      if (children === undefined) continue;
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i]!;
+        if (child.type === 'html') {
+          const text: MarkdownNode = { type: 'text', value: child.value ?? '' };
+          children[i] = FLOW_PARENTS.has(parent.type) ? { type: 'paragraph', children: [text] } : text;
+        } else stack.push(child);
+      }
+    }
+  };
+}
+
+const remarkPlugins = [remarkGfm, remarkHtmlAsText];
 
 function MarkdownText({ text }: { text: string }): ReactNode {
-  return h('div', { className: 'markdown' }, h(Markdown, { remarkPlugins, skipHtml: true, components }, text));
+  return h('div', { className: 'markdown' }, h(Markdown, { remarkPlugins, components }, text));
 }
 
 const NAMED = /^ansi-(bright-)?(black|red|green|yellow|blue|magenta|cyan|white)$/;

@@ -4,6 +4,7 @@ import { catCommand } from './cat';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
+import { exportCommand } from './export';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
 import { forksCommand } from './forks';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CliCommand[] = [
   filesCommand,
   catCommand,
   diffCommand,
+  exportCommand,
   snapshotCommand,
   rewindCommand,
   undoCommand,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../../shared/export';
 import { EXPORT_SESSION_ID } from './export-session';
-import { openExportHarness, type ExportHarness } from './export-harness';
+import { expectInert, openExportHarness, type ExportHarness } from './export-harness';
 
 const GOLDENS = join(__dirname, 'goldens');
 const UPDATE = process.env.ARBOR_UPDATE_GOLDENS === '1';
@@ -36,7 +36,9 @@ function matchesGolden(text: string, file: string): void {
 describe('export goldens (the generated session, redacted by default)', () => {
   for (const format of ['md', 'html', 'json'] as const) {
     it(`the session as ${format}`, async () => {
-      matchesGolden(await exported(EXPORT_SESSION_ID, format, 'session'), `session.${format}`);
+      const text = await exported(EXPORT_SESSION_ID, format, 'session');
+      if (format === 'html') expectInert(text);
+      matchesGolden(text, `session.${format}`);
     });
   }
 

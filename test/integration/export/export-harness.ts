@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { ArborService } from '../../../electron/service/service-types';
 import type { SessionGraph } from '../../../shared/model';
@@ -45,4 +46,19 @@ export async function openExportHarness(prefix: string): Promise<ExportHarness> 
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * No element that runs or loads anything. Transcript text is escaped (`&lt;`), so every `<` left opens one of
+ * the export's own tags: those are checked for event handlers and script URLs.
+ */
+export function expectInert(html: string): void {
+  expect(html).not.toMatch(/<script/i);
+  const tags = html.match(/<[a-z!][^>]*>/gi) ?? [];
+  expect(tags.length).toBeGreaterThan(20);
+  for (const tag of tags) {
+    expect(tag).not.toMatch(/^<(iframe|object|embed|img|link|base|form|meta http-equiv="refresh")/i);
+    expect(tag).not.toMatch(/\son[a-z]+\s*=/i);
+    expect(tag).not.toMatch(/javascript:|vbscript:|data:text/i);
+  }
 }
