@@ -8,6 +8,7 @@ import { GraphPane } from '../session/GraphPane';
 import { ProjectLineageLayer } from '../lineage/ProjectLineageView';
 import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
+import { ExportLayer } from '../export/ExportLayer';
 import { ForksButton } from '../time-travel/ForksDialog';
 import { HistoryButton } from '../time-travel/HistoryDialog';
 import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
@@ -72,6 +73,7 @@ export function App() {
       <PaneSplitter label="Resize inspector" direction={-1} width={shown.right} onResize={(w) => setLayout((l) => resizePane(l, 'right', w, windowWidth))} />
       <Inspector />
       <TimeTravelLayer />
+      <ExportLayer />
       <PaletteLayer />
       <ProjectLineageLayer />
     </div>

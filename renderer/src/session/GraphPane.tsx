@@ -10,6 +10,7 @@ import { MergeAction } from '../merge/MergeAction';
 import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
 import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
+import { ExportButton } from '../export/ExportButton';
 import { SessionLinks } from './SessionLinks';
 import { SessionResume } from './SessionResume';
 
@@ -86,6 +87,7 @@ export function GraphPane() {
             <SessionLinks links={graph.session.links} />
           </div>
           <SessionResume session={graph.session} />
+          <ExportButton sessionId={graph.session.id} />
         </div>
       ) : null}
       {showing ? (
