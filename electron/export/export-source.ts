@@ -8,7 +8,7 @@ import { exportBranch, type ExportStep } from '../../shared/export-branch';
 import type { ExportedNode, ExportedSession } from '../../shared/export';
 import type { NodeDetail, NodeId, SessionGraph, SessionId } from '../../shared/model';
 import { exportedNode } from './exported-node';
-import { fieldsOf, mapNodeStrings, redactText, scanFields, type FieldFinding } from './redaction';
+import { fieldsOf, mapNodeStrings, redactionMark, redactText, scanFields, type FieldFinding } from './redaction';
 import type { SecretScanner } from './secret-scan';
 import type { RedactionFinding } from '../../shared/export';
 
@@ -90,16 +90,37 @@ export async function* redactedPages(
     const found = await scanFields(fields, scan);
     const findings: RedactionFinding[] = [];
     const hitsOf = new Map<string, FieldFinding[]>();
+    const secretsOf = new Map<string, { text: string; finding: RedactionFinding }[]>();
     fields.forEach((field, i) => {
+      if (field.path === 'label') return;
       const hits = found[i]!;
       if (hits.length === 0) return;
       hitsOf.set(`${field.nodeId}\0${field.path}`, hits);
-      for (const hit of hits) findings.push(hit.finding);
+      const secrets = secretsOf.get(field.nodeId ?? '') ?? [];
+      for (const hit of hits) {
+        findings.push(hit.finding);
+        secrets.push({ text: field.text.slice(hit.start, hit.end), finding: hit.finding });
+      }
+      secretsOf.set(field.nodeId ?? '', secrets);
     });
-    const redacted = hitsOf.size === 0 ? nodes : nodes.map((node) => mapNodeStrings(node, (path, text) => {
-      const hits = hitsOf.get(`${node.id}\0${path}`);
-      return hits === undefined ? text : redactText(text, hits, redact);
-    }));
+    const labels = new Map<string, FieldFinding[]>();
+    fields.forEach((field, i) => {
+      if (field.path !== 'label') return;
+      // The label is a line cut from the node's content: its secrets are the content's, one decision each.
+      const own = found[i]!.filter((hit) => !(secretsOf.get(field.nodeId ?? '') ?? []).some((secret) => secret.text.includes(field.text.slice(hit.start, hit.end).replace(/…$/, ''))));
+      for (const hit of own) findings.push(hit.finding);
+      labels.set(field.nodeId ?? '', own);
+    });
+    const redacted = nodes.map((node) => {
+      const secrets = secretsOf.get(node.id) ?? [];
+      const label = labels.get(node.id) ?? [];
+      if (secrets.length === 0 && label.length === 0) return node;
+      return mapNodeStrings(node, (path, text) => {
+        if (path === 'label') return redactLabel(redactText(text, label, redact), secrets, redact);
+        const hits = hitsOf.get(`${node.id}\0${path}`);
+        return hits === undefined ? text : redactText(text, hits, redact);
+      });
+    });
     options.onProgress?.(Math.min(resolved.steps.length, from + steps.length));
     yield { nodes: redacted, findings };
   }
@@ -110,4 +131,28 @@ export async function redactedTitle(title: string, scan: SecretScanner, redact: 
   const field = { nodeId: null, path: 'title', field: 'title', text: title };
   const [hits] = await scanFields([field], scan);
   return { title: redactText(title, hits ?? [], redact), findings: (hits ?? []).map((hit) => hit.finding) };
+}
+
+/**
+ * A label with each of its node's secrets replaced as that secret's finding says, including one the label's
+ * cut ends inside (a truncated key no scanner would recognise any more).
+ */
+function redactLabel(label: string, secrets: readonly { text: string; finding: RedactionFinding }[], redact: (finding: RedactionFinding) => boolean): string {
+  let out = label;
+  for (const { text, finding } of [...secrets].sort((a, b) => b.text.length - a.text.length)) {
+    if (!redact(finding)) continue;
+    const mark = redactionMark(finding.rule);
+    out = out.split(text).join(mark);
+    const flat = text.replace(/\s+/g, ' ');
+    if (flat !== text) out = out.split(flat).join(mark);
+    // A cut secret at the end: the longest prefix of it (8 characters or more) that the label ends with.
+    const body = out.endsWith('…') ? out.slice(0, -1) : out;
+    for (let length = Math.min(flat.length - 1, body.length); length >= 8; length--) {
+      if (body.endsWith(flat.slice(0, length))) {
+        out = `${body.slice(0, body.length - length)}${mark}${out.endsWith('…') ? '…' : ''}`;
+        break;
+      }
+    }
+  }
+  return out;
 }

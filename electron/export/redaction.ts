@@ -122,7 +122,7 @@ function findingOf(field: ExportField, hit: SecretHit): RedactionFinding {
   return { id, rule: hit.rule, nodeId: field.nodeId, field: field.field, excerpt: '' };
 }
 
-/** The secret's surroundings on its line, every secret in them masked: a long key keeps its first 4 characters. */
+/** The secret's surroundings on its line, every secret in them masked. */
 export function excerptOf(text: string, hit: { start: number; end: number }, all: readonly { start: number; end: number }[]): string {
   const lineStart = text.lastIndexOf('\n', hit.start - 1) + 1;
   const lineEnd = text.indexOf('\n', hit.start);
@@ -139,10 +139,10 @@ export function excerptOf(text: string, hit: { start: number; end: number }, all
   return `${from > lineStart ? '…' : ''}${out.replace(/\s+/g, ' ').trim()}${to < (lineEnd < 0 ? text.length : lineEnd) ? '…' : ''}`;
 }
 
+/** Only a kind's marker stays readable (`ghp_`, `xoxb-`, `sk-`, `https:`, `-----BEGIN`): never the secret's own characters. */
 function maskOf(secret: string): string {
-  const firstLine = secret.split('\n', 1)[0]!;
-  const shown = secret.length >= 20 ? firstLine.slice(0, 4) : '';
-  return `${shown}${'•'.repeat(8)}`;
+  const marker = /^(?:-----BEGIN [A-Z ]+-----|[A-Za-z]{1,10}[_:-])/.exec(secret);
+  return `${marker !== null && marker[0].length < secret.length / 2 ? marker[0] : ''}${'•'.repeat(8)}`;
 }
 
 export function redactionMark(rule: string): string {

@@ -58,14 +58,14 @@ export async function writeExport(source: ExportSource, request: ExportWriteRequ
   const resolved = await resolveExport(source, request.target, options.signal);
   const scan = options.scanner ?? (await createSecretScanner());
   const keep = new Set(request.keep ?? []);
-  let redacted = 0;
-  let kept = 0;
+  // Each finding counted once, however many texts it is replaced in (a label repeats its node's secrets).
+  const decided = new Map<string, boolean>();
   const redact = (finding: RedactionFinding): boolean => {
     const yes = request.noRedact !== true && !keep.has(finding.id);
-    if (yes) redacted++;
-    else kept++;
+    decided.set(finding.id, yes);
     return yes;
   };
+  const count = (yes: boolean): number => [...decided.values()].filter((value) => value === yes).length;
   const writer = exportWriter(format);
   const partial = join(dirname(out), `.${basename(out)}.${randomBytes(4).toString('hex')}.partial`);
   const file = await openFile(partial);
@@ -96,7 +96,7 @@ export async function writeExport(source: ExportSource, request: ExportWriteRequ
       await write(writer.nodes(page.nodes));
     }
     throwIfAborted(options.signal);
-    await write(writer.tail({ redacted, kept, noRedact: request.noRedact === true }));
+    await write(writer.tail({ redacted: count(true), kept: count(false), noRedact: request.noRedact === true }));
     await closeFile(file);
     await moveIntoPlace(partial, out, request.overwrite === true);
   } catch (error) {
@@ -104,7 +104,7 @@ export async function writeExport(source: ExportSource, request: ExportWriteRequ
     await unlink(partial).catch(() => undefined);
     throw error instanceof ArborError || error instanceof CancelledError ? error : new ArborError('IO', `Cannot write ${out}: ${String(error)}`, { path: out });
   }
-  return { path: out, format, bytes, nodes, redacted, kept };
+  return { path: out, format, bytes, nodes, redacted: count(true), kept: count(false) };
 }
 
 function openFile(path: string): Promise<WriteStream> {

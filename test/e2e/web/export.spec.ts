@@ -34,7 +34,7 @@ test('the Export dialog previews the secrets, keeps the one unticked, and writes
   // The preview shows where and what, masked: never a secret itself.
   const listed = (await dialog.root.textContent()) ?? '';
   for (const secret of [written.secrets.githubToken, written.secrets.slackToken, written.secrets.envPassword]) expect(listed).not.toContain(secret);
-  await expect(dialog.finding('secretlint/slack')).toContainText('SLACK_BOT=xoxb••••••••');
+  await expect(dialog.finding('secretlint/slack')).toContainText('SLACK_BOT=xoxb-••••••••');
   await app.screenshot('export-01-preview-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await app.screenshot('export-02-preview-dark');

@@ -63,6 +63,21 @@ describe('the export', () => {
     expect(document.nodes.flatMap((node) => node.fileEffects).map((effect) => effect.path)).toContain('/home/dev/shipit/keys/deploy_key');
   });
 
+  it('leaves no beginning of a secret in a label cut inside it, nor in the preview excerpts', async () => {
+    const planted = harness.written.secrets;
+    // The secrets' own characters, past any well-known marker (ghp_, xoxb-, sk-ant-api03-).
+    const bodies = [planted.githubToken.slice(4, 12), planted.slackToken.slice(5, 13), planted.anthropicKey.slice(13, 21), planted.databasePassword.slice(0, 8), planted.basicAuthPassword.slice(0, 8), planted.envPassword.slice(0, 8), planted.envToken.slice(0, 8)];
+    const document = JSON.parse(await exportTo('labels.json', 'json')) as ExportedDocument;
+    const labels = document.nodes.map((node) => node.label).join('\n');
+    // The Bash call's label is cut at 120 characters, inside the database URL.
+    expect(labels).toContain('psql [REDACTED:secretlint/database-connection-string]…');
+    const excerpts = preview.findings.map((finding) => finding.excerpt).join('\n');
+    for (const body of bodies) {
+      expect(labels).not.toContain(body);
+      expect(excerpts).not.toContain(body);
+    }
+  });
+
   it('writes a kept finding as it is, and only that one', async () => {
     const slack = preview.findings.find((finding) => finding.rule === 'secretlint/slack')!;
     const text = await exportTo('kept.md', 'md', { keep: [slack.id] });
