@@ -74,6 +74,7 @@ export function GraphPane() {
       {graph && graph.session.id === selectedSessionId ? (
         <div className="graph-pane__head">
           <ConversationModeSwitch />
+          <ExportButton sessionId={graph.session.id} />
           <h1 className="graph-pane__title" title={graph.session.title}>
             {graph.session.title}
           </h1>
@@ -87,7 +88,6 @@ export function GraphPane() {
             <SessionLinks links={graph.session.links} />
           </div>
           <SessionResume session={graph.session} />
-          <ExportButton sessionId={graph.session.id} />
         </div>
       ) : null}
       {showing ? (

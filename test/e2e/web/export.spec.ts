@@ -26,6 +26,8 @@ test('the Export dialog previews the secrets, keeps the one unticked, and writes
   const dialog = new ExportDialog(page);
   await app.open(arbor.url);
   await app.graph.waitForNodes();
+  await expect(dialog.openButton).toBeVisible();
+  await app.screenshot('export-00-header');
 
   await dialog.openButton.click();
   await expect(dialog.root).toBeVisible();
