@@ -37,6 +37,7 @@ import type {
 import { ArborError } from './errors';
 import type { SessionGraphPage } from './session-graph-chunks';
 import type { FormatReport } from './format-report';
+import { EXPORT_FORMATS, type ExportPreview, type ExportProgress, type ExportWriteRequest, type ExportWritten } from './export';
 import { NODE_KINDS } from './model';
 import { v, type Validator } from './validate';
 import { isValidPrice, STATS_GROUPINGS, type AgentPlan, type BranchUsage, type ModelPrice, type SessionUsage, type StatsFilters, type StatsGrouping, type StatsReport } from './usage';
@@ -135,6 +136,13 @@ export interface ArborMethods extends UsageMethods {
   'import.run': { request: { paths?: string[] }; result: ImportReport };
   /** Writes the demo workspace and transcript (into `dir`, or a folder in the data dir) and imports it. */
   'demo.create': { request: { dir?: string }; result: { sessionId: SessionId; dir: string } };
+  /**
+   * What exporting a session, or the branch through a node, would hold: its size and every secret found in it
+   * (masked), each with an id the write takes back (electron/export/). Progress is `export.progress`.
+   */
+  'export.preview': { request: { target: string }; result: ExportPreview };
+  /** Writes the export, redacted except for the findings in `keep`; `EXISTS` unless `overwrite`. */
+  'export.write': { request: ExportWriteRequest; result: ExportWritten };
 }
 
 /** A session among the costliest of a Statistics answer. */
@@ -196,6 +204,8 @@ export interface ArborEvents {
   'index.progress': { done: number; total: number };
   /** A long workspace operation (rewind, undo, fork, merge) moved on. */
   'operation.progress': { operation: string; phase: string; done: number; total: number };
+  /** An export's preview scan or write moved on. */
+  'export.progress': ExportProgress;
 }
 export type EventName = keyof ArborEvents;
 
@@ -319,10 +329,19 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'prices.remove': v.object({ pattern: v.string({ min: 1, max: 200 }) }),
   'prices.reset': empty,
   'prices.setPlan': v.object({ agent: agentName, subscription: v.boolean() }),
+  'export.preview': v.object({ target: nodeId }),
+  'export.write': v.object({
+    target: nodeId,
+    format: v.literal(...EXPORT_FORMATS),
+    out: path,
+    overwrite: v.optional(v.boolean()),
+    keep: v.optional(v.array(v.string({ min: 1, max: 100 }), { max: 1_000_000 })),
+    noRedact: v.optional(v.boolean()),
+  }),
 };
 
 export const METHOD_NAMES = Object.keys(requestValidators) as MethodName[];
-export const EVENT_NAMES: readonly EventName[] = ['import.progress', 'sessions.changed', 'index.progress', 'operation.progress'];
+export const EVENT_NAMES: readonly EventName[] = ['import.progress', 'sessions.changed', 'index.progress', 'operation.progress', 'export.progress'];
 
 export function isMethodName(value: unknown): value is MethodName {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(requestValidators, value);

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'UNSUPPORTED', // the capability does not exist in this host (e.g. dialogs in web mode)
   'STORE_BUSY', // another process kept the store's write lock longer than Arbor waits
   'READ_ONLY', // the data folder cannot be written: reads work, writes are refused
+  'EXISTS', // the file to write is already there and replacing it was not asked for (export)
   'INTERNAL', // a bug: anything not classified above
 ] as const;
 

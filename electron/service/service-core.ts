@@ -24,6 +24,7 @@ import { getNodeDetails } from './node-details';
 import { createSerialQueue } from './serial-queue';
 import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
+import { createExportMethods } from './export-methods';
 import { createForkMethods } from './fork-methods';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
@@ -161,6 +162,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     ...createStatsMethods(store, now),
+    ...createExportMethods({ graph: graphs['sessions.graph'], detail: detailOf, events, homeDir: options.homeDir, version: options.version, now }),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

@@ -189,7 +189,7 @@ async function scrollFigures(page: Page, cdp: CDPSession, mode: string): Promise
 }
 
 async function clickFigures(page: Page, cdp: CDPSession): Promise<void> {
-  const ids = await page.locator('[data-testid="conversation-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-node-id')));
+  const ids = (await page.evaluate(`[...document.querySelectorAll('[data-testid="conversation-row"]')].map((r) => r.getAttribute('data-node-id'))`)) as (string | null)[];
   const clicks = async (conversation: boolean): Promise<number[]> => {
     const out: number[] = [];
     for (let k = 0; k < 9; k++) out.push((await page.evaluate(`(${CLICK_RUN})(${JSON.stringify({ index: k + 1, conversation, ids })})`)) as number);
@@ -243,8 +243,8 @@ async function main(): Promise<void> {
           const received = marks['arbor:graph:received'];
           const row = marks['conv:selected-row'];
           const content = marks['conv:selected-content'];
-          const ids = await page.locator('[data-testid="conversation-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-node-id')));
-          const index = await selected.evaluate((el) => el.parentElement?.getAttribute('data-index'));
+          const ids = (await page.evaluate(`[...document.querySelectorAll('[data-testid="conversation-row"]')].map((r) => r.getAttribute('data-node-id'))`)) as (string | null)[];
+          const index = await selected.locator('xpath=..').getAttribute('data-index');
           const bare = (await page.evaluate(`${BARE_DETAILS_SCRIPT}([${JSON.stringify(ids)}])`)) as number;
           console.log(
             `${mode}: selected row ${index} of a ${NODES}-node branch on screen ${total.toFixed(0)} ms after navigation` +

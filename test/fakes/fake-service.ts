@@ -118,6 +118,8 @@ export function createFakeService(): FakeService {
       'prices.remove',
       'prices.reset',
       'prices.setPlan',
+      'export.preview',
+      'export.write',
     ]),
     'operations.list': async (request) => (record('operations.list', request), { operations: [] }),
     'forks.list': async (request) => (record('forks.list', request), { forks: [] }),

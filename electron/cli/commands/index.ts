@@ -4,6 +4,7 @@ import { catCommand } from './cat';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
+import { exportCommand } from './export';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
 import { forksCommand } from './forks';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CliCommand[] = [
   filesCommand,
   catCommand,
   diffCommand,
+  exportCommand,
   snapshotCommand,
   rewindCommand,
   undoCommand,

@@ -10,6 +10,7 @@ import { StatisticsButton } from '../statistics/StatisticsButton';
 import { StatisticsLayer } from '../statistics/StatisticsView';
 import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
+import { ExportLayer } from '../export/ExportLayer';
 import { ForksButton } from '../time-travel/ForksDialog';
 import { HistoryButton } from '../time-travel/HistoryDialog';
 import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
@@ -75,6 +76,7 @@ export function App() {
       <PaneSplitter label="Resize inspector" direction={-1} width={shown.right} onResize={(w) => setLayout((l) => resizePane(l, 'right', w, windowWidth))} />
       <Inspector />
       <TimeTravelLayer />
+      <ExportLayer />
       <PaletteLayer />
       <ProjectLineageLayer />
       <StatisticsLayer />

@@ -1,4 +1,5 @@
 import type { AppState } from '../state/app-state';
+import { openExportDialog } from '../export/export-dialog-store';
 import { projectLineageActions } from '../lineage/lineage-actions';
 import { statisticsActions } from '../statistics/statistics-actions';
 import type { PaletteAction } from './palette-registry';
@@ -44,6 +45,10 @@ export function builtinActions(state: AppState, controls: PaletteControls): Pale
         run: () => state.openTimeTravel({ kind: 'compare', nodeIdA: node, nodeIdB: other }),
       });
     }
+  }
+  const session = state.selectedSessionId;
+  if (session !== null) {
+    actions.push({ id: 'export', title: 'Export the session or branch…', group: 'Session', keywords: 'share markdown html json redact save', run: () => openExportDialog({ sessionId: session, nodeId: node }) });
   }
   actions.push(
     ...projectLineageActions(state),

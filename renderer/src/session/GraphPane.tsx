@@ -10,6 +10,7 @@ import { MergeAction } from '../merge/MergeAction';
 import { ConversationLayout, ConversationModeSwitch } from '../conversation/ConversationLayout';
 import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
+import { ExportButton } from '../export/ExportButton';
 import { SessionLinks } from './SessionLinks';
 import { SessionCost } from '../statistics/SessionCost';
 import { SessionResume } from './SessionResume';
@@ -74,6 +75,7 @@ export function GraphPane() {
       {graph && graph.session.id === selectedSessionId ? (
         <div className="graph-pane__head">
           <ConversationModeSwitch />
+          <ExportButton sessionId={graph.session.id} />
           <h1 className="graph-pane__title" title={graph.session.title}>
             {graph.session.title}
           </h1>

@@ -24,7 +24,7 @@ export async function openHarness(): Promise<Harness> {
     env: {},
     now: () => new Date('2026-03-01T12:00:00Z'),
   });
-  const events: Harness['events'] = { 'import.progress': [], 'sessions.changed': [], 'index.progress': [], 'operation.progress': [] };
+  const events: Harness['events'] = { 'import.progress': [], 'sessions.changed': [], 'index.progress': [], 'operation.progress': [], 'export.progress': [] };
   const disposers = (Object.keys(events) as EventName[]).map((name) =>
     service.events.on(name, (payload) => (events[name] as unknown[]).push(payload)),
   );

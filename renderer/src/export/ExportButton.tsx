@@ -1,0 +1,12 @@
+import { useAppState } from '../app/app-context';
+import { openExportDialog } from './export-dialog-store';
+
+/** "Export…" in the session header: the open session, or the branch through the selected node. */
+export function ExportButton({ sessionId }: { readonly sessionId: string }) {
+  const nodeId = useAppState((s) => s.selectedNodeId);
+  return (
+    <button type="button" className="secondary-button export-button" data-testid="open-export" onClick={() => openExportDialog({ sessionId, nodeId })}>
+      Export…
+    </button>
+  );
+}
