@@ -5,6 +5,7 @@
  * it in the service (electron/service/). See CONTRIBUTING.md "Add an IPC method".
  */
 import type { ProjectLineage } from './project-lineage';
+import type { GcReport, SessionDeleteOutcome } from './forget';
 import type {
   ImportProgress,
   ImportReport,
@@ -109,6 +110,10 @@ export interface ArborMethods {
     request: { forkIds: string[] };
     result: { removed: string[]; problems: { fork: string; message: string }[] };
   };
+  /** Deletes every trace of sessions (issue 15); `dryRun` lists what would go, `withForks` takes dependants and fork folders too. */
+  'sessions.delete': { request: { sessionIds: string[]; withForks?: boolean; dryRun?: boolean }; result: SessionDeleteOutcome };
+  /** Prunes unreachable snapshot objects, removes expired temporary forks, finds (`orphans`: removes) orphan forks. */
+  'store.gc': { request: { dryRun?: boolean; orphans?: boolean }; result: GcReport };
   /** Three-way merge of two nodes' states (or their live workspaces) over their lowest common ancestor. */
   'merge.preview': { request: { nodeIdA: NodeId; nodeIdB: NodeId; into?: string }; result: MergePreview };
   'merge.file': { request: { token: string; path: string }; result: MergeFileSides };
@@ -196,6 +201,12 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'fork.create': v.object({ nodeId, dir: v.optional(path) }),
   'forks.list': empty,
   'forks.remove': v.object({ forkIds: v.array(v.string({ min: 1, max: 200 }), { max: 1000 }) }),
+  'sessions.delete': v.object({
+    sessionIds: v.array(v.string({ min: 1, max: 200 }), { max: 1000 }),
+    withForks: v.optional(v.boolean()),
+    dryRun: v.optional(v.boolean()),
+  }),
+  'store.gc': v.object({ dryRun: v.optional(v.boolean()), orphans: v.optional(v.boolean()) }),
   'merge.preview': v.object({ nodeIdA: nodeId, nodeIdB: nodeId, into: v.optional(path) }),
   'merge.file': v.object({ token, path }),
   'merge.apply': v.object({

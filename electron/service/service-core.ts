@@ -24,6 +24,8 @@ import { createSerialQueue } from './serial-queue';
 import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createForkMethods } from './fork-methods';
+import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
+import { createGcMethod } from './gc-store';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
 import { createSearchMethod } from './search-method';
@@ -97,6 +99,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
+  // A deletion or gc waits for this process's imports, then holds the writer turn like every writer.
+  const exclusive: ExclusiveWrite = (work) => imports.run(() => workspace.writes.run(work));
 
   function runImport(paths: readonly string[], context: CallContext | undefined): Promise<ImportReport> {
     const signal = context?.signal ? AbortSignal.any([context.signal, lifetime.signal]) : lifetime.signal;
@@ -156,6 +160,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),
     ...createMergeMethods(workspace),
+    'sessions.delete': createDeleteMethod(workspace, exclusive),
+    'store.gc': createGcMethod(workspace, exclusive),
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
@@ -252,6 +258,8 @@ const WRITING_METHODS: ReadonlyMap<MethodName, string> = new Map<MethodName, str
   ['forks.remove', 'remove forks'],
   ['merge.preview', 'merge'],
   ['merge.apply', 'merge'],
+  ['sessions.delete', 'delete sessions'],
+  ['store.gc', 'collect garbage'],
 ]);
 
 /**

@@ -110,6 +110,8 @@ export function createFakeService(): FakeService {
       'merge.preview',
       'merge.file',
       'merge.apply',
+      'sessions.delete',
+      'store.gc',
     ]),
     'operations.list': async (request) => (record('operations.list', request), { operations: [] }),
     'forks.list': async (request) => (record('forks.list', request), { forks: [] }),

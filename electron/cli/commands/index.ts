@@ -1,12 +1,14 @@
 /** Every `arbor` command, in the order `arbor --help` lists them. Add a command: one file here, one line below. */
 import type { CliCommand } from '../command';
 import { catCommand } from './cat';
+import { deleteCommand } from './delete';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
 import { forksCommand } from './forks';
+import { gcCommand } from './gc';
 import { hookCommand } from './hook';
 import { importCommand } from './import';
 import { lineageCommand } from './lineage';
@@ -38,6 +40,8 @@ export const COMMANDS: readonly CliCommand[] = [
   operationsCommand,
   forkCommand,
   forksCommand,
+  deleteCommand,
+  gcCommand,
   hookCommand,
   watchCommand,
   searchCommand,
