@@ -135,7 +135,8 @@ export interface ArborMethods {
   };
   'import.locations': { request: Record<string, never>; result: { locations: SourceLocation[] } };
   /** Imports the given files/folders, or the default locations when `paths` is absent. Reports progress. */
-  'import.run': { request: { paths?: string[] }; result: ImportReport };
+  /** `includeDeleted`: deleted sessions' transcripts (their tombstones, issue 15) are imported again. */
+  'import.run': { request: { paths?: string[]; includeDeleted?: boolean }; result: ImportReport };
   /** Writes the demo workspace and transcript (into `dir`, or a folder in the data dir) and imports it. */
   'demo.create': { request: { dir?: string }; result: { sessionId: SessionId; dir: string } };
 }
@@ -238,7 +239,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     ),
   }),
   'import.locations': empty,
-  'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),
+  'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })), includeDeleted: v.optional(v.boolean()) }),
   'demo.create': v.object({ dir: v.optional(path) }),
 };
 

@@ -26,6 +26,7 @@ import type { ArborService, ArborServiceOptions } from './service-types';
 import { createForkMethods } from './fork-methods';
 import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
 import { createGcMethod } from './gc-store';
+import { forgetTombstones } from './undelete-sessions';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
 import { createSearchMethod } from './search-method';
@@ -166,8 +167,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     'import.locations': async () => ({ locations: await locations() }),
-    'import.run': async ({ paths }, context) => {
+    'import.run': async ({ paths, includeDeleted }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);
+      if (includeDeleted === true) forgetTombstones(store, targets);
       return runImport(targets, context);
     },
     'demo.create': async ({ dir }, context) => {
