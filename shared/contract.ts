@@ -5,7 +5,7 @@
  * it in the service (electron/service/). See CONTRIBUTING.md "Add an IPC method".
  */
 import type { ProjectLineage } from './project-lineage';
-import type { GcReport, SessionDeleteOutcome } from './forget';
+import { GC_SCHEDULES, type GcReport, type GcSchedule, type GcScheduleState, type SessionDeleteOutcome } from './forget';
 import type {
   ImportProgress,
   ImportReport,
@@ -114,6 +114,8 @@ export interface ArborMethods {
   'sessions.delete': { request: { sessionIds: string[]; withForks?: boolean; dryRun?: boolean }; result: SessionDeleteOutcome };
   /** Prunes unreachable snapshot objects, removes expired temporary forks, finds (`orphans`: removes) orphan forks. */
   'store.gc': { request: { dryRun?: boolean; orphans?: boolean }; result: GcReport };
+  /** The background gc's schedule (default weekly); `schedule` changes it. */
+  'store.gcSchedule': { request: { schedule?: GcSchedule }; result: GcScheduleState };
   /** Three-way merge of two nodes' states (or their live workspaces) over their lowest common ancestor. */
   'merge.preview': { request: { nodeIdA: NodeId; nodeIdB: NodeId; into?: string }; result: MergePreview };
   'merge.file': { request: { token: string; path: string }; result: MergeFileSides };
@@ -208,6 +210,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     dryRun: v.optional(v.boolean()),
   }),
   'store.gc': v.object({ dryRun: v.optional(v.boolean()), orphans: v.optional(v.boolean()) }),
+  'store.gcSchedule': v.object({ schedule: v.optional(v.literal(...GC_SCHEDULES)) }),
   'merge.preview': v.object({ nodeIdA: nodeId, nodeIdB: nodeId, into: v.optional(path) }),
   'merge.file': v.object({ token, path }),
   'merge.apply': v.object({

@@ -60,4 +60,25 @@ export interface GcReport {
 }
 
 export type GcSchedule = 'daily' | 'weekly' | 'off';
+
+/** When the background gc runs: the user's schedule (stored in the store's meta), its last run and its next. */
+export interface GcScheduleState {
+  readonly schedule: GcSchedule;
+  readonly lastRun: string | null;
+  /** null when the schedule is off. */
+  readonly nextRun: string | null;
+}
+
+const PERIOD_MS: Readonly<Record<GcSchedule, number | null>> = { daily: 86_400_000, weekly: 7 * 86_400_000, off: null };
+
+/** The next run: one period after the last (now, when it never ran); null when off. */
+export function nextGcRun(schedule: GcSchedule, lastRun: string | null, now: Date): string | null {
+  const period = PERIOD_MS[schedule];
+  if (period === null) return null;
+  return lastRun === null ? now.toISOString() : new Date(Date.parse(lastRun) + period).toISOString();
+}
+
+export function gcDue(state: GcScheduleState, now: Date): boolean {
+  return state.nextRun !== null && Date.parse(state.nextRun) <= now.getTime();
+}
 export const GC_SCHEDULES: readonly GcSchedule[] = ['daily', 'weekly', 'off'];

@@ -6,10 +6,10 @@
  */
 import { lstat } from 'node:fs/promises';
 import type { ArborApi } from '../../shared/contract';
-import type { GcReport, OrphanFork } from '../../shared/forget';
+import { GC_SCHEDULES, nextGcRun, type GcReport, type GcSchedule, type GcScheduleState, type OrphanFork } from '../../shared/forget';
 import { throwIfAborted } from '../../shared/errors';
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
-import { expiredForkIds, writeMeta } from '../db/store-gc-records';
+import { expiredForkIds, readMeta, writeMeta } from '../db/store-gc-records';
 import { bytesBelow, removeForkFiles } from '../forks/fork-files';
 import { snapshotRefName } from '../git/object-store';
 import { pruneUnreachable } from '../git/prune';
@@ -17,6 +17,24 @@ import type { ExclusiveWrite } from './delete-sessions';
 import type { WorkspaceContext } from './workspace-context';
 
 export const GC_LAST_RUN_KEY = 'gc_last_run';
+export const GC_SCHEDULE_KEY = 'gc_schedule';
+const DEFAULT_SCHEDULE: GcSchedule = 'weekly';
+
+export function createGcScheduleMethod(workspace: WorkspaceContext): ArborApi['store.gcSchedule'] {
+  return async ({ schedule }) => {
+    const db = workspace.store.handles.write;
+    if (schedule !== undefined) writeMeta(db, GC_SCHEDULE_KEY, schedule);
+    return gcScheduleOf(workspace);
+  };
+}
+
+export function gcScheduleOf(workspace: WorkspaceContext): GcScheduleState {
+  const db = workspace.store.handles.write;
+  const stored = readMeta(db, GC_SCHEDULE_KEY);
+  const schedule = (GC_SCHEDULES as readonly string[]).includes(stored ?? '') ? (stored as GcSchedule) : DEFAULT_SCHEDULE;
+  const lastRun = readMeta(db, GC_LAST_RUN_KEY);
+  return { schedule, lastRun, nextRun: nextGcRun(schedule, lastRun, workspace.now()) };
+}
 
 export function createGcMethod(workspace: WorkspaceContext, exclusive: ExclusiveWrite): ArborApi['store.gc'] {
   return async (request, context) => {

@@ -25,7 +25,7 @@ import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createForkMethods } from './fork-methods';
 import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
-import { createGcMethod } from './gc-store';
+import { createGcMethod, createGcScheduleMethod } from './gc-store';
 import { forgetTombstones } from './undelete-sessions';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
@@ -163,6 +163,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createMergeMethods(workspace),
     'sessions.delete': createDeleteMethod(workspace, exclusive),
     'store.gc': createGcMethod(workspace, exclusive),
+    'store.gcSchedule': createGcScheduleMethod(workspace),
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),

@@ -112,6 +112,7 @@ export function createFakeService(): FakeService {
       'merge.apply',
       'sessions.delete',
       'store.gc',
+      'store.gcSchedule',
     ]),
     'operations.list': async (request) => (record('operations.list', request), { operations: [] }),
     'forks.list': async (request) => (record('forks.list', request), { forks: [] }),
