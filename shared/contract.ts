@@ -103,7 +103,8 @@ export interface ArborMethods {
   'operations.undo': { request: { operationId: string }; result: OperationOutcome };
   'operations.list': { request: { workspace?: string; limit?: number }; result: { operations: OperationSummary[] } };
   /** A new branch from the node: a new workspace folder with its state and a resumable transcript. */
-  'fork.create': { request: { nodeId: NodeId; dir?: string }; result: ForkCreated };
+  /** `temporaryMs`: a temporary fork, removed by gc that long after it was made (issue 15). */
+  'fork.create': { request: { nodeId: NodeId; dir?: string; temporaryMs?: number }; result: ForkCreated };
   'forks.list': { request: Record<string, never>; result: { forks: ForkSummary[] } };
   /** Removes forks: their folder, resumable transcript and branch node. */
   'forks.remove': {
@@ -201,7 +202,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'rewind.apply': v.object({ nodeId, workspace: v.optional(path), token }),
   'operations.undo': v.object({ operationId: v.string({ min: 1, max: 200 }) }),
   'operations.list': v.object({ workspace: v.optional(path), limit: v.optional(v.int({ min: 1, max: 10_000 })) }),
-  'fork.create': v.object({ nodeId, dir: v.optional(path) }),
+  'fork.create': v.object({ nodeId, dir: v.optional(path), temporaryMs: v.optional(v.int({ min: 1, max: 10 * 365 * 86_400_000 })) }),
   'forks.list': empty,
   'forks.remove': v.object({ forkIds: v.array(v.string({ min: 1, max: 200 }), { max: 1000 }) }),
   'sessions.delete': v.object({

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/db/database';
-import { setForkExpiry } from '../../../electron/db/store-gc-records';
+import { forkExpiry, setForkExpiry } from '../../../electron/db/store-gc-records';
 import type { GcReport } from '../../../shared/forget';
 import type { ForkCreated, ForkSummary } from '../../../shared/operations';
 import { runCliCaptured, type Run } from '../cli/run-cli';
@@ -99,6 +99,19 @@ describe('arbor gc', () => {
     expect(existsSync(late.dir)).toBe(false);
     expect(existsSync(early.dir)).toBe(true);
     expect(await forkIds()).toContain(early.fork);
+  }, 240_000);
+
+  it('arbor fork --temporary TTL marks the fork; a bad TTL is bad usage (exit 2)', async () => {
+    const run = await cli(['fork', session.writeResultId, '--to', join(root, 'marked'), '--temporary', '2h', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const created = JSON.parse(run.stdout) as ForkCreated;
+    const handles = openDatabase(join(dataDir, 'arbor.sqlite'));
+    const expiry = forkExpiry(handles.write, created.fork);
+    handles.close();
+    expect(Date.parse(expiry!) - Date.now()).toBeGreaterThan(7_000_000);
+    expect(Date.parse(expiry!) - Date.now()).toBeLessThanOrEqual(7_200_000);
+    expect((await gc('--dry-run')).expired).not.toContain(created.fork);
+    expect((await cli(['fork', session.writeResultId, '--to', join(root, 'bad'), '--temporary', 'soon'])).code).toBe(2);
   }, 240_000);
 });
 
