@@ -12,6 +12,7 @@ import { bindIpc, forwardEvents } from './ipc/bind-ipc';
 import { createArborService } from './service/arbor-service';
 import { DATA_DIR_ENV } from './service/data-dir';
 import type { ArborService } from './service/service-types';
+import { startScheduledGc } from './service/gc-schedule-runner';
 
 const PRELOAD_PATH = join(__dirname, '../preload/preload.cjs');
 const INDEX_HTML = join(__dirname, '../renderer/index.html');
@@ -53,6 +54,8 @@ async function bootstrap(): Promise<void> {
   const tail = service.tail();
   // Hook captures from agents running now are handed to this process, whose caches are warm.
   void service.listenForHooks();
+  // The background gc on the user's schedule (arbor gc --schedule); it waits its turn behind imports.
+  startScheduledGc(service.api, { onError: (error) => process.stderr.write(`arbor: scheduled gc: ${error instanceof Error ? error.message : String(error)}\n`) });
   hardenSession(session.defaultSession);
   const unbindIpc = bindIpc({ ipcMain, api: service.api, senderAllowed: isOwnUrl });
   const stopEvents = forwardEvents(service.events, (channel, message) => {

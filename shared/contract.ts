@@ -5,6 +5,7 @@
  * it in the service (electron/service/). See CONTRIBUTING.md "Add an IPC method".
  */
 import type { ProjectLineage } from './project-lineage';
+import { GC_SCHEDULES, type GcReport, type GcSchedule, type GcScheduleState, type SessionDeleteOutcome } from './forget';
 import type {
   ImportProgress,
   ImportReport,
@@ -105,13 +106,20 @@ export interface ArborMethods extends UsageMethods {
   'operations.undo': { request: { operationId: string }; result: OperationOutcome };
   'operations.list': { request: { workspace?: string; limit?: number }; result: { operations: OperationSummary[] } };
   /** A new branch from the node: a new workspace folder with its state and a resumable transcript. */
-  'fork.create': { request: { nodeId: NodeId; dir?: string }; result: ForkCreated };
+  /** `temporaryMs`: a temporary fork, removed by gc that long after it was made (issue 15). */
+  'fork.create': { request: { nodeId: NodeId; dir?: string; temporaryMs?: number }; result: ForkCreated };
   'forks.list': { request: Record<string, never>; result: { forks: ForkSummary[] } };
   /** Removes forks: their folder, resumable transcript and branch node. */
   'forks.remove': {
     request: { forkIds: string[] };
     result: { removed: string[]; problems: { fork: string; message: string }[] };
   };
+  /** Deletes every trace of sessions (issue 15); `dryRun` lists what would go, `withForks` takes dependants and fork folders too. */
+  'sessions.delete': { request: { sessionIds: string[]; withForks?: boolean; dryRun?: boolean }; result: SessionDeleteOutcome };
+  /** Prunes unreachable snapshot objects, removes expired temporary forks, finds (`orphans`: removes) orphan forks. */
+  'store.gc': { request: { dryRun?: boolean; orphans?: boolean }; result: GcReport };
+  /** The background gc's schedule (default weekly); `schedule` changes it. */
+  'store.gcSchedule': { request: { schedule?: GcSchedule }; result: GcScheduleState };
   /** Three-way merge of two nodes' states (or their live workspaces) over their lowest common ancestor. */
   'merge.preview': { request: { nodeIdA: NodeId; nodeIdB: NodeId; into?: string }; result: MergePreview };
   'merge.file': { request: { token: string; path: string }; result: MergeFileSides };
@@ -133,7 +141,8 @@ export interface ArborMethods extends UsageMethods {
   };
   'import.locations': { request: Record<string, never>; result: { locations: SourceLocation[] } };
   /** Imports the given files/folders, or the default locations when `paths` is absent. Reports progress. */
-  'import.run': { request: { paths?: string[] }; result: ImportReport };
+  /** `includeDeleted`: deleted sessions' transcripts (their tombstones, issue 15) are imported again. */
+  'import.run': { request: { paths?: string[]; includeDeleted?: boolean }; result: ImportReport };
   /** Writes the demo workspace and transcript (into `dir`, or a folder in the data dir) and imports it. */
   'demo.create': { request: { dir?: string }; result: { sessionId: SessionId; dir: string } };
   /**
@@ -264,9 +273,16 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'rewind.apply': v.object({ nodeId, workspace: v.optional(path), token }),
   'operations.undo': v.object({ operationId: v.string({ min: 1, max: 200 }) }),
   'operations.list': v.object({ workspace: v.optional(path), limit: v.optional(v.int({ min: 1, max: 10_000 })) }),
-  'fork.create': v.object({ nodeId, dir: v.optional(path) }),
+  'fork.create': v.object({ nodeId, dir: v.optional(path), temporaryMs: v.optional(v.int({ min: 1, max: 10 * 365 * 86_400_000 })) }),
   'forks.list': empty,
   'forks.remove': v.object({ forkIds: v.array(v.string({ min: 1, max: 200 }), { max: 1000 }) }),
+  'sessions.delete': v.object({
+    sessionIds: v.array(v.string({ min: 1, max: 200 }), { max: 1000 }),
+    withForks: v.optional(v.boolean()),
+    dryRun: v.optional(v.boolean()),
+  }),
+  'store.gc': v.object({ dryRun: v.optional(v.boolean()), orphans: v.optional(v.boolean()) }),
+  'store.gcSchedule': v.object({ schedule: v.optional(v.literal(...GC_SCHEDULES)) }),
   'merge.preview': v.object({ nodeIdA: nodeId, nodeIdB: nodeId, into: v.optional(path) }),
   'merge.file': v.object({ token, path }),
   'merge.apply': v.object({
@@ -298,7 +314,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     ),
   }),
   'import.locations': empty,
-  'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })) }),
+  'import.run': v.object({ paths: v.optional(v.array(path, { max: 1000 })), includeDeleted: v.optional(v.boolean()) }),
   'demo.create': v.object({ dir: v.optional(path) }),
   'stats.get': v.object({
     by: v.optional(v.literal(...STATS_GROUPINGS)),

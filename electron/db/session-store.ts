@@ -20,6 +20,7 @@ import {
   type StoredRecord,
   type StoredToolCall,
 } from './node-queries';
+import { prepareTombstoneQueries } from './deleted-files';
 import { forEachSessionLine, prepareSessionLineQueries, type StoredLine } from './session-lines';
 import { allLineageLinks, nodePath, prepareLineageQueries, type LineageLink } from './session-lineage';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
@@ -95,6 +96,8 @@ export interface SessionStore {
   sessionOfFile(path: string): SessionId | null;
   /** Every transcript file imported so far (live tail watches them). */
   transcriptFiles(): string[];
+  /** The file's session was deleted (migration 024): an import skips it unless its tombstone is cleared. */
+  isDeletedFile(path: string): boolean;
   /** The nodes carrying a tool call and its result, when either is imported. */
   findToolCall(toolUseId: string): ToolCallNodes | null;
 
@@ -159,6 +162,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const searchQueries = prepareSearchQueries(db.read, deriveSearchText);
   const snapshotWrites = prepareSnapshotWrites(db.write);
   const snapshotQueries = prepareSnapshotQueries(db.read);
+  // On the writer: the deletion that wrote a tombstone may not be visible to the reader's snapshot yet.
+  const tombstones = prepareTombstoneQueries(db.write);
   // On the writer: it also sees the batches of the import in progress.
   const toolName = db.write.prepare<[string], { name: string }>('SELECT name FROM tool_calls WHERE tool_use_id = ? LIMIT 1');
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
@@ -191,6 +196,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     forEachSessionLine: (sessionId, onLine) => forEachSessionLine(sessionLineQueries, sessionId, onLine),
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
     transcriptFiles: () => transcriptPaths.all().map((row) => row.path),
+    isDeletedFile: (path) => tombstones.isDeleted(path),
     findToolCall: (toolUseId) => findToolCallNodes(snapshotQueries, toolUseId),
     recordSnapshot: (record) => insertSnapshot(snapshotWrites, record),
     getSnapshotByNode(nodeId) {

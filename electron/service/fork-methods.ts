@@ -3,6 +3,7 @@
  * size on disk) and `forks.remove` (folder, resumable transcript and branch node in one action, per fork).
  */
 import { createForkRecords, type ForkRecord, type ForkRecords } from '../db/fork-records';
+import { setForkExpiry } from '../db/store-gc-records';
 import { snapshotRefName } from '../git/object-store';
 import { createFork } from '../forks/create-fork';
 import { forkBytes, removeForkFiles } from '../forks/fork-files';
@@ -18,7 +19,12 @@ export function createForkMethods(workspace: WorkspaceContext): Pick<ArborApi, F
   const forks = (): ForkRecords => (records ??= createForkRecords(workspace.store.handles));
 
   return {
-    'fork.create': async (request, context) => createFork(workspace, forks(), request, workspace.signalFor(context?.signal)),
+    'fork.create': async (request, context) => {
+      const created = await createFork(workspace, forks(), request, workspace.signalFor(context?.signal));
+      // A temporary fork: gc removes it once its time to live is over.
+      if (request.temporaryMs !== undefined) setForkExpiry(workspace.store.handles.write, created.fork, new Date(workspace.now().getTime() + request.temporaryMs).toISOString());
+      return created;
+    },
     'forks.list': async () => ({ forks: await Promise.all(forks().list().map(summarize)) }),
     'forks.remove': async ({ forkIds }) =>
       // Removal deletes folders: it waits for any fork still being written.

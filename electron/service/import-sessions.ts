@@ -181,6 +181,8 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
   );
   const plan: PlannedFile[] = [];
   for (const file of ordered) {
+    // A deleted session's transcript stays out until its tombstone is cleared (arbor import --include-deleted).
+    if (store.isDeletedFile(file.path)) continue;
     const state = store.fileState(file.path);
     if (state === null) {
       plan.push({ file, startOffset: 0, startLine: 1 });

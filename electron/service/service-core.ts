@@ -26,6 +26,9 @@ import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createExportMethods } from './export-methods';
 import { createForkMethods } from './fork-methods';
+import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
+import { createGcMethod, createGcScheduleMethod } from './gc-store';
+import { forgetTombstones } from './undelete-sessions';
 import { createMergeMethods } from './merge-methods';
 import { createRewindMethods } from './rewind-methods';
 import { createSearchMethod } from './search-method';
@@ -99,6 +102,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
+  // A deletion or gc waits for this process's imports, then holds the writer turn like every writer.
+  const exclusive: ExclusiveWrite = (work) => imports.run(() => workspace.writes.run(work));
 
   function runImport(paths: readonly string[], context: CallContext | undefined): Promise<ImportReport> {
     const signal = context?.signal ? AbortSignal.any([context.signal, lifetime.signal]) : lifetime.signal;
@@ -158,14 +163,18 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),
     ...createMergeMethods(workspace),
+    'sessions.delete': createDeleteMethod(workspace, exclusive),
+    'store.gc': createGcMethod(workspace, exclusive),
+    'store.gcSchedule': createGcScheduleMethod(workspace),
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     ...createStatsMethods(store, now),
     ...createExportMethods({ graph: graphs['sessions.graph'], detail: detailOf, events, homeDir: options.homeDir, version: options.version, now }),
     'import.locations': async () => ({ locations: await locations() }),
-    'import.run': async ({ paths }, context) => {
+    'import.run': async ({ paths, includeDeleted }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);
+      if (includeDeleted === true) forgetTombstones(store, targets);
       return runImport(targets, context);
     },
     'demo.create': async ({ dir }, context) => {
@@ -260,6 +269,8 @@ const WRITING_METHODS: ReadonlyMap<MethodName, string> = new Map<MethodName, str
   ['prices.remove', 'change prices'],
   ['prices.reset', 'change prices'],
   ['prices.setPlan', 'change plans'],
+  ['sessions.delete', 'delete sessions'],
+  ['store.gc', 'collect garbage'],
 ]);
 
 /**

@@ -11,7 +11,7 @@ const MAX_PROBLEMS_SHOWN = 20;
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import transcripts (default: every known location, e.g. ~/.claude/projects)',
-  usage: `Usage: arbor import [PATH...] [--json]
+  usage: `Usage: arbor import [PATH...] [--include-deleted] [--json]
 
 Imports agent transcripts into Arbor's store. PATH may be a transcript file or a folder searched for
 transcripts; with no PATH, the default locations are imported (see below). Importing again only reads
@@ -22,11 +22,12 @@ be imported at all (missing, unreadable, a FIFO, socket or device) is reported a
 Another import on the same data folder (\`arbor serve\`, the app) is waited for.
 
 Options:
+  --include-deleted  Import again the transcripts of sessions deleted with \`arbor delete\` (skipped otherwise)
   --json      Print the report as JSON: {"sessions":[{"id","source","files","nodes"}],"problems":[{"file","line","reason","notImported"?}],
               "lines":{"nodes","records","notModelled","keptWithProblem","unreadable","incomplete"}}
   -h, --help  Show this help`,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: Infinity });
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, 'include-deleted': { type: 'boolean' } }, { min: 0, max: Infinity });
     const { io, signal } = context;
     const service = await context.service();
     const paths = positionals.map((p) => resolve(io.cwd, p));
@@ -37,7 +38,7 @@ Options:
     const stopProgress = io.interactive ? showProgress(context) : () => undefined;
     let report: ImportReport;
     try {
-      report = await service.api['import.run'](paths.length > 0 ? { paths } : {}, { signal });
+      report = await service.api['import.run']({ ...(paths.length > 0 ? { paths } : {}), ...(values['include-deleted'] === true ? { includeDeleted: true } : {}) }, { signal });
       // Full-text indexing runs in the background; finish it so `arbor search` right after sees everything.
       await service.idle();
     } finally {

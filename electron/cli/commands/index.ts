@@ -1,6 +1,7 @@
 /** Every `arbor` command, in the order `arbor --help` lists them. Add a command: one file here, one line below. */
 import type { CliCommand } from '../command';
 import { catCommand } from './cat';
+import { deleteCommand } from './delete';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
@@ -8,6 +9,7 @@ import { exportCommand } from './export';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
 import { forksCommand } from './forks';
+import { gcCommand } from './gc';
 import { hookCommand } from './hook';
 import { importCommand } from './import';
 import { lineageCommand } from './lineage';
@@ -42,6 +44,8 @@ export const COMMANDS: readonly CliCommand[] = [
   operationsCommand,
   forkCommand,
   forksCommand,
+  deleteCommand,
+  gcCommand,
   hookCommand,
   watchCommand,
   searchCommand,

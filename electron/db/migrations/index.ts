@@ -22,6 +22,7 @@ import { migration017SessionListColumns } from './017-session-list-columns';
 import { migration020NodeRenames } from './020-node-renames';
 import { migration022SessionGraphs } from './022-session-graphs';
 import { migration023TokenUsage } from './023-token-usage';
+import { migration024Forget } from './024-forget';
 import { migration025SearchMerge } from './025-search-merge';
 
 export interface Migration {
@@ -30,7 +31,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration025SearchMerge];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -1,0 +1,39 @@
+/**
+ * Sessions for the deletion tests, written with Arbor's own transcript builder: a prompt, a Write of a file
+ * and a Bash call whose output says `secret`, so the text lands in raw lines, the search index, the file the
+ * session writes (its snapshots, its forks) and the fork's transcript.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
+import { Random } from '../../../shared/random';
+
+const USAGE = { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 };
+
+export interface WrittenSession {
+  readonly sessionId: string;
+  readonly transcript: string;
+  readonly cwd: string;
+  /** The Write's result node: a fork point whose folder holds the written file. */
+  readonly writeResultId: string;
+}
+
+/** Writes `<projects>/<encoded cwd>/<id>.jsonl` for a session in `cwd` that writes `notes.txt` holding `secret`. */
+export function writeSecretSession(projects: string, cwd: string, sessionId: string, secret: string, seed = 1): WrittenSession {
+  mkdirSync(cwd, { recursive: true });
+  const builder = new TranscriptBuilder({ sessionId, cwd, version: '2.1.30', gitBranch: 'main', slug: 'forget-test' }, new Random(seed), new Date('2026-11-01T10:00:00Z'));
+  builder.userPrompt(`Please keep this note: ${secret}`);
+  const filePath = join(cwd, 'notes.txt');
+  const content = `note ${secret}\n`;
+  const write = builder.assistant([{ type: 'tool_use', id: builder.toolUseId(), name: 'Write', input: { file_path: filePath, content } }], 'claude-sonnet-4-5', USAGE, 'tool_use');
+  const writeResultId = builder.toolResult(write.calls[0]!, `File created successfully at: ${filePath}`, { type: 'create', filePath, content, structuredPatch: [], originalFile: null });
+  const bash = builder.assistant([{ type: 'tool_use', id: builder.toolUseId(), name: 'Bash', input: { command: 'cat notes.txt' } }], 'claude-sonnet-4-5', USAGE, 'tool_use');
+  builder.toolResult(bash.calls[0]!, content, { stdout: content, stderr: '', interrupted: false, isImage: false });
+  builder.assistant([{ type: 'text', text: 'Noted.' }], 'claude-sonnet-4-5', USAGE, 'end_turn');
+  const folder = join(projects, cwd.replace(/[^A-Za-z0-9]/g, '-'));
+  mkdirSync(folder, { recursive: true });
+  const transcript = join(folder, `${sessionId}.jsonl`);
+  writeFileSync(transcript, `${builder.take().join('\n')}\n`);
+  writeFileSync(filePath, content);
+  return { sessionId, transcript, cwd, writeResultId };
+}
