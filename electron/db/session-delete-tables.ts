@@ -29,6 +29,7 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
       SELECT c.tool_use_id FROM tool_calls c WHERE c.node_seq IN (SELECT seq FROM temp.forget_nodes))
       OR agent_id IN (SELECT agent_id FROM nodes WHERE seq IN (SELECT seq FROM temp.forget_nodes) AND agent_id IS NOT NULL)`,
   },
+  { table: 'node_usage', deleteSql: 'DELETE FROM node_usage WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'session_graph_segments', deleteSql: 'DELETE FROM session_graph_segments WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },
   { table: 'nodes', deleteSql: 'DELETE FROM nodes WHERE seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'records', deleteSql: 'DELETE FROM records WHERE file_id IN (SELECT id FROM temp.forget_files)' },
@@ -51,6 +52,8 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
  */
 export const NOT_SESSION_DATA: ReadonlyMap<string, string> = new Map([
   ['meta', 'store-wide settings and watermarks'],
+  ['prices', 'the price table: store-wide data, not any session\'s'],
+  ['agent_plans', 'which agents run on a subscription plan: store-wide settings'],
   ['sqlite_sequence', "SQLite's AUTOINCREMENT counters"],
   ['node_text', 'the full-text index: rows deleted by rowid, then merged'],
   ['node_text_config', 'FTS5 shadow table'],

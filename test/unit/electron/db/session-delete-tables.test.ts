@@ -51,9 +51,9 @@ describe('the tables a deletion walks', () => {
     }
   });
 
-  it('fails when a migration adds a table with a node column that the list misses (a token-accounting table, say)', () => {
-    handles.write.exec('CREATE TABLE node_usage (node_seq INTEGER NOT NULL REFERENCES nodes(seq), input_tokens INTEGER)');
-    handles.write.exec('CREATE TABLE price_table (model TEXT PRIMARY KEY, input REAL)');
-    expect(tablesMissingFromForgetList(handles.write)).toEqual(['node_usage']);
+  it('fails when a migration adds a table with a node column that the list misses (a per-node annotation table, say)', () => {
+    handles.write.exec('CREATE TABLE node_notes (node_seq INTEGER NOT NULL REFERENCES nodes(seq), note TEXT)');
+    handles.write.exec('CREATE TABLE note_colours (name TEXT PRIMARY KEY, rgb TEXT)');
+    expect(tablesMissingFromForgetList(handles.write)).toEqual(['node_notes']);
   });
 });
