@@ -84,6 +84,13 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(travel.sessionResume.getByTestId('copy-button')).toBeVisible();
       await expect(page.getByText('forked from', { exact: false }).first()).toBeVisible();
       await app.screenshot(`codex-fork-03-fork-session-${scheme}`);
+      // Regression: the fork's row squeezed its title to "Go …" beside its "forked from …" mark and its badges.
+      const squeeze = await forkRow.evaluate((row) => {
+        const title = row.querySelector<HTMLElement>('.session-row__title')!;
+        return { title: title.getBoundingClientRect().width, head: row.querySelector('.session-row__head')!.getBoundingClientRect().width, label: title.title };
+      });
+      expect(squeeze.title).toBeGreaterThanOrEqual(squeeze.head * 0.45);
+      expect(squeeze.label).toBe('Go on in the fork');
       await app.expectNoError();
     } finally {
       await arbor.close();

@@ -42,6 +42,18 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('ArrowDown');
     await expect(cards.nth(1)).toBeFocused();
     await page.screenshot({ path: `test-results/e2e/project-lineage-${scheme}.png` });
+    // Regression: titles squeezed by the marks beside them. A card's title is whole on its line; a listed
+    // row's title keeps at least about half its line (the marks give way first), whole in its tooltip.
+    const cut = await view.locator('.lineage-card__title').evaluateAll((titles) => titles.filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.textContent));
+    expect(cut).toEqual([]);
+    const rows = await app.sessions.rows.evaluateAll((all) =>
+      all.map((row) => {
+        const title = row.querySelector<HTMLElement>('.session-row__title')!;
+        const share = title.getBoundingClientRect().width / row.querySelector('.session-row__head')!.getBoundingClientRect().width;
+        return { share: Math.round(share * 100) / 100, tooltip: title.title === title.textContent };
+      }),
+    );
+    expect(rows.filter((row) => row.share < 0.45 || !row.tooltip)).toEqual([]);
 
     // The Codex fork's card opens the fork at its fork point: the source's last copied step.
     await view.locator(`[data-session-id="${CODEX_FORK}"]`).click();
