@@ -65,7 +65,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
   const turnBudgetMs = options.turnBudgetMs ?? 0;
   const entry = workerEntry();
   const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
-  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, workerData: data });
+  const worker = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;
@@ -209,6 +209,14 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A cloned Buffer arrives as a plain Uint8Array over the transferred memory: the same bytes, as a Buffer. */
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * The CPU-profiling flags this thread runs with (`node --cpu-prof`), for a worker it starts: a worker given its own
+ * execArgv inherits none, and a profile of an import without its workers shows an idle thread.
+ */
+export function profilingArgv(): string[] {
+  return process.execArgv.filter((arg) => arg.startsWith('--cpu-prof'));
 }
 
 /**
