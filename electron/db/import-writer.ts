@@ -91,6 +91,10 @@ export function prepareImportStatements(db: WritableDB) {
     insertResult: db.prepare<[string, number, number]>(
       'INSERT OR IGNORE INTO tool_results (tool_use_id, node_seq, is_error) VALUES (?, ?, ?)',
     ),
+    // What the nodes' insert trigger did before migration 026, once per session and batch (see its file).
+    dropGraphSegmentsFrom: db.prepare<[string, number, number]>(
+      'DELETE FROM session_graph_segments WHERE session_id = ? AND (last_file, last_line) >= (?, ?)',
+    ),
     insertSpawn: db.prepare<[string, string]>('INSERT OR IGNORE INTO agent_spawns (agent_id, tool_use_id) VALUES (?, ?)'),
     insertRecord: db.prepare(
       `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_codec, raw_bytes)
@@ -214,6 +218,8 @@ class FileImportWriter implements FileImport {
       this.firstCwdStored = true;
     }
     let added = 0;
+    /** Each session's first new node in this batch: its stored graph is dropped from there (migration 026). */
+    const firstNewLine = new Map<SessionId, number>();
     if (sessionId !== null) {
       let first: string | null = null;
       let last: string | null = null;
@@ -243,6 +249,7 @@ class FileImportWriter implements FileImport {
           continue;
         }
         this.nodesAdded++;
+        if (!firstNewLine.has(owner)) firstNewLine.set(owner, node.line);
         if (owner === sessionId) added++;
         else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
         const seq = Number(inserted.lastInsertRowid);
@@ -277,6 +284,8 @@ class FileImportWriter implements FileImport {
         }
       }
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
+      // Lines come in file order, so a session's first new node of the batch is its earliest.
+      for (const [session, line] of firstNewLine) s.dropGraphSegmentsFrom.run(session, this.fileId, line);
     }
     for (const { record, ref } of this.records) {
       const raw = this.storedRawOf(record);
