@@ -1,5 +1,5 @@
 /**
- * Migration 026 drops the stored graph's insert triggers on nodes and tool_calls (their cost was most of an
+ * Migration 026 drops the stored graph's insert triggers on nodes, tool_calls and tool_results (their cost was most of an
  * import's store time); the import writer drops the segments from a batch's first new node itself. A store made
  * by the previous schema loses the triggers and keeps its segments; a node stored inside a stored segment's range
  * (a line read again that was missing) still drops that segment, so the graph an open reads equals the rows.
@@ -69,6 +69,7 @@ it('migration 026 moves a store made by the previous schema: the insert triggers
     expect(migrated.handles.read.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
     expect(triggers(migrated.handles.read)).not.toContain('session_graph_node_added');
     expect(triggers(migrated.handles.read)).not.toContain('session_graph_call_added');
+    expect(triggers(migrated.handles.read)).not.toContain('session_graph_result_added');
     const graphs = createStoredGraphs(migrated.handles);
     const decode = () => graphs.texts('S1')!.texts.flatMap((text) => decodeSessionGraphChunk('S1', JSON.parse(text) as SessionGraphChunk));
     expect(await graphs.ensure('S1')).toMatchObject({ segments: 1, nodes: 24 });
