@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CancelledError } from '../../../shared/errors';
+import { ArborError, CancelledError } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
 import { type FromWorker, NODE_ITEM, type ParseJob, type ParseWorkerData, RECORD_ITEM, type ToWorker } from './worker-protocol';
@@ -134,7 +134,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
           current.resolve({ endOffset: message.endOffset, endLine: message.endLine });
         } else if (message.type === 'failed') {
           consumer = null;
-          current.reject(new Error(message.message));
+          current.reject(message.code === undefined ? new Error(message.message) : new ArborError(message.code, message.message));
         }
       } catch (error) {
         // The sink failed (the store): the import stops as an in-thread parse would.
