@@ -94,6 +94,17 @@ export function prepareImportStatements(db: WritableDB) {
     insertResult: db.prepare<[string, number, number]>(
       'INSERT OR IGNORE INTO tool_results (tool_use_id, node_seq, is_error) VALUES (?, ?, ?)',
     ),
+    // What the nodes' insert trigger did before migration 026, once per session and batch (see its file).
+    dropGraphSegmentsFrom: db.prepare<[string, number, number]>(
+      'DELETE FROM session_graph_segments WHERE session_id = ? AND (last_file, last_line) >= (?, ?)',
+    ),
+    // And what the tool results' insert trigger did: a result changes its call's outcome, wherever the call is.
+    dropGraphSegmentsOfCalls: db.prepare<[string]>(
+      `DELETE FROM session_graph_segments WHERE id IN (
+         SELECT g.id FROM json_each(?) AS answered JOIN tool_calls c ON c.tool_use_id = answered.value
+           JOIN nodes n ON n.seq = c.node_seq
+           JOIN session_graph_segments g ON g.session_id = n.session_id AND (g.last_file, g.last_line) >= (n.file_id, n.line))`,
+    ),
     insertSpawn: db.prepare<[string, string]>('INSERT OR IGNORE INTO agent_spawns (agent_id, tool_use_id) VALUES (?, ?)'),
     insertRecord: db.prepare(
       `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_codec, raw_bytes)
@@ -218,6 +229,10 @@ class FileImportWriter implements FileImport {
       this.firstCwdStored = true;
     }
     let added = 0;
+    /** Each session's first new node in this batch: its stored graph is dropped from there (migration 026). */
+    const firstNewLine = new Map<SessionId, number>();
+    /** Tool calls this batch stored a result for. */
+    const answered: string[] = [];
     if (sessionId !== null) {
       let first: string | null = null;
       let last: string | null = null;
@@ -248,13 +263,16 @@ class FileImportWriter implements FileImport {
           continue;
         }
         this.nodesAdded++;
+        if (!firstNewLine.has(owner)) firstNewLine.set(owner, node.line);
         if (owner === sessionId) added++;
         else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
         const seq = Number(inserted.lastInsertRowid);
         this.remember(node.sourceId, seq);
         if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY });
         node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
-        for (const result of node.toolResults) s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0);
+        for (const result of node.toolResults) {
+          if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) answered.push(result.toolUseId);
+        }
         const spawnedBy = node.toolResults[0];
         if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
         linkStoredNode(s.link, {
@@ -284,6 +302,9 @@ class FileImportWriter implements FileImport {
       }
       if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
       storeReplies(s.usage, replies);
+      // Lines come in file order, so a session's first new node of the batch is its earliest.
+      for (const [session, line] of firstNewLine) s.dropGraphSegmentsFrom.run(session, this.fileId, line);
+      if (answered.length > 0) s.dropGraphSegmentsOfCalls.run(JSON.stringify(answered));
     }
     for (const { record, ref } of this.records) {
       const raw = this.storedRawOf(record);

@@ -408,7 +408,8 @@ function printCase(name: string, inputBytes: number, { report: r, sampledPeak, i
   );
   console.log(
     `  arbor import: ${r.sessions} sessions, ${r.nodes} nodes, ${r.problems} problems in ${r.importSeconds.toFixed(2)} s = ${importRate.toFixed(1)} MB/s; ` +
-      `ratio to raw ${ratio.toFixed(2)} (target >= 0.5) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; cpu ratio ${(Math.min(r.rawCpu, r.rawAgainCpu) / r.importCpu).toFixed(2)}`,
+      `ratio to raw ${ratio.toFixed(2)} (target >= 0.5) ${ratio >= 0.5 ? 'OK' : 'MISSED'}; cpu ratio ${(Math.min(r.rawCpu, r.rawAgainCpu) / r.importCpu).toFixed(2)} ` +
+      `(the import's ${r.importCpu.toFixed(2)} cpu-s = ${((r.importCpu * 1000) / (inputBytes / MiB)).toFixed(1)} cpu-ms/MB in all its threads, against the anchor's ${((Math.min(r.rawCpu, r.rawAgainCpu) * 1000) / (r.bytes / MiB)).toFixed(1)})`,
   );
   console.log(
     `  peak RSS during import: ${mb(importRss)} MB sampled from outside (VmRSS /20 ms), kernel VmHWM ${mb(r.importPeakRss)} MB (target <= 500) ${Math.max(importRss, r.importPeakRss) <= 500 * MiB ? 'OK' : 'MISSED'}`,

@@ -6,7 +6,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ImportProblem } from '../../../shared/model';
+import { ArborError } from '../../../shared/errors';
 import { encodeRaw } from '../../db/raw-line';
+import { keptRaw } from './kept-raw';
 import { parseTranscript } from '../registry';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink, StoredRaw } from '../transcript';
 import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, type ParseWorkerData, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
@@ -56,14 +58,14 @@ function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
 async function parseAll(jobs: readonly ParseJob[]): Promise<void> {
   for (let index = 0; index < jobs.length; index++) {
     const job = jobs[index] as ParseJob;
-    const batch = new Batch(index);
+    const batch = new Batch(index, job.file.path);
     try {
       const end = await parseFile(job, batch);
       await batch.send();
       post({ type: 'end', job: index, endOffset: end.endOffset, endLine: end.endLine });
     } catch (error) {
       await batch.send();
-      post({ type: 'failed', job: index, message: error instanceof Error ? error.message : String(error) });
+      post({ type: 'failed', job: index, message: error instanceof Error ? error.message : String(error), ...(error instanceof ArborError ? { code: error.code } : {}) });
     }
   }
 }
@@ -86,21 +88,24 @@ class Batch implements ParseSink {
   private buffers = new Set<ArrayBuffer>();
   private bytesRead = 0;
 
-  constructor(private readonly job: number) {}
+  constructor(
+    private readonly job: number,
+    private readonly path: string,
+  ) {}
 
   private arena: Buffer | null = null;
   private arenaUsed = 0;
 
   node(node: ParsedNode): void {
     this.kinds.push(NODE_ITEM);
-    const raw = this.keep(node.raw);
+    const raw = keptRaw(node.raw, this.buffers, { file: this.path, line: node.line, rawBytes: node.rawBytes });
     const storedRaw = this.encode(raw);
     this.items.push(storedRaw === undefined ? (raw === node.raw ? node : { ...node, raw }) : { ...node, raw, storedRaw });
   }
 
   record(record: ParsedRecord): void {
     this.kinds.push(RECORD_ITEM);
-    const raw = this.keep(record.raw);
+    const raw = keptRaw(record.raw, this.buffers, { file: this.path, line: record.line, rawBytes: record.rawBytes });
     const storedRaw = this.encode(raw);
     this.items.push(storedRaw === undefined ? (raw === record.raw ? record : { ...record, raw }) : { ...record, raw, storedRaw });
   }
@@ -153,17 +158,4 @@ class Batch implements ParseSink {
     return { raw: this.arena.subarray(start, start + length), codec: encoded.codec };
   }
 
-  /**
-   * The raw bytes to send: a view into a reader buffer, whose ArrayBuffer is transferred. Small buffers may be
-   * slices of Node's shared pool (an oversize line's kept head, in tests), which cannot be transferred: copied.
-   */
-  private keep(raw: Buffer): Buffer {
-    if (raw.buffer.byteLength > Buffer.poolSize) {
-      this.buffers.add(raw.buffer as ArrayBuffer);
-      return raw;
-    }
-    const own = new Uint8Array(raw);
-    this.buffers.add(own.buffer);
-    return Buffer.from(own.buffer);
-  }
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CancelledError } from '../../../shared/errors';
+import { ArborError, CancelledError } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
 import { type FromWorker, NODE_ITEM, type ParseJob, type ParseWorkerData, RECORD_ITEM, type ToWorker } from './worker-protocol';
@@ -65,7 +65,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
   const turnBudgetMs = options.turnBudgetMs ?? 0;
   const entry = workerEntry();
   const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
-  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, workerData: data });
+  const worker = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;
@@ -134,7 +134,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
           current.resolve({ endOffset: message.endOffset, endLine: message.endLine });
         } else if (message.type === 'failed') {
           consumer = null;
-          current.reject(new Error(message.message));
+          current.reject(message.code === undefined ? new Error(message.message) : new ArborError(message.code, message.message));
         }
       } catch (error) {
         // The sink failed (the store): the import stops as an in-thread parse would.
@@ -209,6 +209,14 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A cloned Buffer arrives as a plain Uint8Array over the transferred memory: the same bytes, as a Buffer. */
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * The CPU-profiling flags this thread runs with (`node --cpu-prof`), for a worker it starts: a worker given its own
+ * execArgv inherits none, and a profile of an import without its workers shows an idle thread.
+ */
+export function profilingArgv(): string[] {
+  return process.execArgv.filter((arg) => arg.startsWith('--cpu-prof'));
 }
 
 /**

@@ -3,6 +3,7 @@
  * parses files ahead, in plan order; the main thread stores what it sends. Raw lines travel as views into
  * transferred ArrayBuffers (the line reader's own buffers, never copied); the small fields are cloned.
  */
+import type { ErrorCode } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../transcript';
 
@@ -44,5 +45,5 @@ export type FromWorker =
       readonly bytes: number;
     }
   | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number }
-  /** The file could not be read (what the in-thread parse would have thrown). */
-  | { readonly type: 'failed'; readonly job: number; readonly message: string };
+  /** The file could not be read (what the in-thread parse would have thrown); `code` when it was an ArborError. */
+  | { readonly type: 'failed'; readonly job: number; readonly message: string; readonly code?: ErrorCode };
