@@ -16,6 +16,8 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Only the Electron entry files import 'electron'; their tests get the fake (ELECTRON-SETUP.md §2).
           alias: { electron: r('test/fakes/electron.ts') },
+          // One CLI bundle per run for the tests that spawn `arbor` (test/integration/cli/spawned-cli.ts).
+          globalSetup: [r('test/setup/cli-bundle-folder.ts')],
         },
       },
       {
