@@ -5,13 +5,30 @@ const r = (p: string) => resolve(import.meta.dirname, p);
 
 export default defineConfig({
   test: {
+    // Two files at a time on 2 cores: vitest's default (cores − 1) ran one, and a file waiting on a child process,
+    // a worker thread or its own start-up left the second core idle.
+    maxWorkers: 2,
     projects: [
+      {
+        test: {
+          name: 'node-unit',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts'],
+          // app/ stubs the electron module and process listeners (main.test.ts): it keeps a fresh module graph.
+          exclude: ['test/unit/renderer/**', 'test/unit/electron/app/**'],
+          // Pure code and temp-dir stores, no module mocks or globals (grep before adding one): the files share a
+          // worker's loaded modules instead of importing them again, ~1–2 s a file on 2 busy cores.
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          alias: { electron: r('test/fakes/electron.ts') },
+        },
+      },
       {
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
-          exclude: ['test/unit/renderer/**'],
+          include: ['test/unit/electron/app/**/*.test.ts', 'test/integration/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Only the Electron entry files import 'electron'; their tests get the fake (ELECTRON-SETUP.md §2).
