@@ -5,9 +5,8 @@ const r = (p: string) => resolve(import.meta.dirname, p);
 
 export default defineConfig({
   test: {
-    // Two files at a time on 2 cores: vitest's default (cores − 1) ran one, and a file waiting on a child process,
-    // a worker thread or its own start-up left the second core idle.
-    maxWorkers: 2,
+    // One file at a time on 2 cores (vitest's default, cores − 1): integration files start workers and child
+    // processes of their own, and with two files at a time their timing tests failed on a loaded machine.
     projects: [
       {
         test: {
