@@ -3,31 +3,28 @@
  * PostToolUse JSON on stdin (a real pipe, a real process that must exit by itself), through the bundled CLI:
  * its lean hook entry, which hands the capture to a running Arbor or else loads the whole CLI and captures.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ArborApi } from '../../../shared/contract';
 import { listenForHooks } from '../../../electron/hooks/hook-listener';
 import { hookSocketPath } from '../../../electron/hooks/hook-socket';
 import { createArborService } from '../../../electron/service/arbor-service';
 import { runCliCaptured } from '../cli/run-cli';
+import { buildCliBundle } from '../cli/spawned-cli';
 
-const ROOT = resolve(__dirname, '../../..');
 let dir: string;
 let bundleDir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'arbor-installed-hook-'));
-  // A bundle of its own (see cli-bundle.test.ts), inside the repository so it resolves node_modules.
-  mkdirSync(join(ROOT, 'out'), { recursive: true });
-  bundleDir = mkdtempSync(join(ROOT, 'out', 'cli-test-hook-'));
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.cjs'), '--outdir', bundleDir], { cwd: ROOT });
+  // The run's CLI bundle (its hook.js is the lean entry the installed command runs).
+  bundleDir = dirname(buildCliBundle().bundle);
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 it('runs the installed command line from a shell: silent, exit 0, and the snapshot is recorded', async () => {

@@ -4,11 +4,12 @@
  * help, missing files, bundled flags, abbreviated options, labels, marker sizes, and merge.conflictStyle
  * from git's config inside a repository. Each case runs on its own copy of the same three files.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCliBundle } from '../cli/spawned-cli';
 import { gitAvailable } from './git-merge-file';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -23,14 +24,11 @@ let caseNumber = 0;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'arbor-merge-file-edges-'));
   mkdirSync(join(dir, 'home'));
-  // A bundle of its own (as cli-bundle.test.ts does), inside the repository so node_modules resolve.
-  mkdirSync(join(ROOT, 'out'), { recursive: true });
-  bundleDir = mkdtempSync(join(ROOT, 'out', 'cli-test-'));
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.cjs'), '--outdir', bundleDir], { cwd: ROOT });
+  // The run's CLI bundle, with the lean merge-file entry bin/arbor.cjs runs for `arbor merge-file`.
+  bundleDir = dirname(buildCliBundle().bundle);
 }, 120_000);
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(bundleDir, { recursive: true, force: true });
 });
 
 interface Run {

@@ -6,7 +6,7 @@
  * folder structure: empty folders and permission bits (issue 10, case 6).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,24 +61,43 @@ interface Run {
   readonly planFile: string;
 }
 
-/** A fresh data folder and workspace (holding OLD) with the plan to NEW written to a file. */
-async function prepare(root: string, name: string): Promise<Run> {
-  const dataDir = join(root, name, 'data');
-  const workspace = join(root, name, 'workspace');
-  const target = join(root, name, 'target');
+/** The plan to NEW and a data folder holding its objects, captured once: each run starts from a copy of it. */
+interface Template {
+  readonly dataDir: string;
+  readonly changes: OperationPlan['changes'];
+}
+
+async function prepareTemplate(root: string): Promise<Template> {
+  const dataDir = join(root, 'template', 'data');
+  const workspace = join(root, 'template', 'workspace');
+  const target = join(root, 'template', 'target');
   writeAll(workspace, OLD, OLD_EMPTY_FOLDERS);
   writeAll(target, NEW);
   const engine = openEngine(dataDir);
   try {
     const changes = planBetween(engine.objects, await capture(engine.objects, workspace), await capture(engine.objects, target));
     expect(changes).toHaveLength(9);
-    const plan: OperationPlan = { kind: 'rewind', workspace, nodeId: 'node-1', changes, sideEffects: [] };
-    const planFile = join(root, name, 'plan.json');
-    writeFileSync(planFile, JSON.stringify(plan));
-    return { dataDir, workspace, planFile };
+    return { dataDir, changes };
   } finally {
     engine.close();
   }
+}
+
+/**
+ * A fresh data folder (a copy of the template's, closed) and workspace (holding OLD) with the plan to NEW written
+ * to a file. Copying instead of capturing both states again for each of the 28 runs: the captures and the new
+ * database's migrations ran in the test's one thread while up to three children waited on it, ~0.7 s a run
+ * on a busy machine (the whole test neared its 60 s timeout under load).
+ */
+function prepare(template: Template, root: string, name: string): Run {
+  const dataDir = join(root, name, 'data');
+  const workspace = join(root, name, 'workspace');
+  cpSync(template.dataDir, dataDir, { recursive: true });
+  writeAll(workspace, OLD, OLD_EMPTY_FOLDERS);
+  const plan: OperationPlan = { kind: 'rewind', workspace, nodeId: 'node-1', changes: template.changes, sideEffects: [] };
+  const planFile = join(root, name, 'plan.json');
+  writeFileSync(planFile, JSON.stringify(plan));
+  return { dataDir, workspace, planFile };
 }
 
 /**
@@ -132,6 +151,7 @@ describe('an operation killed with SIGKILL', () => {
   let temp: ReturnType<typeof tempDir>;
   let listOld: Map<string, string>;
   let listNew: Map<string, string>;
+  let template: Template;
 
   beforeAll(async () => {
     child = await bundleChild();
@@ -140,6 +160,7 @@ describe('an operation killed with SIGKILL', () => {
     writeAll(join(temp.path, 'new'), NEW);
     listOld = listTree(join(temp.path, 'old'));
     listNew = listTree(join(temp.path, 'new'));
+    template = await prepareTemplate(temp.path);
   });
   afterAll(() => {
     temp.remove();
@@ -153,7 +174,7 @@ describe('an operation killed with SIGKILL', () => {
     const throughService = POINTS_PER_WRITE * 4 + 1;
     const outcomes = new Map<number, 'completed' | 'rolled back'>();
     await pool(points, 3, async (crashAt) => {
-      const run = await prepare(temp.path, `crash-${crashAt}`);
+      const run = prepare(template, temp.path, `crash-${crashAt}`);
       const exit = await runChild(run, crashAt);
       const where = `crash point ${crashAt} (${exit.stderr.trim()})`;
       expect(exit.signal, where).toBe('SIGKILL');
@@ -212,7 +233,7 @@ describe('an operation killed with SIGKILL', () => {
   });
 
   it('without a kill, the child applies the plan (the crash hook changes nothing else)', async () => {
-    const run = await prepare(temp.path, 'no-crash');
+    const run = prepare(template, temp.path, 'no-crash');
     const exit = await runChild(run, 1_000);
     expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
     expect(listTree(run.workspace)).toEqual(listNew);
