@@ -303,17 +303,23 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
   const ghosts: { readonly node: number; readonly commit: string; readonly cwd: string | null }[] = [];
   let cwd: string | null = null;
   let session: string | null = null;
+  // The folder each session last told. A graph walks several sessions (a fork's nodes after its source's
+  // prefix, a subagent's under its parent, a fork's own session_meta before the prefix it copies): a session
+  // goes on in the folder it told last, else in the one in force where it starts (a fork starts in its
+  // source's folder until its own turn_context says otherwise).
+  const folderOf = new Map<string, string>();
 
   for (let index = 0; index < nodes.length; index++) {
     const node = nodes[index]!;
     if ((index & 255) === 0) throwIfAborted(signal);
     if (node.sessionId !== session) {
       session = node.sessionId;
-      cwd = null;
+      cwd = folderOf.get(session) ?? cwd;
     }
     const wanted = node.kind === 'system' || node.toolCalls.length > 0 || node.kind === 'tool_result' || node.kind === 'error';
     const raw = wanted ? await readRaw(node.id) : null;
     if (node.kind === 'system') cwd = folderOn(raw) ?? cwd;
+    if (cwd !== null) folderOf.set(session, cwd);
     if (node.toolCalls.length > 0) {
       const calls = new Map(readCodexCalls(raw).map((call) => [call.id, call]));
       for (const ref of node.toolCalls) {
@@ -336,7 +342,10 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
     for (const line of readRecords?.(node.id, EFFECT_RECORDS) ?? []) {
       const record = readEffectRecord(line);
       if (record === null) continue;
-      if (record.type === 'folder') cwd = record.cwd;
+      if (record.type === 'folder') {
+        cwd = record.cwd;
+        folderOf.set(session, cwd);
+      }
       else if (record.type === 'ghost') ghosts.push({ node: index, commit: record.commit, cwd });
       else {
         const site = pending.get(record.callId);
