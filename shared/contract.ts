@@ -38,6 +38,7 @@ import type {
 import { ArborError } from './errors';
 import type { SessionGraphPage } from './session-graph-chunks';
 import type { FormatReport } from './format-report';
+import type { ArchiveExported, ArchiveExportRequest } from './archive';
 import { EXPORT_FORMATS, type ExportPreview, type ExportProgress, type ExportWriteRequest, type ExportWritten } from './export';
 import { NODE_KINDS } from './model';
 import { v, type Validator } from './validate';
@@ -152,6 +153,12 @@ export interface ArborMethods extends UsageMethods {
   'export.preview': { request: { target: string }; result: ExportPreview };
   /** Writes the export, redacted except for the findings in `keep`; `EXISTS` unless `overwrite`. */
   'export.write': { request: ExportWriteRequest; result: ExportWritten };
+  /**
+   * Writes the whole store to a folder another machine installs (`arbor import-archive`): the SQLite file by
+   * online backup, the snapshot repository, a manifest. `EXISTS` for a non-empty `dir` unless `force`.
+   * Progress is `operation.progress` with operation `archive-export`.
+   */
+  'archive.export': { request: ArchiveExportRequest; result: ArchiveExported };
 }
 
 /** A session among the costliest of a Statistics answer. */
@@ -354,6 +361,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     keep: v.optional(v.array(v.string({ min: 1, max: 100 }), { max: 1_000_000 })),
     noRedact: v.optional(v.boolean()),
   }),
+  'archive.export': v.object({ dir: path, force: v.optional(v.boolean()) }),
 };
 
 export const METHOD_NAMES = Object.keys(requestValidators) as MethodName[];

@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'STORE_BUSY', // another process kept the store's write lock longer than Arbor waits
   'READ_ONLY', // the data folder cannot be written: reads work, writes are refused
   'EXISTS', // the file to write is already there and replacing it was not asked for (export)
+  'CORRUPT', // an archive's manifest, checksum or files do not match what it says it holds
   'INTERNAL', // a bug: anything not classified above
 ] as const;
 

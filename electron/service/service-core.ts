@@ -24,6 +24,7 @@ import { getNodeDetails } from './node-details';
 import { createSerialQueue } from './serial-queue';
 import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
+import { createArchiveExportMethod } from './archive-export';
 import { createExportMethods } from './export-methods';
 import { createForkMethods } from './fork-methods';
 import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
@@ -171,6 +172,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     ...createStatsMethods(store, now),
     ...createExportMethods({ graph: graphs['sessions.graph'], detail: detailOf, events, homeDir: options.homeDir, version: options.version, now }),
+    'archive.export': createArchiveExportMethod(workspace, options.version),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths, includeDeleted }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

@@ -123,6 +123,7 @@ export function createFakeService(): FakeService {
       'sessions.delete',
       'store.gc',
       'store.gcSchedule',
+      'archive.export',
     ]),
     'operations.list': async (request) => (record('operations.list', request), { operations: [] }),
     'forks.list': async (request) => (record('forks.list', request), { forks: [] }),

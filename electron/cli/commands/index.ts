@@ -6,12 +6,14 @@ import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
 import { exportCommand } from './export';
+import { exportArchiveCommand } from './export-archive';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
 import { forksCommand } from './forks';
 import { gcCommand } from './gc';
 import { hookCommand } from './hook';
 import { importCommand } from './import';
+import { importArchiveCommand } from './import-archive';
 import { lineageCommand } from './lineage';
 import { lsCommand } from './ls';
 import { mergeCommand } from './merge';
@@ -46,6 +48,8 @@ export const COMMANDS: readonly CliCommand[] = [
   forksCommand,
   deleteCommand,
   gcCommand,
+  exportArchiveCommand,
+  importArchiveCommand,
   hookCommand,
   watchCommand,
   searchCommand,
