@@ -5,10 +5,13 @@
  * archive whose manifest, checksum or snapshot repository does not match what it says (CORRUPT).
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveExported, ArchiveImported, ArchiveManifest } from '../../../shared/archive';
 import type { SessionSummary } from '../../../shared/model';
+import { latestVersion } from '../../../electron/db/migrations';
 import { createArborService } from '../../../electron/service/arbor-service';
 import { openCliDemo, runCliCaptured, type CliDemo, type Run } from '../cli/run-cli';
 
@@ -124,6 +127,7 @@ describe('arbor import-archive refuses', () => {
     ['a schema version its store does not have', 'CORRUPT', (dir: string) => rewriteManifest(dir, (m) => ({ ...m, schemaVersion: m.schemaVersion - 1 }))],
     ['a snapshot repository that lost its packs', 'CORRUPT', (dir: string) => emptyPacks(join(dir, 'snapshots.git'))],
     ['no snapshot repository', 'CORRUPT', (dir: string) => rmSync(join(dir, 'snapshots.git'), { recursive: true })],
+    ['a store from a newer Arbor', 'UNSUPPORTED', (dir: string) => fromNewerSchema(dir)],
     ['a newer archive format', 'UNSUPPORTED', (dir: string) => rewriteManifest(dir, (m) => ({ ...m, formatVersion: 99 }))],
     ['no manifest (not an archive)', 'NOT_FOUND', (dir: string) => rmSync(join(dir, 'manifest.json'))],
   ] as const)('%s: %s, installing nothing', async (_what, code, spoil) => {
@@ -134,6 +138,17 @@ describe('arbor import-archive refuses', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 });
+
+/** The archive as a later Arbor would write it: its store at a schema this one does not know, manifest to match. */
+function fromNewerSchema(dir: string): void {
+  const file = join(dir, 'arbor.sqlite');
+  const db = new Database(file);
+  db.pragma(`user_version = ${latestVersion() + 1}`);
+  db.pragma('journal_mode = DELETE');
+  db.close();
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+  rewriteManifest(dir, (m) => ({ ...m, schemaVersion: latestVersion() + 1, database: { ...m.database, sha256 } }));
+}
 
 function rewriteManifest(dir: string, change: (manifest: ArchiveManifest) => unknown): void {
   const path = join(dir, 'manifest.json');
