@@ -103,7 +103,7 @@ async function refuseUnlessEmpty(dir: string, force: boolean): Promise<void> {
     return;
   }
   const empty = info.isDirectory() && (await readdir(dir)).length === 0;
-  if (!empty && !force) throw new ArborError('EXISTS', `${dir} already exists and is not empty (--force replaces it)`, { dir });
+  if (!empty && !force) throw new ArborError('EXISTS', `${dir} already exists and is not empty: it is replaced only when asked (--force, or "Replace the folder" in the app)`, { dir });
 }
 
 /** Renames the finished archive to `dir`; what was there (empty, or replaced with force) goes only after. */
