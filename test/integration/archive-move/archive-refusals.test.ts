@@ -49,6 +49,18 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => demo?.remove());
 
+describe('the archive commands’ help', () => {
+  it('is listed by arbor --help, and says what import-archive does not do', async () => {
+    const all = await demo.cli(['--help']);
+    expect(all.stdout).toMatch(/^  export-archive +Write the whole store/m);
+    expect(all.stdout).toMatch(/^  import-archive +Install a store/m);
+    const help = await demo.cli(['import-archive', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Merging an archive into an existing store is not');
+    expect((await demo.cli(['export-archive'])).code).toBe(2);
+  });
+});
+
 describe('arbor export-archive refuses', () => {
   it('a folder that holds something, unless --force, which replaces it with the archive', async () => {
     const dir = fresh('occupied');
