@@ -2,16 +2,25 @@
  * A copy of the snapshot repository that is itself a valid git repository (issue 15, the archive): loose
  * objects, packs (each pack before its index, as the pack writer publishes them), refs, packed-refs and the
  * repository's own files. Files a writer has not finished (`*.tmp`, `*.lock`, a pack's `tmp_*`) are left
- * out. The caller holds the store's writer turn, so no gc or prune removes a pack halfway through.
+ * out. A copy taken without the store's writer turn may miss what a prune removed meanwhile; a second pass
+ * (`update`) made holding the turn, so no gc or prune runs, copies only what changed since (packs and loose
+ * objects are named by their content, so one already there is the same) and removes what the store no
+ * longer has: the turn is held for the difference, not the whole repository.
  */
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { throwIfAborted } from '../../shared/errors';
 import { SnapshotStore } from './object-store';
 
 export interface RepositoryCopyOptions {
   readonly signal?: AbortSignal;
+  /**
+   * `to` holds an earlier copy: objects already there are kept, everything else is copied again, and files the
+   * repository no longer has are removed. Without it `to` must not exist, and a file a prune removed while it
+   * is copied is left out (the update pass, under the writer turn, settles it).
+   */
+  readonly update?: boolean;
   readonly onProgress?: (progress: { readonly done: number; readonly total: number }) => void;
 }
 
@@ -23,20 +32,52 @@ interface PlannedFile {
 
 /** Copies the repository at `from` into `to` (a folder that does not exist yet); returns the bytes copied. */
 export async function copyRepository(from: string, to: string, options: RepositoryCopyOptions = {}): Promise<number> {
+  const update = options.update === true;
   const files: PlannedFile[] = [];
   const dirs: string[] = [];
   await walk(from, to, files, dirs, options.signal);
   for (const dir of dirs) await mkdir(dir, { recursive: true });
-  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  const wanted = update ? await copiesToRedo(files, from) : files;
+  const total = wanted.reduce((sum, file) => sum + file.bytes, 0);
   let done = 0;
-  for (const file of order(files, from)) {
+  for (const file of order(wanted, from)) {
     throwIfAborted(options.signal);
-    // A reflink where the filesystem has them, else a plain copy.
-    await copyFile(file.from, file.to, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+    try {
+      // A reflink where the filesystem has them, else a plain copy.
+      await copyFile(file.from, file.to, (update ? 0 : constants.COPYFILE_EXCL) | constants.COPYFILE_FICLONE);
+    } catch (error) {
+      // Pruned since it was listed: only a copy without the writer turn meets it, and its update settles it.
+      if (update || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
     done += file.bytes;
     options.onProgress?.({ done, total });
   }
+  if (update) await removeGone(files, to);
   return total;
+}
+
+/** The files an update copies: all but the objects the earlier copy already holds whole. */
+async function copiesToRedo(files: readonly PlannedFile[], root: string): Promise<PlannedFile[]> {
+  const redo: PlannedFile[] = [];
+  for (const file of files) {
+    const there = await lstat(file.to).catch(() => null);
+    if (there === null || there.size !== file.bytes || !namedByContent(relative(root, file.from))) redo.push(file);
+  }
+  return redo;
+}
+
+/** Removes the copy's files the repository no longer has (a pack a prune rewrote, a deleted ref). */
+async function removeGone(files: readonly PlannedFile[], to: string): Promise<void> {
+  const kept = new Set(files.map((file) => file.to));
+  const copied: PlannedFile[] = [];
+  await walk(to, to, copied, []);
+  for (const file of copied) if (!kept.has(file.from)) await rm(file.from, { force: true });
+}
+
+/** Loose objects and packs: their names are their content's hash, so a file of the same name is the same. */
+function namedByContent(path: string): boolean {
+  const parts = path.split(/[\\/]/);
+  return parts[0] === 'objects' && ((/^[0-9a-f]{2}$/.test(parts[1] ?? '') && parts.length === 3) || (parts[1] === 'pack' && /^pack-[0-9a-f]+\.(pack|idx|rev)$/.test(parts[2] ?? '')));
 }
 
 /** The bytes under a folder (the archive's `sizes.snapshots`). */
@@ -69,7 +110,12 @@ export async function countRefs(dataDir: string): Promise<number> {
 async function walk(from: string, to: string, files: PlannedFile[], dirs: string[], signal?: AbortSignal): Promise<void> {
   throwIfAborted(signal);
   dirs.push(to);
-  for (const entry of await readdir(from, { withFileTypes: true })) {
+  const entries = await readdir(from, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    // A loose objects' folder a prune emptied: only a copy without the writer turn meets it.
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  for (const entry of entries) {
     const source = join(from, entry.name);
     if (entry.isDirectory()) {
       await walk(source, join(to, entry.name), files, dirs, signal);

@@ -1,10 +1,11 @@
 /**
  * `archive.export` (issue 15, CLI `arbor export-archive DIR`): the whole store as a plain folder another
  * machine installs (archive-import.ts). The store file is copied first with SQLite's online backup, in short
- * steps, while imports go on writing; then, holding the store's writer turn (what gc and deletion take before
- * they prune), the snapshot repository is copied and checked against the copied rows: every snapshot tree,
- * commit and safety commit they name is in the copy. A deletion that pruned between the two is the one case
- * where it is not; the store file is then copied again, inside the turn, where nothing can change it.
+ * steps, while imports go on writing; then the snapshot repository, once without the store's writer turn and
+ * then, for what changed meanwhile, holding it (what gc and deletion take before they prune), so the copy is
+ * whole. It is checked against the copied rows: every snapshot tree, commit and safety commit they name is in
+ * the copy. A deletion that pruned between the two is the one case where it is not; the store file is then
+ * copied again, inside the turn, where nothing can change it.
  * Everything is written to `DIR.partial` and renamed to DIR once whole.
  */
 import { lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
@@ -55,11 +56,14 @@ export async function exportArchive(
     const db = workspace.store.handles.write;
     const backup = (): ReturnType<typeof backupStore> => backupStore(db, database, { signal, onProgress: (p) => progress('database', p.done, p.total) });
     let restarts = (await backup()).restarts;
+    const gitdir = workspace.objects().gitdir;
+    const snapshots = join(partial, ARCHIVE_SNAPSHOTS);
+    // The bulk of the repository without the turn; holding it, only what changed since.
+    await copyRepository(gitdir, snapshots, { signal, onProgress: (p) => progress('snapshots', p.done, p.total) });
 
     const missing = await workspace.writes.run(async () => {
       throwIfAborted(signal);
-      const objects = workspace.objects();
-      await copyRepository(objects.gitdir, join(partial, ARCHIVE_SNAPSHOTS), { signal, onProgress: (p) => progress('snapshots', p.done, p.total) });
+      await copyRepository(gitdir, snapshots, { signal, update: true });
       progress('verify', 0, 1);
       let gaps = missingObjects(partial, readStoreFileFacts(database).objectIds);
       if (gaps.length > 0) {

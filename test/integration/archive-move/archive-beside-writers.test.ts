@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveExported } from '../../../shared/archive';
-import type { SessionSummary } from '../../../shared/model';
+import type { SessionSummary, SnapshotCaptured } from '../../../shared/model';
 import { openSessionStore } from '../../../electron/db/session-store';
 import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
 import { createArborService } from '../../../electron/service/arbor-service';
@@ -20,6 +20,7 @@ import { exportArchive } from '../../../electron/service/archive-export';
 import { importArchive } from '../../../electron/service/archive-import';
 import { createEventHub } from '../../../electron/service/event-hub';
 import { createWorkspaceContext, type WorkspaceContext } from '../../../electron/service/workspace-context';
+import { missingObjects } from '../../../electron/git/copy-repository';
 import { pruneUnreachable } from '../../../electron/git/prune';
 import { openCliDemo, type CliDemo } from '../cli/run-cli';
 
@@ -120,7 +121,9 @@ describe('export-archive beside a deletion', () => {
 
   it('copies the store again when a deletion pruned between its backup and the repository copy', async () => {
     const dir = join(root, 'between');
-    expect((await demo.cli(['snapshot', demo.graph.session.project!])).code).toBe(0);
+    const captured = await demo.cli(['snapshot', demo.graph.session.project!, '--json']);
+    expect(captured.code, captured.stderr).toBe(0);
+    const tree = (JSON.parse(captured.stdout) as SnapshotCaptured).snapshot.tree;
     const store = openSessionStore(join(demo.dataDir, 'arbor.sqlite'));
     const lifetime = new AbortController();
     const workspace = createWorkspaceContext(store, { dataDir: demo.dataDir, homeDir: demo.home, env: {}, now: () => new Date(), lifetime: lifetime.signal, events: createEventHub() });
@@ -148,6 +151,8 @@ describe('export-archive beside a deletion', () => {
     // Without the second copy the rows would name the pruned trees.
     expect(exported.manifest.counts.snapshots).toBe(0);
     expect(exported.manifest.missingObjects).toEqual([]);
+    // What the deletion pruned is not in the archive either (the bulk was copied before it).
+    expect(missingObjects(dir, [tree])).toEqual([tree]);
     await importArchive({ archiveDir: dir, dataDir: join(root, 'after-between') });
   }, 30_000);
 });
