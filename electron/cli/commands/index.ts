@@ -14,6 +14,7 @@ import { hookCommand } from './hook';
 import { importCommand } from './import';
 import { lineageCommand } from './lineage';
 import { lsCommand } from './ls';
+import { continueMergeCommand } from './continue-merge';
 import { mergeCommand } from './merge';
 import { mergeFileCommand } from './merge-file';
 import { operationsCommand } from './operations';
@@ -52,6 +53,7 @@ export const COMMANDS: readonly CliCommand[] = [
   statsCommand,
   pricesCommand,
   mergeCommand,
+  continueMergeCommand,
   mergeFileCommand,
   serveCommand,
   demoCommand,
