@@ -54,7 +54,9 @@ export function trimText(text: string, limit: number): string {
 /** The text the agent reads: what theirs did since the fork point, and how each merged file was settled. */
 export function renderMergeSummary(facts: MergeSummaryFacts): string {
   const theirs = facts.theirsTitle === null ? `“${facts.theirsLabel}”` : `“${facts.theirsLabel}” in the session “${facts.theirsTitle}”`;
-  const out: string[] = [MERGE_SUMMARY_OPEN];
+  // Blank lines around the tags: Markdown takes a tag line and what follows it up to a blank line as one HTML block
+  // (shown as nothing), so the text would vanish from the app's views; the model reads it the same either way.
+  const out: string[] = [MERGE_SUMMARY_OPEN, ''];
   out.push(
     "This message is not a request from the user: Arbor wrote it when the user merged another branch of this conversation into this one.",
     `Everything above is this branch ("ours"). The other branch ("theirs", ${theirs}) went on from ${facts.baseLabel === null ? 'a separate start' : `the same point (“${facts.baseLabel}”)`}; below is what it did.`,
@@ -66,7 +68,7 @@ export function renderMergeSummary(facts: MergeSummaryFacts): string {
   if (facts.turns.length === 0) out.push('(none: theirs has no prompt of its own since the fork point)');
   facts.turns.forEach((turn, index) => {
     out.push(`${facts.turnsLeftOut + index + 1}. User: ${indent(trimText(turn.prompt, SUMMARY_LIMITS.prompt))}`);
-    out.push(`   Assistant's conclusion: ${turn.conclusion === null ? '(no final reply)' : indent(trimText(turn.conclusion, SUMMARY_LIMITS.conclusion))}`);
+    out.push(`   - Assistant's conclusion: ${turn.conclusion === null ? '(no final reply)' : indent(trimText(turn.conclusion, SUMMARY_LIMITS.conclusion))}`);
   });
   const changed = facts.files.filter((file) => file.changedBy !== 'ours');
   out.push('', `## Files theirs changed (${changed.length})`);
@@ -77,7 +79,7 @@ export function renderMergeSummary(facts: MergeSummaryFacts): string {
   if (facts.files.length === 0) out.push('(no file differed)');
   for (const file of facts.files.slice(0, SUMMARY_LIMITS.files)) out.push(`- ${file.path}: ${settled(file)}`);
   if (facts.files.length > SUMMARY_LIMITS.files) out.push(`- … and ${facts.files.length - SUMMARY_LIMITS.files} more`);
-  out.push(MERGE_SUMMARY_CLOSE);
+  out.push('', MERGE_SUMMARY_CLOSE);
   return out.join('\n');
 }
 
@@ -96,13 +98,14 @@ function versionOf(resolution: MergedFile['resolution']): string {
 
 /** Later lines of a multi-line text stay inside its list item. */
 function indent(text: string): string {
-  return text.replace(/\n/g, '\n   ');
+  return text.replace(/\n/g, '\n     ');
 }
 
 /** The graph's label for a summary node: a count, never the block's text (its first words are Arbor's). */
 export function mergeSummaryLabel(text: string): string {
   const turns = /## Theirs' turns since the fork point \((\d+)\)/.exec(text)?.[1];
   const files = /## How the merge settled each file \((\d+)\)/.exec(text)?.[1];
-  const parts = [turns === undefined ? null : `${turns} of theirs' turns`, files === undefined ? null : `${files} files`].filter((part) => part !== null);
+  const count = (n: string, noun: string): string => `${n} ${noun}${n === '1' ? '' : 's'}`;
+  const parts = [turns === undefined ? null : `${count(turns, 'turn')} of theirs`, files === undefined ? null : count(files, 'file')].filter((part) => part !== null);
   return parts.length === 0 ? 'Merge summary' : `Merge summary: ${parts.join(', ')}`;
 }

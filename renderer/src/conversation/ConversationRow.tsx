@@ -120,7 +120,7 @@ function Compaction({ summary, detail, open, onToggle }: { summary: NodeSummary;
   return (
     <div className="conv-compaction" data-testid={merge ? 'conversation-merge-summary' : 'conversation-compaction'}>
       <div className="conv-compaction__rule">
-        <span>{merge ? "Merge summary: the other branch's history, handed to the agent" : 'Conversation compacted'}</span>
+        <span>{merge ? 'Merge summary of the other branch' : 'Conversation compacted'}</span>
       </div>
       {text !== null ? (
         <details className="conv-compaction__summary" open={open}>

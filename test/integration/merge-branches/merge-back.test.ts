@@ -161,7 +161,7 @@ describe('merge.continue', () => {
     expect(continued.summaryNode).toBe(summaryId);
     const node = graph.nodes.find((candidate) => candidate.id === summaryId)!;
     expect(node.kind).toBe('merge-summary');
-    expect(node.label).toMatch(/^Merge summary: \d+ of theirs' turns, \d+ files$/);
+    expect(node.label).toMatch(/^Merge summary: \d+ turns? of theirs, \d+ files?$/);
     // Drawn on the continuation's branch, which hangs below the merge node (ours and theirs its parents).
     expect(node.parentId).toBe(continued.branch);
     const branch = graph.nodes.find((candidate) => candidate.id === continued.branch)!;

@@ -35,8 +35,8 @@ describe('the merge-summary block', () => {
 
   it('numbers theirs’ turns with prompt and conclusion, keeping multi-line prompts in their item', () => {
     expect(text).toContain('## Theirs\' turns since the fork point (2)');
-    expect(text).toContain('1. User: Add a --json flag\n   Assistant\'s conclusion: The flag prints JSON.');
-    expect(text).toContain('2. User: Document it\n   in the README\n   Assistant\'s conclusion: (no final reply)');
+    expect(text).toContain('1. User: Add a --json flag\n   - Assistant\'s conclusion: The flag prints JSON.');
+    expect(text).toContain('2. User: Document it\n     in the README\n   - Assistant\'s conclusion: (no final reply)');
     expect(text).toContain('the same point (“Prompt: count words”)');
   });
 
@@ -63,7 +63,7 @@ describe('the merge-summary block', () => {
   });
 
   it('is labelled by its counts, never by its text', () => {
-    expect(mergeSummaryLabel(text)).toBe("Merge summary: 2 of theirs' turns, 5 files");
+    expect(mergeSummaryLabel(text)).toBe("Merge summary: 2 turns of theirs, 5 files");
     expect(mergeSummaryLabel(MERGE_SUMMARY_OPEN)).toBe('Merge summary');
   });
 });

@@ -12,7 +12,7 @@ describe('reading back the merge-summary block', () => {
       for (const withText of [true, false]) {
         const summary = summarize(entry, withText);
         expect(summary.kind).toBe('merge-summary');
-        expect(summary.label).toBe("Merge summary: 1 of theirs' turns, 0 files");
+        expect(summary.label).toBe('Merge summary: 1 turn of theirs, 0 files');
         expect(summary.promptText).toBeNull();
       }
     }
