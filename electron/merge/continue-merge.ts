@@ -64,8 +64,10 @@ export async function continueFromMerge(workspace: WorkspaceContext, parts: Cont
   if (conversation === null) throw new ArborError('BAD_REQUEST', 'Ours has no transcript step before it: there is no conversation to continue', { nodeId: record.oursNode });
   const fromDir = foldersOfNode(store, conversation.summary.id).folder ?? store.getSession(conversation.summary.sessionId)?.project ?? null;
   const text = summaryText(workspace, record);
+  const progress = (phase: 'transcript' | 'import', done: number): void => workspace.events.emit('operation.progress', { operation, phase, done, total: 1 });
 
   const continued = await workspace.writes.run(async (): Promise<MergeContinued> => {
+    progress('transcript', 0);
     const codex = store.getSession(conversation.summary.sessionId)?.source === 'codex';
     const written = codex
       ? await writeCodex(workspace, conversation, fromDir, record, text, signal)
@@ -105,6 +107,7 @@ export async function continueFromMerge(workspace: WorkspaceContext, parts: Cont
       throw error;
     }
     workspace.events.emit('sessions.changed', { sessionIds: [record.sessionId] });
+    progress('transcript', 1);
     return {
       operation,
       mergeNode: record.mergeNode,
@@ -119,7 +122,9 @@ export async function continueFromMerge(workspace: WorkspaceContext, parts: Cont
     };
   });
   // Outside the write queue: the import takes the store's writer turn itself.
+  progress('import', 0);
   await parts.importFiles([continued.transcript]);
+  progress('import', 1);
   const summaryNode = continued.summaryNode ?? findSummaryNode(workspace, continued.transcript);
   return { ...continued, summaryNode: summaryNode !== null && store.getNode(summaryNode) !== null ? summaryNode : null };
 }

@@ -26,6 +26,7 @@ let operation: string;
 let mergeNode: string;
 let continued: MergeContinued;
 let text: string;
+const progress: { operation: string; phase: string; done: number }[] = [];
 
 const MANUAL = '// merged by hand: both headers\n';
 
@@ -65,7 +66,9 @@ beforeAll(async () => {
   });
   if (outcome.status !== 'applied') throw new Error(`merge not applied: ${outcome.status}`);
   ({ operation, mergeNode } = outcome);
+  const stop = service.events.on('operation.progress', (event) => void progress.push(event));
   continued = await service.api['merge.continue']({ operation });
+  stop();
   text = readFileSync(continued.transcript, 'utf8');
 });
 afterAll(async () => fixture?.dispose());
@@ -85,6 +88,8 @@ describe('merge.continue', () => {
     expect(continued.mergeNode).toBe(mergeNode);
     expect(continued.resume).toBe(`claude --resume ${continued.resumeSessionId}`);
     expect(continued.transcript).toBe(join(fixture.root, 'home', '.claude', 'projects', encodeProjectDir(ours.dir), `${continued.resumeSessionId}.jsonl`));
+    // It says how far it is, under the merge's operation id.
+    expect(progress.filter((event) => event.operation === operation).map((event) => `${event.phase} ${event.done}`)).toEqual(['transcript 0', 'transcript 1', 'import 0', 'import 1']);
   });
 
   it('holds ours’ path as a fork from ours’ node would, passing the resumable-transcript rules', () => {
