@@ -28,6 +28,7 @@ import type {
   ForkCreated,
   ForkSummary,
   MergeFileSides,
+  MergeContinued,
   MergeOutcome,
   MergePreview,
   MergeResolution,
@@ -129,6 +130,11 @@ export interface ArborMethods extends UsageMethods {
     request: { token: string; resolutions: MergeResolution[]; conflictSide?: 'ours' | 'theirs' };
     result: MergeOutcome;
   };
+  /**
+   * "Continue from the merge": a resumable transcript for the merged folder (ours' path, then one merge-summary
+   * block of theirs since the fork point), recorded as a branch below the merge node. `operation`: merge.apply's.
+   */
+  'merge.continue': { request: { operation: string }; result: MergeContinued };
   /**
    * The best of the newest matches first, `limit` of them from `offset` ("load more" asks again with offset =
    * hits so far). Words match anywhere in a node, text in double quotes as a phrase; `filters` narrow it.
@@ -304,6 +310,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     ),
     conflictSide: v.optional(v.literal('ours', 'theirs')),
   }),
+  'merge.continue': v.object({ operation: v.string({ min: 1, max: 200 }) }),
   'search.query': v.object({
     // Empty text with filters lists the newest nodes that pass them.
     query: v.string({ max: 1000 }),

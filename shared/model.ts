@@ -23,6 +23,7 @@ export const NODE_KINDS = [
   'tool_result', // a user line carrying tool_result blocks, all ok
   'error', // a failed tool result (is_error), an API error, an assistant error line
   'compaction', // compact_boundary / microcompact_boundary / isCompactSummary
+  'merge-summary', // Arbor's block after "Continue from the merge": the other branch's history, not a prompt (shared/merge-summary.ts)
   'system', // other system lines, isMeta user lines, slash-command echoes
   'progress', // progress / attachment / hook lines: streaming side channel
   'unknown', // a line type this version does not know: kept opaque

@@ -221,6 +221,39 @@ export interface MergeResolution {
   readonly take?: MergeSideName | 'base';
 }
 
+/** How a merged file got its content: the automatic merge, one version taken whole, or the user's edit. */
+export type MergeFileResolutionKind = 'automatic' | 'ours' | 'theirs' | 'base' | 'manual';
+
+/** One file of an applied merge, as "Continue from the merge" tells the agent about it. */
+export interface MergedFile {
+  readonly path: string;
+  readonly status: MergeFileStatus;
+  readonly changedBy: MergeSideName | 'both';
+  /** Set when the automatic merge left the file conflicted. */
+  readonly conflict?: MergeConflictKind;
+  readonly resolution: MergeFileResolutionKind;
+}
+
+/**
+ * `merge.continue` / `arbor continue-merge`: a resumable transcript for the merged folder (ours' path and one
+ * merge-summary block of theirs), recorded as a branch below the merge node.
+ */
+export interface MergeContinued {
+  readonly operation: string;
+  readonly mergeNode: NodeId;
+  /** The new branch's node (a child of the merge node), as for a fork. */
+  readonly branch: NodeId;
+  readonly fork: string;
+  /** The merged folder, where the command runs. */
+  readonly dir: string;
+  readonly resume: string;
+  readonly resumeSessionId: string;
+  readonly transcript: string;
+  /** The summary block's node once imported (null when the import did not take it). */
+  readonly summaryNode: NodeId | null;
+  readonly warnings: readonly string[];
+}
+
 export type MergeOutcome =
   | (AppliedOperation & { readonly mergeNode: NodeId })
   | WorkspaceChanged

@@ -39,6 +39,7 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
     table: 'session_lineage',
     deleteSql: 'DELETE FROM session_lineage WHERE later_id IN (SELECT id FROM temp.forget_sessions) OR earlier_id IN (SELECT id FROM temp.forget_sessions)',
   },
+  { table: 'merge_records', deleteSql: 'DELETE FROM merge_records WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },
   { table: 'forks', deleteSql: 'DELETE FROM forks WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },
   { table: 'snapshots', deleteSql: 'DELETE FROM snapshots WHERE node_id IN (SELECT node_id FROM temp.forget_snapshots)' },
   { table: 'operation_files', deleteSql: 'DELETE FROM operation_files WHERE operation_id IN (SELECT id FROM temp.forget_operations)' },

@@ -18,6 +18,8 @@ export function roleOf(node: ExportedNode): string | null {
       return 'Error';
     case 'tool_result':
       return 'Tool result';
+    case 'merge-summary':
+      return 'Merge summary';
     default:
       return null;
   }

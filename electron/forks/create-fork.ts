@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { claudeConfigDir } from '../snapshots/file-history';
 import { join, resolve } from 'node:path';
 import type { ForkRecord, ForkRecords } from '../db/fork-records';
 import type { SessionStore, SnapshotRecord } from '../db/session-store';
@@ -22,13 +21,10 @@ import { foldersOfNode } from '../service/session-folders';
 import type { WorkspaceContext } from '../service/workspace-context';
 import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
-import { carriedRecords } from './carried-records';
 import { codexResumeCommand, planCodexFork, writeCodexFork, type CodexForkOutcome } from './codex/codex-fork';
-import { resumableTranscriptPath } from './claude-projects';
-import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
+import { writeClaudeForkTranscript } from './claude-fork-transcript';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
 import { planResumableTranscript, type ResumablePlanOutcome } from './resumable-plan';
-import { renderResumableTranscript, writeResumableTranscript } from './resumable-transcript';
 import { storeTranscriptSource } from './transcript-source';
 
 export interface ForkRequest {
@@ -111,20 +107,13 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         progress('transcript', 1, 1);
       } else if (planned.resumable) {
         progress('transcript', 0, 1);
-        resumeSessionId = randomUUID();
-        resume = `claude --resume ${resumeSessionId}`;
-        const path = resumableTranscriptPath(workspace.homeDir, workspace.env, target, resumeSessionId);
-        const replacements = store.getSessionRecords(store.getNode(conversation!)!.summary.sessionId, ['content-replacement']);
-        const carried = carriedRecords(replacements, planned.plan, resumeSessionId);
-        const text = renderResumableTranscript(planned.plan, { sessionId: resumeSessionId, fromDir: source, toDir: target }, carried);
-        await writeResumableTranscript(path, text);
-        transcript = path;
-        const configDir = claudeConfigDir(workspace.homeDir, workspace.env);
-        history = fileHistoryFolder(configDir, resumeSessionId);
-        const sources = planned.plan.lines.flatMap(({ entry }) => (entry.sessionId === null ? [] : [entry.sessionId]));
-        await copyFileHistory(configDir, sources, resumeSessionId, signal);
-        if (!planned.plan.targetKept) warnings.push('The node is a tool call whose outcome was never recorded: the resumable transcript ends just before it');
-        else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
+        const written = await writeClaudeForkTranscript(
+          workspace,
+          { plan: planned.plan, sessionId: store.getNode(conversation!)!.summary.sessionId, fromDir: source, toDir: target },
+          signal,
+        );
+        ({ resumeSessionId, resume, transcript, history } = written);
+        warnings.push(...written.warnings);
         progress('transcript', 1, 1);
       } else {
         warnings.push(`No resumable transcript: ${planned.reason}`);
@@ -178,7 +167,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
 }
 
 /** The transcript step a snapshot hangs below (through other snapshots), or null when there is none. */
-function nearestTranscriptNode(store: SessionStore, parentId: string | null): string | null {
+export function nearestTranscriptNode(store: SessionStore, parentId: string | null): string | null {
   const seen = new Set<string>();
   for (let id = parentId; id !== null && !seen.has(id); ) {
     seen.add(id);

@@ -8,7 +8,7 @@ import { sameVersion, storeBlobs, type FileVersion } from '../git/workspace-file
 import type { PlannedFileChange } from '../operations/operation-types';
 import { ArborError } from '../../shared/errors';
 import { encodeText, settleWithSide, type MergedContent, type TreeFile, type TreeMergeFile } from '../../shared/merge';
-import type { MergeResolution, MergeSideName } from '../../shared/operations';
+import type { MergedFile, MergeFileResolutionKind, MergeResolution, MergeSideName } from '../../shared/operations';
 import { textEncodingOf } from './file-sides';
 import type { PreparedMerge } from './merge-preview';
 
@@ -74,4 +74,25 @@ export async function plannedChanges(prepared: PreparedMerge, objects: SnapshotS
     if (!sameVersion(expected, target)) changes.push({ path, expected, target });
   }
   return changes;
+}
+
+/** How each file of the merge was settled (what "Continue from the merge" tells the agent), in the preview's order. */
+export function mergedFiles(prepared: PreparedMerge, resolutions: readonly MergeResolution[], conflictSide: MergeSideName | undefined): MergedFile[] {
+  const decided = new Map(resolutions.map((resolution) => [resolution.path, resolution]));
+  return prepared.merge.files.map(({ entry }) => {
+    const resolution = decided.get(entry.path);
+    const conflicted = entry.status === 'conflicted';
+    const how: MergeFileResolutionKind =
+      resolution?.content !== undefined ? 'manual'
+      : resolution?.take !== undefined ? resolution.take
+      : conflicted && conflictSide !== undefined ? conflictSide
+      : 'automatic';
+    return {
+      path: entry.path,
+      status: entry.status,
+      changedBy: entry.changedBy,
+      ...(conflicted ? { conflict: entry.conflict ?? 'content' } : {}),
+      resolution: how,
+    };
+  });
 }

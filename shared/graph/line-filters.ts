@@ -15,7 +15,7 @@ export const FILTER_KINDS: Readonly<Record<LineFilter, readonly NodeKind[]>> = {
   thinking: ['thinking'],
   tools: ['tool_call', 'tool_result'],
   errors: ['error'],
-  system: ['system', 'compaction', 'progress', 'unknown'],
+  system: ['system', 'compaction', 'merge-summary', 'progress', 'unknown'],
 };
 
 export const FILTER_WORDS: Readonly<Record<LineFilter, string>> = {

@@ -110,6 +110,7 @@ export function createFakeService(): FakeService {
       'merge.preview',
       'merge.file',
       'merge.apply',
+      'merge.continue',
       'stats.get',
       'stats.session',
       'stats.branches',

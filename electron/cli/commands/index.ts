@@ -16,6 +16,7 @@ import { importCommand } from './import';
 import { importArchiveCommand } from './import-archive';
 import { lineageCommand } from './lineage';
 import { lsCommand } from './ls';
+import { continueMergeCommand } from './continue-merge';
 import { mergeCommand } from './merge';
 import { mergeFileCommand } from './merge-file';
 import { operationsCommand } from './operations';
@@ -56,6 +57,7 @@ export const COMMANDS: readonly CliCommand[] = [
   statsCommand,
   pricesCommand,
   mergeCommand,
+  continueMergeCommand,
   mergeFileCommand,
   serveCommand,
   demoCommand,

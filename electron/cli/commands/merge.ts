@@ -3,11 +3,12 @@ import type { MergeFileEntry, MergePreview } from '../../../shared/operations';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliCommand } from '../command';
 import { plural } from '../format';
+import { describeContinued } from './continue-merge';
 
 export const mergeCommand: CliCommand = {
   name: 'merge',
   summary: 'Three-way merge of two nodes\u2019 files into a folder (journaled, undoable)',
-  usage: `Usage: arbor merge NODE_A NODE_B [--into DIR] [--dry-run] [--json] [--ours | --theirs]
+  usage: `Usage: arbor merge NODE_A NODE_B [--into DIR] [--dry-run] [--json] [--ours | --theirs] [--continue]
 
 Merges NODE_B ("theirs") into NODE_A ("ours") with the files at their lowest common ancestor node as the
 base. A fork node stands for its folder as it is now. The result is written to DIR (default: ours'
@@ -23,15 +24,18 @@ Options:
   --dry-run   List the files and their statuses; write nothing (exits 1 if conflicts would stop the merge)
   --ours      Settle every conflict with ours
   --theirs    Settle every conflict with theirs
+  --continue  Then continue from the merge (see \`arbor continue-merge --help\`): a resumable transcript of
+              ours' conversation plus a summary of theirs, for the merged folder
   --json      Print the preview (with --dry-run) or the outcome as JSON
   -h, --help  Show this help`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { into: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, ours: { type: 'boolean' }, theirs: { type: 'boolean' } },
+      { into: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, ours: { type: 'boolean' }, theirs: { type: 'boolean' }, continue: { type: 'boolean' } },
       { min: 2, max: 2 },
     );
     if (values.ours === true && values.theirs === true) throw new UsageError('--ours and --theirs exclude each other');
+    if (values.continue === true && values['dry-run'] === true) throw new UsageError('--continue needs a merge: not with --dry-run');
     const conflictSide = values.ours === true ? 'ours' : values.theirs === true ? 'theirs' : undefined;
     const { io, signal } = context;
     const service = await context.service();
@@ -48,7 +52,8 @@ Options:
     }
 
     const outcome = await service.api['merge.apply']({ token: preview.token, resolutions: [], ...(conflictSide === undefined ? {} : { conflictSide }) }, { signal });
-    if (values.json === true) io.stdout(`${JSON.stringify(outcome)}\n`);
+    const continued = outcome.status === 'applied' && values.continue === true ? await service.api['merge.continue']({ operation: outcome.operation }, { signal }) : null;
+    if (values.json === true) io.stdout(`${JSON.stringify(continued === null ? outcome : { ...outcome, continued })}\n`);
     switch (outcome.status) {
       case 'conflicts':
         io.stderr(`${plural(outcome.files.length, 'file')} still conflicted; nothing was written:\n${outcome.files.map((path) => `  ${path}\n`).join('')}` +
@@ -63,6 +68,7 @@ Options:
             `Merged into ${outcome.workspace}: ${outcome.written.length} written, ${outcome.created.length} created, ${outcome.deleted.length} deleted\n` +
               `Merge node: ${outcome.mergeNode}\nOperation:  ${outcome.operation} (undo restores every file)\n`,
           );
+          if (continued !== null) io.stdout(describeContinued(continued));
         }
         return 0;
     }

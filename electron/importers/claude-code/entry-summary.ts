@@ -9,6 +9,7 @@ import { clip, firstLine, formatDuration, formatTokens, isBlank, SEARCH_TEXT_LIM
 import { serverResultText, systemLabel2026 } from './records-2026';
 import { isModelledAttachmentType, isModelledRecordType } from './modelled';
 import { SPAWN_TOOLS, toolCallLabel, toolResultLabel } from './tool-labels';
+import { isMergeSummaryText, MERGE_SUMMARY_FIELD, mergeSummaryLabel } from '../../../shared/merge-summary';
 
 export interface ToolUseRef {
   readonly id: string;
@@ -140,6 +141,10 @@ function summarizeUser(entry: JsonObject, toolNames: ToolNames, search: SearchTe
   const usage = readUsage(message);
   if (entry.isCompactSummary === true) {
     return plain('compaction', 'Compaction summary', search.toString(), usage, prompt);
+  }
+  // Arbor's block after "Continue from the merge": the other branch's history, never a prompt or a title.
+  if (prompt !== null && labelResult === null && (isMergeSummaryText(prompt) || isObject(entry[MERGE_SUMMARY_FIELD]))) {
+    return plain('merge-summary', mergeSummaryLabel(prompt), search.toString(), usage, null);
   }
   if (labelResult !== null) {
     const anyError = results.some((result) => result.isError);

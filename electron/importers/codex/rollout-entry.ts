@@ -9,6 +9,7 @@ import { clip, firstLine, SEARCH_TEXT_LIMIT } from '../claude-code/label-text';
 import { MODELLED } from './modelled';
 import { codexCallLabel, patchLabel } from './tool-labels';
 import { outputText, readToolOutput } from './tool-output';
+import { isMergeSummaryText, mergeSummaryLabel } from '../../../shared/merge-summary';
 
 export interface StepEntry {
   readonly as: 'step';
@@ -234,6 +235,8 @@ function changeVerb(change: JsonObject): string {
 }
 
 function message(role: string, text: string, source: 'event' | 'item'): StepEntry {
+  // Arbor's block after "Continue from the merge" (a developer message): theirs' history, never a prompt.
+  if (role !== 'assistant' && isMergeSummaryText(text)) return { ...step('merge-summary', mergeSummaryLabel(text), text), echo: { role, source, text } };
   const context = role !== 'assistant' && CONTEXT_PREFIXES.some((prefix) => text.trimStart().startsWith(prefix));
   const kind: NodeKind = role === 'assistant' ? 'assistant' : role === 'user' && !context ? 'user' : 'system';
   const label = firstLine(text);

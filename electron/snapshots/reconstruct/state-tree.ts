@@ -166,7 +166,7 @@ export function markSubagentWrites(nodes: readonly NodeSummary[], tree: StateTre
 }
 
 /** Kinds that continue a conversation: a result with one of these below it is not left hanging. */
-const CONVERSATION_KINDS = new Set(['user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'compaction']);
+const CONVERSATION_KINDS = new Set(['user', 'assistant', 'thinking', 'tool_call', 'tool_result', 'compaction', 'merge-summary']);
 /**
  * Kinds of the lines one assistant message is written as (FORMATS.md §1.2: one line per content block), and
  * the progress lines 2.1.3x threads between them.

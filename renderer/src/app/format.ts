@@ -63,6 +63,7 @@ export const KIND_LABELS = {
   tool_result: 'Tool result',
   error: 'Error',
   compaction: 'Compaction',
+  'merge-summary': 'Merge summary',
   system: 'System',
   progress: 'Progress',
   unknown: 'Unknown',

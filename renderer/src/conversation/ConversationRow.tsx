@@ -116,10 +116,11 @@ function Block({ block, open, onToggle }: { block: ContentBlock; open: boolean; 
 
 function Compaction({ summary, detail, open, onToggle }: { summary: NodeSummary; detail: NodeDetail | undefined; open: boolean; onToggle: () => void }) {
   const text = detail?.blocks.find((block) => block.type === 'text')?.text ?? null;
+  const merge = summary.kind === 'merge-summary';
   return (
-    <div className="conv-compaction" data-testid="conversation-compaction">
+    <div className="conv-compaction" data-testid={merge ? 'conversation-merge-summary' : 'conversation-compaction'}>
       <div className="conv-compaction__rule">
-        <span>Conversation compacted</span>
+        <span>{merge ? 'Merge summary of the other branch' : 'Conversation compacted'}</span>
       </div>
       {text !== null ? (
         <details className="conv-compaction__summary" open={open}>
@@ -129,7 +130,7 @@ function Compaction({ summary, detail, open, onToggle }: { summary: NodeSummary;
               onToggle();
             }}
           >
-            {open ? 'Summary' : firstLine(text)}
+            {open ? 'Summary' : merge ? summary.label : firstLine(text)}
           </summary>
           {open ? <SafeMarkdownOrText text={text} /> : null}
         </details>

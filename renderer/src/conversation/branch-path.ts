@@ -172,7 +172,8 @@ export function conversationRows(structure: ConversationStructure, path: Int32Ar
 }
 
 function rowKind(node: NodeSummary): RowKind {
-  if (node.kind === 'compaction') return 'compaction';
+  // A merge summary is a divider too: Arbor's handover of the other branch, not a message anyone typed.
+  if (node.kind === 'compaction' || node.kind === 'merge-summary') return 'compaction';
   if (node.kind === 'system') return 'annotation';
   return 'message';
 }

@@ -16,6 +16,7 @@ const KIND_ICON: Record<NodeKind, string> = {
   tool_result: '↳',
   error: '✕',
   compaction: '⇲',
+  'merge-summary': '⇄',
   system: '⚑',
   progress: '…',
   unknown: '?',

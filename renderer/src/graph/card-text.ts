@@ -24,6 +24,7 @@ export const KIND_TITLE: Readonly<Record<NodeKind, string>> = {
   tool_result: 'Result',
   error: 'Error',
   compaction: 'Compaction',
+  'merge-summary': 'Merge summary',
   system: 'System',
   progress: 'Progress',
   unknown: 'Unknown record',

@@ -361,6 +361,7 @@ const KIND_WORDS: Readonly<Record<NodeSummary['kind'], string>> = {
   tool_result: 'result',
   error: 'error',
   compaction: 'compaction',
+  'merge-summary': 'merge summary',
   system: 'system',
   progress: 'hook',
   unknown: 'unknown line',

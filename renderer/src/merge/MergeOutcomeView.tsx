@@ -1,6 +1,7 @@
 import { useStore } from 'zustand';
 import type { WorkspaceChanges } from '../../../shared/operations';
 import { plural } from '../app/format';
+import { MergeContinue } from './MergeContinue';
 import type { MergeSession } from './merge-session';
 
 function ChangeList({ changes }: { changes: WorkspaceChanges }) {
@@ -67,6 +68,7 @@ export function MergeOutcomeView({ session, onClose }: { session: MergeSession; 
               byte back. The merge node with its two parents is selected in the graph.
             </p>
             <ChangeList changes={outcome} />
+            <MergeContinue operation={outcome.operation} disabled={phase !== 'applied'} />
             {undoOutcome?.status === 'workspace-changed' ? (
               <div className="notice notice--warning" data-testid="undo-blocked">
                 The target changed since the merge ({undoOutcome.changed.join(', ')}), so nothing was undone. Put those files back, or undo from the

@@ -11,7 +11,7 @@ export const KIND_FILTERS: readonly { readonly word: string; readonly label: str
   { word: 'call', label: 'Tool calls', kinds: ['tool_call'] },
   { word: 'result', label: 'Tool results', kinds: ['tool_result', 'error'] },
   { word: 'thinking', label: 'Thinking', kinds: ['thinking'] },
-  { word: 'system', label: 'System', kinds: ['system', 'compaction'] },
+  { word: 'system', label: 'System', kinds: ['system', 'compaction', 'merge-summary'] },
 ];
 
 export interface SearchContext {

@@ -121,6 +121,19 @@ describe('conversationRows', () => {
   });
 });
 
+describe('a merge summary in the conversation', () => {
+  it('is a divider row, not a message: Arbor handed the other branch over, nobody typed it', () => {
+    const nodes = [node('u1', null, 'user', 0), node('a1', 'u1', 'assistant', 1), node('m1', 'a1', 'merge-summary', 2)];
+    const structure = buildConversationStructure(nodes);
+    const { rows } = conversationRows(structure, branchPath(structure, 2).path);
+    expect(rows.map((row) => [nodes[row.node]!.id, row.kind])).toEqual([
+      ['u1', 'message'],
+      ['a1', 'message'],
+      ['m1', 'compaction'],
+    ]);
+  });
+});
+
 describe('branch switching', () => {
   it('numbers the branches of a fork and finds the sibling branch either way', () => {
     const nodes = forkedSession();

@@ -111,3 +111,19 @@ describe('ConversationRow', () => {
     expect(screen.getByText('reply').tagName).toBe('STRONG');
   });
 });
+
+describe('a merge-summary row', () => {
+  it('says it is the other branch’s summary, and opens to the block', () => {
+    const summary = nodeSummary('m1', { kind: 'merge-summary', label: 'Merge summary: 2 turns of theirs, 3 files' });
+    const detail = nodeDetail('m1', { node: summary, blocks: [{ type: 'text', text: '## Theirs\' turns since the fork point (2)' }] });
+    const store = createConversationStore(createFakeClient());
+    store.setState({ details: new Map([[summary.id, detail]]) });
+    render(<ConversationRow summary={summary} kind="compaction" selected={false} ordinal={null} store={store} onSelect={() => undefined} />);
+    const divider = screen.getByTestId('conversation-merge-summary');
+    expect(divider.textContent).toContain('Merge summary of the other branch');
+    expect(divider.textContent).toContain('Merge summary: 2 turns of theirs, 3 files');
+    expect(screen.queryByTestId('conversation-compaction')).toBeNull();
+    act(() => fireEvent.click(screen.getByText('Merge summary: 2 turns of theirs, 3 files')));
+    expect(screen.getByRole('heading', { name: "Theirs' turns since the fork point (2)" })).toBeTruthy();
+  });
+});

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MergeOutcome, MergeResolution } from '../../../../shared/operations';
+import type { MergeContinued, MergeOutcome, MergeResolution } from '../../../../shared/operations';
 import { createMergeSession, type MergeSession } from '../../../../renderer/src/merge/merge-session';
 import { MergeView } from '../../../../renderer/src/merge/MergeView';
 import { mergeWrap, WRAP_KEY } from '../../../../renderer/src/merge/wrap-preference';
@@ -20,9 +20,23 @@ const APPLIED: MergeOutcome = {
   mergeNode: 'node-merge',
 };
 
+const CONTINUED: MergeContinued = {
+  operation: 'op-7',
+  mergeNode: 'node-merge',
+  branch: 'snapshot-continued',
+  fork: 'fork-9',
+  dir: '/work/fork a',
+  resume: 'claude --resume 0b5e1f7a-1111-4222-8333-944455556666',
+  resumeSessionId: '0b5e1f7a-1111-4222-8333-944455556666',
+  transcript: '/home/u/.claude/projects/-work-fork-a/0b5e1f7a-1111-4222-8333-944455556666.jsonl',
+  summaryNode: 'summary-1',
+  warnings: [],
+};
+
 function setup(outcome: MergeOutcome = APPLIED) {
   const merged: string[] = [];
   const client: FakeClient = createFakeClient({
+    'merge.continue': () => CONTINUED,
     'merge.preview': () => mergePreview(),
     'merge.file': ({ path }) => fileSides(path),
     'merge.apply': () => outcome,
@@ -242,6 +256,21 @@ describe('the merge view', () => {
     await act(async () => fireEvent.click(screen.getByTestId('merge-undo')));
     expect(client.calls.find((c) => c.method === 'operations.undo')?.request).toEqual({ operationId: 'op-7' });
     await waitFor(() => expect(screen.getByTestId('merge-undone')).toBeTruthy());
+  });
+
+  it('continues from the merge: the resume command for the merged folder, with a copy button', async () => {
+    const { session, client } = setup();
+    await act(() => session.store.getState().load());
+    act(() => session.store.getState().setConflictSide('ours'));
+    await act(() => session.store.getState().apply());
+    await waitFor(() => expect(screen.getByTestId('merge-outcome')).toBeTruthy());
+    expect(client.calls.some((c) => c.method === 'merge.continue')).toBe(false); // nothing is written unasked
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Continue from the merge' })));
+    expect(client.calls.find((c) => c.method === 'merge.continue')?.request).toEqual({ operation: 'op-7' });
+    await waitFor(() => expect(screen.getByTestId('merge-resume').textContent).toBe(`cd '/work/fork a' && ${CONTINUED.resume}`));
+    expect(within(screen.getByTestId('merge-continued')).getByRole('button', { name: /copy/i })).toBeTruthy();
+    // Undo stays offered: the continuation is a branch of its own.
+    expect((screen.getByTestId('merge-undo') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('“use ours for the rest” enables Apply; untouched conflicts are left to the service, touched files are sent whole', async () => {
