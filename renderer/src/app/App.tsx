@@ -11,6 +11,7 @@ import { StatisticsLayer } from '../statistics/StatisticsView';
 import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
 import { ExportLayer } from '../export/ExportLayer';
+import { ForgetLayer } from '../forget/ForgetLayer';
 import { ForksButton } from '../time-travel/ForksDialog';
 import { HistoryButton } from '../time-travel/HistoryDialog';
 import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
@@ -77,6 +78,7 @@ export function App() {
       <Inspector />
       <TimeTravelLayer />
       <ExportLayer />
+      <ForgetLayer />
       <PaletteLayer />
       <ProjectLineageLayer />
       <StatisticsLayer />
