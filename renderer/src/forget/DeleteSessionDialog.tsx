@@ -162,6 +162,7 @@ export function DeleteSessionDialog({ sessionId, onClose }: { readonly sessionId
 const DEPENDANT_KINDS: Readonly<Record<string, string>> = { fork: 'a fork of it', continues: 'continues it', follows: 'follows it' };
 
 function PlanFacts({ plan, withForks }: { readonly plan: SessionDeletePlan; readonly withForks: boolean }) {
+  const forkTranscripts = new Set(plan.forks.flatMap((fork) => (fork.transcript === null ? [] : [fork.transcript])));
   return (
     <div className="forget-plan" data-testid="delete-plan">
       <dl className="tt-facts">
@@ -214,7 +215,11 @@ function PlanFacts({ plan, withForks }: { readonly plan: SessionDeletePlan; read
             {plan.files.map((file) => (
               <li key={file.path}>
                 <code className="tt-dir">{file.path}</code>
-                {file.onDisk ? '' : <span className="muted"> (already gone)</span>}
+                {!file.onDisk ? (
+                  <span className="muted"> (already gone)</span>
+                ) : withForks && forkTranscripts.has(file.path) ? (
+                  <span className="muted"> (a fork's transcript: removed with the fork)</span>
+                ) : null}
               </li>
             ))}
           </ul>
