@@ -60,7 +60,9 @@ export async function collectGarbage(
   const objects = workspace.objects();
   let bytes = 0;
   let folders = 0;
+  const changedSessions = new Set<string>();
   const removeFork = async (fork: ForkRecord): Promise<boolean> => {
+    changedSessions.add(fork.sessionId);
     try {
       const size = (await bytesBelow(fork.dir)) ?? 0;
       for (const note of await removeForkFiles(fork)) problems.push(`fork ${fork.id}: ${note}`);
@@ -105,7 +107,8 @@ export async function collectGarbage(
     orphans.push({ fork: fork.id, sessionId: fork.sessionId, dir: fork.dir, transcript: fork.transcript });
     if (options.orphans && !options.dryRun && chosen(fork.id) && (await removeFork(fork))) orphansRemoved.push(fork.id);
   }
-  if (orphansRemoved.length > 0 || expired.length > 0) workspace.events.emit('sessions.changed', { sessionIds: [...new Set(forks.list().map((f) => f.sessionId))] });
+  // The sessions whose graphs lost a fork's branch (read before the removal: the records are gone after).
+  if (changedSessions.size > 0) workspace.events.emit('sessions.changed', { sessionIds: [...changedSessions] });
 
   const pruned = await pruneUnreachable(objects, { dryRun: options.dryRun, signal: options.signal });
   if (!options.dryRun) writeMeta(db, GC_LAST_RUN_KEY, workspace.now().toISOString());

@@ -126,15 +126,21 @@ describe('arbor gc', () => {
     handles.close();
 
     const service = await createArborService({ dataDir, host: 'cli', version: 'test', homeDir: join(root, 'home'), env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } });
+    const changed: string[][] = [];
+    const stop = service.events.on('sessions.changed', ({ sessionIds }) => changed.push([...sessionIds]));
     try {
       const report = await service.api['store.gc']({ forkIds: [chosenOrphan.fork] });
+      // The session that lost the fork's branch is told, so an open graph drops it.
+      expect(changed).toEqual([[session.sessionId]]);
       expect(report.orphansRemoved).toEqual([chosenOrphan.fork]);
       expect(report.expired).toEqual([]);
       expect(report.orphans.map((o) => o.fork).sort()).toEqual([chosenOrphan.fork, keptOrphan.fork].sort());
       const dry = await service.api['store.gc']({ dryRun: true });
       expect(dry.orphans.map((o) => o.fork)).toEqual([keptOrphan.fork]);
       expect(dry.expired).toContain(expiredKept.fork);
+      expect(changed).toHaveLength(1);
     } finally {
+      stop();
       await service.close();
     }
     const left = await forkIds();
