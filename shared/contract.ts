@@ -118,8 +118,11 @@ export interface ArborMethods extends UsageMethods {
   };
   /** Deletes every trace of sessions (issue 15); `dryRun` lists what would go, `withForks` takes dependants and fork folders too. */
   'sessions.delete': { request: { sessionIds: string[]; withForks?: boolean; dryRun?: boolean }; result: SessionDeleteOutcome };
-  /** Prunes unreachable snapshot objects, removes expired temporary forks, finds (`orphans`: removes) orphan forks. */
-  'store.gc': { request: { dryRun?: boolean; orphans?: boolean }; result: GcReport };
+  /**
+   * Prunes unreachable snapshot objects, removes expired temporary forks, finds (`orphans`: removes) orphan forks.
+   * `forkIds` (the app's Clean up): only these expired or orphan forks are removed, the others stay listed.
+   */
+  'store.gc': { request: { dryRun?: boolean; orphans?: boolean; forkIds?: string[] }; result: GcReport };
   /** The background gc's schedule (default weekly); `schedule` changes it. */
   'store.gcSchedule': { request: { schedule?: GcSchedule }; result: GcScheduleState };
   /** Three-way merge of two nodes' states (or their live workspaces) over their lowest common ancestor. */
@@ -294,7 +297,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
     withForks: v.optional(v.boolean()),
     dryRun: v.optional(v.boolean()),
   }),
-  'store.gc': v.object({ dryRun: v.optional(v.boolean()), orphans: v.optional(v.boolean()) }),
+  'store.gc': v.object({ dryRun: v.optional(v.boolean()), orphans: v.optional(v.boolean()), forkIds: v.optional(v.array(v.string({ min: 1, max: 200 }), { max: 1000 })) }),
   'store.gcSchedule': v.object({ schedule: v.optional(v.literal(...GC_SCHEDULES)) }),
   'merge.preview': v.object({ nodeIdA: nodeId, nodeIdB: nodeId, into: v.optional(path) }),
   'merge.file': v.object({ token, path }),

@@ -5,7 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ArborError } from '../../shared/errors';
-import { latestVersion, migrate } from './migrations';
+import { currentVersion, latestVersion, migrate } from './migrations';
+import { markScrubbed, zeroFreedBytes } from './store-scrub-state';
 
 // Read-only stores are opened by URI (`immutable=1`, `mode=ro`); better-sqlite3 turns URIs on only from this
 // variable, read once when its native module loads, on the first open.
@@ -62,7 +63,11 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   // When a checkpoint has folded the whole WAL back, the next write restarts it and cuts the file to this size.
   writer.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   const write = writer as WritableDB;
+  zeroFreedBytes(write);
+  const fresh = currentVersion(write) === 0;
   retryWhileBusy(() => migrate(write));
+  // A new store has been written with FAST on from its first page (store-scrub-state.ts).
+  if (fresh) markScrubbed(write);
 
   // WAL lets the reader see the last committed state while an import batch is being written.
   const reader = retryWhileBusy(() => new Database(path, { readonly: true }));

@@ -10,6 +10,7 @@
 import type { WritableDB } from './database';
 import { searchRowid } from './search-query';
 import { FORGET_TABLES } from './session-delete-tables';
+import { markScrubbed, mayHoldStaleBytes, zeroFreedBytes } from './store-scrub-state';
 
 export interface ForgetDependant {
   readonly sessionId: string;
@@ -223,14 +224,17 @@ export function forgetSessions(
       return { status: 'deleted', plan };
     })();
   } finally {
-    db.pragma('secure_delete = OFF');
+    zeroFreedBytes(db);
   }
 }
 
 export interface ScrubOutcome {
   /** The WAL was folded back and cut to nothing (false: another connection kept reading; it shrinks later). */
   readonly walTruncated: boolean;
+  /** VACUUM ran: only for a store that may hold stale bytes in live pages (store-scrub-state.ts). */
   readonly vacuumed: boolean;
+  /** Free pages overwritten with zeros instead (pages freed before the deletion keep what they held). */
+  readonly zeroedFreePages: number;
   /** Bytes of the store file before and after. */
   readonly bytesBefore: number;
   readonly bytesAfter: number;
@@ -238,10 +242,12 @@ export interface ScrubOutcome {
 }
 
 /**
- * Takes deleted bytes out of the store's files: the full-text index merged into one segment (its old segments,
- * which still list the deleted text's terms, are dropped), VACUUM (pages freed before secure_delete was on —
- * a raw line rewritten compressed, an earlier merge — and stale bytes inside live pages), and a TRUNCATE
- * checkpoint so the WAL keeps no old page images.
+ * Takes deleted bytes out of the store's files without rewriting all of it: the full-text index merged into one
+ * segment (its old segments, which still list the deleted text's terms, are dropped, zeroed), the free pages
+ * overwritten (zeroFreePages), and a TRUNCATE checkpoint so the WAL keeps no old page images. The deletion
+ * itself ran with secure_delete ON and every writer runs with FAST, so no live page keeps a deleted row's
+ * bytes; the canary test (test/integration/forget/) checks it. Only a store written before that — no mark —
+ * is VACUUMed, once: minutes and twice the disk on a multi-GB store, so never for every deletion.
  */
 export function scrubStore(db: WritableDB): ScrubOutcome {
   const problems: string[] = [];
@@ -251,17 +257,48 @@ export function scrubStore(db: WritableDB): ScrubOutcome {
   try {
     db.transaction(() => db.prepare(`INSERT INTO node_text (node_text) VALUES ('optimize')`).run())();
     let vacuumed = false;
-    try {
-      db.exec('VACUUM');
-      vacuumed = true;
-    } catch (error) {
-      problems.push(`VACUUM did not run (${error instanceof Error ? error.message : String(error)}): deleted bytes may stay in free pages until the next gc`);
+    let zeroedFreePages = 0;
+    if (mayHoldStaleBytes(db)) {
+      try {
+        db.exec('VACUUM');
+        vacuumed = true;
+        markScrubbed(db);
+      } catch (error) {
+        problems.push(`VACUUM did not run (${error instanceof Error ? error.message : String(error)}): deleted bytes may stay in free pages until the next deletion`);
+      }
+    } else {
+      zeroedFreePages = zeroFreePages(db);
     }
     const checkpoint = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
     const walTruncated = checkpoint[0]?.busy === 0;
     if (!walTruncated) problems.push('another connection kept reading: the WAL is folded back by its next checkpoint');
-    return { walTruncated, vacuumed, bytesBefore, bytesAfter: bytes(), problems };
+    return { walTruncated, vacuumed, zeroedFreePages, bytesBefore, bytesAfter: bytes(), problems };
   } finally {
-    db.pragma('secure_delete = OFF');
+    zeroFreedBytes(db);
   }
+}
+
+const ZERO_FILL_TABLE = 'arbor_zero_fill';
+
+/**
+ * Overwrites every page on SQLite's free list with zeros, costing writes for the free pages only: a page freed
+ * under FAST (a balance, an overflow chain) keeps its old bytes. A scratch table takes the free pages one
+ * zero-filled row each (the allocator reuses free pages first), then is dropped with secure_delete ON, which
+ * zeroes the pages it frees. Returns how many pages were free.
+ */
+export function zeroFreePages(db: WritableDB): number {
+  const free = (): number => db.pragma('freelist_count', { simple: true }) as number;
+  const before = free();
+  if (before === 0) return 0;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.transaction(() => {
+    db.exec(`DROP TABLE IF EXISTS ${ZERO_FILL_TABLE}; CREATE TABLE ${ZERO_FILL_TABLE} (fill BLOB)`);
+    // Most of a page per row, so each row takes one page; the loop ends when the free list is used up.
+    const insert = db.prepare<[number]>(`INSERT INTO ${ZERO_FILL_TABLE} (fill) VALUES (zeroblob(?))`);
+    for (let left = free(), guard = 0; left > 0 && guard < before * 2 + 16; left = free(), guard++) {
+      for (let i = 0; i < left; i++) insert.run(pageSize - 200);
+    }
+    db.exec(`DROP TABLE ${ZERO_FILL_TABLE}`);
+  })();
+  return before;
 }

@@ -42,6 +42,8 @@ async function deleteSessions(
 ): Promise<SessionDeleteOutcome> {
   const db = workspace.store.handles.write;
   const withForks = request.withForks === true;
+  // The app's Delete dialog shows these as its progress line; the steps are few and uneven, so phases only.
+  const step = (phase: string, done: number): void => workspace.events.emit('operation.progress', { operation: 'delete', phase, done, total: 4 });
   const first = planForget(db, request.sessionIds, { withDependants: withForks });
   if (first.dependants.length > 0) return { status: 'has-dependants', plan: describe(workspace, first) };
   throwIfAborted(signal);
@@ -49,6 +51,7 @@ async function deleteSessions(
   let folders = 0;
   // Fork folders first: a failure leaves the records, so the deletion can be asked again.
   if (withForks) {
+    if (first.forks.length > 0) step('removing fork folders', 0);
     for (const fork of first.forks) {
       for (const note of await removeForkFiles({ ...fork })) problems.push(`fork ${fork.id}: ${note}`);
       if (fork.dirCreated) folders++;
@@ -57,6 +60,7 @@ async function deleteSessions(
     for (const fork of first.forks) problems.push(`fork ${fork.id}: kept its folder ${fork.dir} (delete with --forks to remove it)`);
   }
   let tombstones = 0;
+  step('removing the rows and search entries', 1);
   const outcome = forgetSessions(db, request.sessionIds, {
     withDependants: withForks,
     onDeleted: (plan) => {
@@ -70,7 +74,9 @@ async function deleteSessions(
   const objects = workspace.objects();
   for (const id of plan.snapshotIds) await objects.deleteRef(snapshotRefName(id)).catch(() => undefined);
   for (const id of plan.operationIds) await objects.deleteRef(operationRefName(id)).catch(() => undefined);
+  step('removing snapshot objects only they reached', 2);
   const pruned = await pruneUnreachable(objects, { signal });
+  step('erasing the freed bytes', 3);
   const scrub = scrubStore(db);
   problems.push(...scrub.problems);
   workspace.events.emit('sessions.changed', { sessionIds: [...plan.sessionIds] });

@@ -39,13 +39,20 @@ export function gcScheduleOf(workspace: WorkspaceContext): GcScheduleState {
 export function createGcMethod(workspace: WorkspaceContext, exclusive: ExclusiveWrite): ArborApi['store.gc'] {
   return async (request, context) => {
     const signal = workspace.signalFor(context?.signal);
-    return exclusive(() => collectGarbage(workspace, { dryRun: request.dryRun === true, orphans: request.orphans === true, signal }));
+    const only = request.forkIds === undefined ? undefined : new Set(request.forkIds);
+    return exclusive(() => collectGarbage(workspace, { dryRun: request.dryRun === true, orphans: request.orphans === true || only !== undefined, only, signal }));
   };
 }
 
 export async function collectGarbage(
   workspace: WorkspaceContext,
-  options: { readonly dryRun: boolean; readonly orphans: boolean; readonly signal: AbortSignal },
+  options: {
+    readonly dryRun: boolean;
+    readonly orphans: boolean;
+    /** Only these expired or orphan forks are removed (the user's choice in Clean up); the rest stay listed. */
+    readonly only?: ReadonlySet<string>;
+    readonly signal: AbortSignal;
+  },
 ): Promise<GcReport> {
   const db = workspace.store.handles.write;
   const forks = createForkRecords(workspace.store.handles);
@@ -53,7 +60,9 @@ export async function collectGarbage(
   const objects = workspace.objects();
   let bytes = 0;
   let folders = 0;
+  const changedSessions = new Set<string>();
   const removeFork = async (fork: ForkRecord): Promise<boolean> => {
+    changedSessions.add(fork.sessionId);
     try {
       const size = (await bytesBelow(fork.dir)) ?? 0;
       for (const note of await removeForkFiles(fork)) problems.push(`fork ${fork.id}: ${note}`);
@@ -70,12 +79,18 @@ export async function collectGarbage(
     }
   };
 
+  const chosen = (id: string): boolean => options.only === undefined || options.only.has(id);
   const expired: string[] = [];
+  const expiredKept = new Set<string>();
   for (const id of expiredForkIds(db, workspace.now().toISOString())) {
     throwIfAborted(options.signal);
     const fork = forks.get(id);
     if (fork === null) continue;
-    if (options.dryRun) {
+    if (options.dryRun || !chosen(id)) {
+      if (!options.dryRun) {
+        expiredKept.add(id);
+        continue;
+      }
       expired.push(id);
       if (fork.dirCreated) folders++;
       bytes += (await bytesBelow(fork.dir)) ?? 0;
@@ -87,12 +102,13 @@ export async function collectGarbage(
   const orphans: OrphanFork[] = [];
   const orphansRemoved: string[] = [];
   for (const fork of forks.list()) {
-    if (expired.includes(fork.id)) continue;
+    if (expired.includes(fork.id) || expiredKept.has(fork.id)) continue;
     if ((await lstat(fork.dir).catch(() => null)) !== null) continue;
     orphans.push({ fork: fork.id, sessionId: fork.sessionId, dir: fork.dir, transcript: fork.transcript });
-    if (options.orphans && !options.dryRun && (await removeFork(fork))) orphansRemoved.push(fork.id);
+    if (options.orphans && !options.dryRun && chosen(fork.id) && (await removeFork(fork))) orphansRemoved.push(fork.id);
   }
-  if (orphansRemoved.length > 0 || expired.length > 0) workspace.events.emit('sessions.changed', { sessionIds: [...new Set(forks.list().map((f) => f.sessionId))] });
+  // The sessions whose graphs lost a fork's branch (read before the removal: the records are gone after).
+  if (changedSessions.size > 0) workspace.events.emit('sessions.changed', { sessionIds: [...changedSessions] });
 
   const pruned = await pruneUnreachable(objects, { dryRun: options.dryRun, signal: options.signal });
   if (!options.dryRun) writeMeta(db, GC_LAST_RUN_KEY, workspace.now().toISOString());

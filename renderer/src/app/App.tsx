@@ -12,6 +12,7 @@ import { PaletteLayer } from '../palette/PaletteLayer';
 import { SessionList } from '../sessions/SessionList';
 import { ExportLayer } from '../export/ExportLayer';
 import { ArchiveLayer } from '../archive/ArchiveLayer';
+import { ForgetLayer } from '../forget/ForgetLayer';
 import { ForksButton } from '../time-travel/ForksDialog';
 import { HistoryButton } from '../time-travel/HistoryDialog';
 import { TimeTravelLayer } from '../time-travel/TimeTravelLayer';
@@ -79,6 +80,7 @@ export function App() {
       <TimeTravelLayer />
       <ExportLayer />
       <ArchiveLayer />
+      <ForgetLayer />
       <PaletteLayer />
       <ProjectLineageLayer />
       <StatisticsLayer />

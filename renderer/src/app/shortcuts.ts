@@ -36,6 +36,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Enter', does: 'Open or fold the step', area: 'Conversation' },
   { keys: '↑ ↓ Home End', does: 'Move through the sessions', area: 'Sessions list' },
   { keys: 'Enter', does: 'Open the session', area: 'Sessions list' },
+  { keys: 'Delete', does: 'Delete the session (shows what goes, and asks first)', area: 'Sessions list' },
   { keys: 'F7 / Shift F7', does: 'Next / previous conflict', area: 'Merge view' },
   { keys: 'Alt ↓ / Alt ↑', does: 'Next / previous conflict', area: 'Merge view' },
   { keys: 'Alt 1…5', does: 'Take ours, theirs, ours then theirs, theirs then ours, or base at the conflict', area: 'Merge view' },

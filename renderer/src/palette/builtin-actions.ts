@@ -1,5 +1,6 @@
 import type { AppState } from '../state/app-state';
 import { openExportDialog } from '../export/export-dialog-store';
+import { forgetActions } from '../forget/forget-actions';
 import { projectLineageActions } from '../lineage/lineage-actions';
 import { statisticsActions } from '../statistics/statistics-actions';
 import { archiveActions } from '../archive/archive-actions';
@@ -55,6 +56,7 @@ export function builtinActions(state: AppState, controls: PaletteControls): Pale
     ...projectLineageActions(state),
     ...statisticsActions(),
     ...archiveActions(),
+    ...forgetActions(session),
     { id: 'forks', title: 'Show forks…', group: 'Time travel', keywords: 'folders', run: () => state.openTimeTravel({ kind: 'forks' }) },
     { id: 'history', title: 'Show operation history…', group: 'Time travel', keywords: 'undo rewinds merges', run: () => state.openTimeTravel({ kind: 'history' }) },
     { id: 'search', title: 'Search all sessions', group: 'App', keys: '/', keywords: 'find text', run: controls.focusSearch },

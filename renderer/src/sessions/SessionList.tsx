@@ -5,6 +5,7 @@ import type { SessionId } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
 import { formatCount, plural } from '../app/format';
 import { filterSessions } from '../state/sessions-slice';
+import { openDeleteSession } from '../forget/forget-store';
 import { ImportFolderButton } from './ImportFolder';
 import {
   cursorOf,
@@ -37,7 +38,7 @@ const rowKey = (row: ListRow | undefined, index: number): string =>
 
 /**
  * The left pane: every imported session grouped by project, sorted by last activity, size or branches,
- * filterable, virtualized, keyboard-driven (↑/↓ move, ←/→ fold and unfold a project, Enter opens).
+ * filterable, virtualized, keyboard-driven (↑/↓ move, ←/→ fold and unfold a project, Enter opens, Delete deletes).
  */
 export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: SessionListPrefsStore }) {
   const sessions = useAppState((s) => s.sessions);
@@ -172,6 +173,10 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
           setFolded(current.group.key, false);
         }
         break;
+      case 'Delete':
+        if (current?.type !== 'session') return;
+        openDeleteSession(current.session.id);
+        break;
       case 'Enter': {
         const target = current ?? rows[firstStop(rows)];
         if (target?.type === 'session') open(target.session.id);
@@ -276,6 +281,7 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
                       selected={row.session.id === selectedSessionId}
                       cursor={index === cursorIndex}
                       onOpen={open}
+                      onDelete={openDeleteSession}
                     />
                   );
                 })}

@@ -72,12 +72,14 @@ interface SessionRowProps {
   /** An origin whose line is folded: how many sessions it hides; null when unfolded. */
   readonly hidden?: number | null;
   readonly onFoldLine?: (id: SessionId) => void;
+  /** The row's Delete… action (the Delete key does the same on the cursor's row). */
+  readonly onDelete?: (id: SessionId) => void;
 }
 
 /** Each level under an origin indents a row by this much. */
 const DEPTH_INDENT = 14;
 
-export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen, depth = 0, hidden = null, onFoldLine }: SessionRowProps) {
+export const SessionRow = memo(function SessionRow({ id, session, top, selected, cursor, onOpen, depth = 0, hidden = null, onFoldLine, onDelete }: SessionRowProps) {
   const when = activityOf(session) || null;
   // One line of work across session ids: the session it goes on from, unless it is listed under it already
   // (the title needs the room); what goes on from it is summed up on the second line.
@@ -148,6 +150,23 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
           </button>
         ) : null}
       </div>
+      {onDelete !== undefined ? (
+        <button
+          type="button"
+          className="session-row__delete"
+          data-testid="session-delete"
+          aria-label={`Delete session ${session.title}`}
+          title="Delete this session… (Delete key)"
+          // The list is one tab stop (arrows move, Delete deletes): the button is for the mouse.
+          tabIndex={-1}
+          onClick={(event) => {
+            event.stopPropagation();
+            onDelete(session.id);
+          }}
+        >
+          Delete…
+        </button>
+      ) : null}
     </div>
   );
 });

@@ -21,6 +21,8 @@ export interface SelectionSlice {
   setCompareNode(nodeId: NodeId | null): void;
   /** Reloads the open session's graph in place (after 'sessions.changed'), keeping the selection. */
   refreshGraph(): Promise<void>;
+  /** Closes these sessions if one is open (they were deleted): the app then opens another. */
+  closeSessions(sessionIds: readonly SessionId[]): Promise<void>;
 }
 
 export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (set, get) => {
@@ -66,6 +68,13 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
     compareNodeId: null,
     setCompareNode(nodeId) {
       set({ compareNodeId: nodeId });
+    },
+    async closeSessions(sessionIds) {
+      const open = get().selectedSessionId;
+      if (open === null || !sessionIds.includes(open)) return;
+      graphRequest?.abort();
+      set({ selectedSessionId: null, graph: null, graphStatus: 'idle', compareNodeId: null });
+      await get().selectNode(null);
     },
     async openSession(sessionId, nodeId = null) {
       if (get().selectedSessionId === sessionId && get().graphStatus !== 'error') {

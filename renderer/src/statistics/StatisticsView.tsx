@@ -13,6 +13,8 @@ import { Modal } from '../time-travel/Modal';
 import { BarChart, type Bar } from './BarChart';
 import { longCost, shortCost } from './cost-words';
 import { PriceTable } from './PriceTable';
+import { GcSchedule } from '../forget/GcSchedule';
+import { openCleanUp } from '../forget/forget-store';
 import { statisticsStore, useStatisticsOpen } from './statistics-store';
 import './statistics.css';
 
@@ -169,6 +171,13 @@ function StatisticsView({ onClose }: { readonly onClose: () => void }) {
     <Modal title="Statistics" onClose={onClose} size="wide" testId="statistics">
       <section className="stats" role="region" aria-label="Statistics">
         {body}
+        <GcSchedule
+          onCleanUp={() => {
+            // One dialog at a time: Clean up replaces Statistics (both would take Escape).
+            onClose();
+            openCleanUp();
+          }}
+        />
       </section>
     </Modal>
   );

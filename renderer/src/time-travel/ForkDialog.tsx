@@ -13,6 +13,10 @@ import { resumeLine } from './resume-command';
 import { NodeName, useNodeSummary } from './use-node-summary';
 import { useOperationProgress } from './use-operation-progress';
 
+const DAY_MS = 86_400_000;
+/** The contract's limit for `temporaryMs` (ten years). */
+const MAX_TEMPORARY_DAYS = 3650;
+
 /** "Fork from here": a new folder with the node's state, a resumable transcript, a new branch in the graph. */
 export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; readonly onClose: () => void }) {
   const client = useArborClient();
@@ -21,6 +25,11 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
   const selectNode = useAppState((s) => s.selectNode);
   const openTimeTravel = useAppState((s) => s.openTimeTravel);
   const [dir, setDir] = useState('');
+  // "Temporary — remove after N days" (`arbor fork --temporary 7d`): gc removes the fork once that is over.
+  const [temporary, setTemporary] = useState(false);
+  const [days, setDays] = useState('7');
+  const ttlDays = Number(days);
+  const ttlValid = Number.isInteger(ttlDays) && ttlDays >= 1 && ttlDays <= MAX_TEMPORARY_DAYS;
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ForkCreated | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -33,7 +42,11 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
     setCreating(true);
     try {
       const target = dir.trim();
-      const result = await client.call('fork.create', target === '' ? { nodeId } : { nodeId, dir: target });
+      const result = await client.call('fork.create', {
+        nodeId,
+        ...(target === '' ? {} : { dir: target }),
+        ...(temporary ? { temporaryMs: ttlDays * DAY_MS } : {}),
+      });
       if (!alive.current) return;
       setCreated(result);
       // The new branch shows at once (the service also announces it); the selection follows it there.
@@ -62,11 +75,19 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
               {created.dir}
             </code>
           </dd>
+          {temporary ? (
+            <>
+              <dt>Temporary</dt>
+              <dd data-testid="fork-temporary-note">removed by the clean up after {plural(ttlDays, 'day')}</dd>
+            </>
+          ) : null}
           {created.transcript ? (
             <>
               <dt>Transcript</dt>
               <dd>
-                <code className="tt-dir">{created.transcript}</code>
+                <code className="tt-dir" data-testid="fork-transcript">
+                  {created.transcript}
+                </code>
               </dd>
             </>
           ) : null}
@@ -111,7 +132,7 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
         className="tt-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!creating) void create();
+          if (!creating && (!temporary || ttlValid)) void create();
         }}
       >
         <p className="tt-lead">
@@ -132,6 +153,26 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
           />
           <span className="tt-field__hint">An absolute path to a folder that does not exist yet (or is empty).</span>
         </label>
+        <div className="tt-temporary">
+          <label className="tt-temporary__check">
+            <input type="checkbox" data-testid="fork-temporary" checked={temporary} disabled={creating} onChange={(event) => setTemporary(event.target.checked)} /> Temporary — remove
+            after
+          </label>
+          <input
+            className="text-input tt-temporary__days"
+            data-testid="fork-temporary-days"
+            type="number"
+            min={1}
+            max={MAX_TEMPORARY_DAYS}
+            value={days}
+            aria-label="Days to keep the temporary fork"
+            aria-invalid={temporary && !ttlValid}
+            disabled={creating || !temporary}
+            onChange={(event) => setDays(event.target.value)}
+          />{' '}
+          <span>days</span>
+          <span className="tt-field__hint tt-temporary__hint">The clean up removes its folder, transcript and branch once that time is over.</span>
+        </div>
         {creating ? <ProgressLine label="Forking" progress={progress} /> : null}
       </form>
     );
@@ -140,7 +181,7 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
         <button type="button" className="secondary-button" onClick={onClose} disabled={creating}>
           Cancel
         </button>
-        <button type="submit" form="fork-form" className="primary-button" data-testid="fork-create" disabled={creating}>
+        <button type="submit" form="fork-form" className="primary-button" data-testid="fork-create" disabled={creating || (temporary && !ttlValid)}>
           {creating ? 'Forking…' : 'Fork'}
         </button>
       </>

@@ -46,9 +46,18 @@ export class ForkDialog {
   readonly created: Locator;
   readonly dir: Locator;
   readonly resume: Locator;
+  /** "Temporary — remove after N days", its number of days, and the created fork's note about it. */
+  readonly temporary: Locator;
+  readonly temporaryDays: Locator;
+  readonly temporaryNote: Locator;
+  readonly transcript: Locator;
 
   constructor(readonly page: Page) {
     this.root = page.getByTestId('fork-dialog');
+    this.temporary = this.root.getByTestId('fork-temporary');
+    this.temporaryDays = this.root.getByTestId('fork-temporary-days');
+    this.temporaryNote = this.root.getByTestId('fork-temporary-note');
+    this.transcript = this.root.getByTestId('fork-transcript');
     this.target = this.root.getByTestId('fork-target');
     this.create = this.root.getByTestId('fork-create');
     this.created = this.root.getByTestId('fork-created');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/db/database';
+import { createArborService } from '../../../electron/service/arbor-service';
 import { forkExpiry, setForkExpiry } from '../../../electron/db/store-gc-records';
 import type { GcReport } from '../../../shared/forget';
 import type { ForkCreated, ForkSummary } from '../../../shared/operations';
@@ -112,6 +113,40 @@ describe('arbor gc', () => {
     expect(Date.parse(expiry!) - Date.now()).toBeLessThanOrEqual(7_200_000);
     expect((await gc('--dry-run')).expired).not.toContain(created.fork);
     expect((await cli(['fork', session.writeResultId, '--to', join(root, 'bad'), '--temporary', 'soon'])).code).toBe(2);
+  }, 240_000);
+
+  it("removes only the forks the user ticked (store.gc forkIds, the app's Clean up); the others stay listed", async () => {
+    const chosenOrphan = await fork('orphan-chosen');
+    const keptOrphan = await fork('orphan-kept');
+    const expiredKept = await fork('expired-kept');
+    rmSync(chosenOrphan.dir, { recursive: true, force: true });
+    rmSync(keptOrphan.dir, { recursive: true, force: true });
+    const handles = openDatabase(join(dataDir, 'arbor.sqlite'));
+    setForkExpiry(handles.write, expiredKept.fork, new Date(Date.now() - 1000).toISOString());
+    handles.close();
+
+    const service = await createArborService({ dataDir, host: 'cli', version: 'test', homeDir: join(root, 'home'), env: { CLAUDE_CONFIG_DIR: join(root, 'claude') } });
+    const changed: string[][] = [];
+    const stop = service.events.on('sessions.changed', ({ sessionIds }) => changed.push([...sessionIds]));
+    try {
+      const report = await service.api['store.gc']({ forkIds: [chosenOrphan.fork] });
+      // The session that lost the fork's branch is told, so an open graph drops it.
+      expect(changed).toEqual([[session.sessionId]]);
+      expect(report.orphansRemoved).toEqual([chosenOrphan.fork]);
+      expect(report.expired).toEqual([]);
+      expect(report.orphans.map((o) => o.fork).sort()).toEqual([chosenOrphan.fork, keptOrphan.fork].sort());
+      const dry = await service.api['store.gc']({ dryRun: true });
+      expect(dry.orphans.map((o) => o.fork)).toEqual([keptOrphan.fork]);
+      expect(dry.expired).toContain(expiredKept.fork);
+      expect(changed).toHaveLength(1);
+    } finally {
+      stop();
+      await service.close();
+    }
+    const left = await forkIds();
+    expect(left).not.toContain(chosenOrphan.fork);
+    expect(left).toEqual(expect.arrayContaining([keptOrphan.fork, expiredKept.fork]));
+    expect(existsSync(expiredKept.dir)).toBe(true);
   }, 240_000);
 });
 

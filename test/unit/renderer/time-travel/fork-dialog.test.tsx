@@ -61,6 +61,19 @@ describe('ForkDialog', () => {
     expect(screen.getByTestId('copy-button').textContent).toBe('Copied');
   });
 
+  it('"Temporary — remove after N days" sends that time to live; a day count out of range cannot be sent', async () => {
+    const { client } = await openFork({ 'fork.create': () => forkCreated() });
+    const days = screen.getByTestId('fork-temporary-days') as HTMLInputElement;
+    expect(days.disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('fork-temporary'));
+    fireEvent.change(days, { target: { value: '0' } });
+    expect((screen.getByTestId('fork-create') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(days, { target: { value: '3' } });
+    await click(screen.getByTestId('fork-create'));
+    expect(client.calls.find((c) => c.method === 'fork.create')?.request).toEqual({ nodeId: 'n1', temporaryMs: 3 * 86_400_000 });
+    expect(screen.getByTestId('fork-temporary-note').textContent).toBe('removed by the clean up after 3 days');
+  });
+
   it('selects the command for Ctrl+C when the clipboard is refused', async () => {
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: () => Promise.reject(new Error('denied')) } });
     await openFork({ 'fork.create': () => forkCreated() });
