@@ -15,6 +15,8 @@ import type { ImportProgress, ImportReport, SessionId, SourceFormat, SourceLocat
 import { listenForHooks } from '../hooks/hook-listener';
 import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
+import { createFileHistoryArchive } from './file-history-archive';
+import { claudeConfigDir } from '../snapshots/file-history';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
 import type { ImportWorkerHost, ImportWorkerHostOptions } from './import-worker-host';
@@ -76,7 +78,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   });
   const onIndexProgress = (progress: { done: number; total: number }): void => events.emit('index.progress', progress);
   // Its thread starts at the first import or index (a read-only store does neither) and stays until close.
-  const workerHost = readOnly || parts.startImportWorker === undefined ? null : parts.startImportWorker(storeFile, { onIndexProgress });
+  const claudeConfig = claudeConfigDir(options.homeDir, options.env);
+  const workerHost = readOnly || parts.startImportWorker === undefined ? null : parts.startImportWorker(storeFile, { onIndexProgress, claudeConfigDir: claudeConfig });
   const indexer =
     workerHost?.indexer ??
     createFullTextIndexer(store, {
@@ -102,6 +105,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
+  // In-thread imports (no worker) keep the file-history backups too; the worker makes its own.
+  const fileHistory = createFileHistoryArchive(store, { claudeConfigDir: claudeConfig, objects: workspace.objects, now });
   // A deletion or gc waits for this process's imports, then holds the writer turn like every writer.
   const exclusive: ExclusiveWrite = (work) => imports.run(() => workspace.writes.run(work));
 
@@ -122,7 +127,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
             events.emit('sessions.changed', { sessionIds: linkedSessions(store.lineageLinks(), sessionIds) }),
         };
         const outcome =
-          workerHost !== null ? await workerHost.run(paths, importOptions) : await importSessions(store, parts.reader, paths, importOptions);
+          workerHost !== null ? await workerHost.run(paths, importOptions) : await importSessions(store, parts.reader, paths, { ...importOptions, fileHistory });
         return { sessions: outcome.sessions, problems: outcome.problems, ...(outcome.lines ? { lines: outcome.lines } : {}) };
       }));
     });
