@@ -16,6 +16,7 @@ import { listenForHooks } from '../hooks/hook-listener';
 import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
 import { createFileHistoryArchive } from './file-history-archive';
+import { createArchiveNoticeMethods } from './archive-notice';
 import { claudeConfigDir } from '../snapshots/file-history';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
@@ -171,6 +172,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.delete': createDeleteMethod(workspace, exclusive),
     'store.gc': createGcMethod(workspace, exclusive),
     'store.gcSchedule': createGcScheduleMethod(workspace),
+    ...createArchiveNoticeMethods(workspace),
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
@@ -276,6 +278,7 @@ const WRITING_METHODS: ReadonlyMap<MethodName, string> = new Map<MethodName, str
   ['prices.setPlan', 'change plans'],
   ['sessions.delete', 'delete sessions'],
   ['store.gc', 'collect garbage'],
+  ['archive.dismissNotice', 'remember the dismissed notice'],
 ]);
 
 /**
