@@ -378,6 +378,7 @@ class ProgressReporter {
   private fileBytesRead = 0;
   private currentFile: string | null = null;
   private lastReport = 0;
+  private backupTold = false;
 
   constructor(private readonly options: ImportOptions) {}
 
@@ -388,6 +389,7 @@ class ProgressReporter {
   }
   beginFile(path: string): void {
     this.currentFile = path;
+    this.backupTold = false;
     this.fileBytesRead = 0;
     this.report('import', false);
   }
@@ -398,7 +400,9 @@ class ProgressReporter {
   /** A file-history backup being copied into the store, after its transcript's lines (shown as the current file). */
   backup(path: string): void {
     this.currentFile = path;
-    this.report('import', false);
+    // The first backup of a file is always told (the copying is a new step), the rest as throttled as lines.
+    this.report('import', !this.backupTold);
+    this.backupTold = true;
   }
   endFile(bytes: number): void {
     this.bytesDone += bytes;
