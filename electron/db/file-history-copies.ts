@@ -25,6 +25,8 @@ export interface FileHistoryCopies {
   ofFile(fileId: number): FileHistoryCopy[];
   /** The stored blob of a backup, whichever file named it; null when none was copied. */
   find(backupSession: string, backupName: string): { readonly blobOid: string; readonly size: number } | null;
+  /** Every backup copied from one file-history folder (a fork writes them back for its new session). */
+  ofBackupSession(backupSession: string): { readonly backupName: string; readonly blobOid: string }[];
   /** True when the store holds any copy at all. */
   any(): boolean;
   /** Which of these file ids still hold copies (the others' refs can go). */
@@ -54,6 +56,9 @@ export function createFileHistoryCopies(handles: DatabaseHandles): FileHistoryCo
   const find = read.prepare<[string, string], { blob_oid: string; size: number }>(
     'SELECT blob_oid, size FROM file_history_copies WHERE backup_session = ? AND backup_name = ? LIMIT 1',
   );
+  const ofBackupSession = read.prepare<[string], { backup_name: string; blob_oid: string }>(
+    'SELECT backup_name, min(blob_oid) AS blob_oid FROM file_history_copies WHERE backup_session = ? GROUP BY backup_name ORDER BY backup_name',
+  );
   const anyCopy = read.prepare<[], { one: number }>('SELECT 1 AS one FROM file_history_copies LIMIT 1');
   const anyOfFile = write.prepare<[number], { one: number }>('SELECT 1 AS one FROM file_history_copies WHERE file_id = ? LIMIT 1');
   const addAll = write.transaction((id: number, copies: readonly FileHistoryCopy[]) => {
@@ -69,6 +74,7 @@ export function createFileHistoryCopies(handles: DatabaseHandles): FileHistoryCo
       const row = find.get(session, name);
       return row === undefined ? null : { blobOid: row.blob_oid, size: row.size };
     },
+    ofBackupSession: (session) => ofBackupSession.all(session).map((row) => ({ backupName: row.backup_name, blobOid: row.blob_oid })),
     any: () => anyCopy.get() !== undefined,
     filesWithCopies: (ids) => new Set(ids.filter((id) => anyOfFile.get(id) !== undefined)),
   };

@@ -26,6 +26,7 @@ import { carriedRecords } from './carried-records';
 import { codexResumeCommand, planCodexFork, writeCodexFork, type CodexForkOutcome } from './codex/codex-fork';
 import { resumableTranscriptPath } from './claude-projects';
 import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
+import { restoreFileHistory } from '../service/file-history-archive';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
 import { planResumableTranscript, type ResumablePlanOutcome } from './resumable-plan';
 import { renderResumableTranscript, writeResumableTranscript } from './resumable-transcript';
@@ -123,6 +124,8 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
         history = fileHistoryFolder(configDir, resumeSessionId);
         const sources = planned.plan.lines.flatMap(({ entry }) => (entry.sessionId === null ? [] : [entry.sessionId]));
         await copyFileHistory(configDir, sources, resumeSessionId, signal);
+        // Backups Claude Code's cleanup removed from the source's folder: the store kept them (the archive).
+        await restoreFileHistory(store, workspace.objects, configDir, sources, resumeSessionId, signal);
         if (!planned.plan.targetKept) warnings.push('The node is a tool call whose outcome was never recorded: the resumable transcript ends just before it');
         else if (planned.plan.dropped.length > 0) warnings.push(`${planned.plan.dropped.length} transcript lines with unpaired tool calls or results were left out of the resumable transcript`);
         progress('transcript', 1, 1);

@@ -9,6 +9,7 @@
  * so nothing of the session is held in memory beyond those names; `flush` after each file reads the backups
  * not copied yet, one at a time (an append or a re-import copies only new ones).
  */
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileHistoryCopies, type FileHistoryCopies, type FileHistoryCopy } from '../db/file-history-copies';
 import type { SessionStore } from '../db/session-store';
@@ -155,4 +156,46 @@ export async function removeForgottenFileHistoryRefs(store: SessionStore, object
     removed++;
   }
   return removed;
+}
+
+/** Session ids from transcript lines name folders: anything that could leave the file-history folder is ignored. */
+const SAFE_FOLDER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * A fork's `/rewind` checkpoints when the source's file-history folder is gone (Claude Code's cleanup): the
+ * backups the store kept for the source sessions are written into `<config>/file-history/<new id>/`, beside
+ * whatever the folder copy linked; a name already there is left as it is. Returns how many were written.
+ */
+export async function restoreFileHistory(
+  store: SessionStore,
+  objects: () => SnapshotStore,
+  configDir: string,
+  sourceSessionIds: Iterable<string>,
+  newSessionId: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const copies = createFileHistoryCopies(store.handles);
+  if (!copies.any() || !SAFE_FOLDER.test(newSessionId)) return 0;
+  const target = join(configDir, 'file-history', newSessionId);
+  let written = 0;
+  for (const id of new Set(sourceSessionIds)) {
+    if (!SAFE_FOLDER.test(id) || id === newSessionId) continue;
+    for (const copy of copies.ofBackupSession(id)) {
+      throwIfAborted(signal);
+      const path = join(target, copy.backupName);
+      // Linked from the source's folder already: its blob is not read.
+      if (await stat(path).then(() => true, () => false)) continue;
+      const snapshots = objects();
+      if (!snapshots.has(copy.blobOid)) snapshots.refresh();
+      if (!snapshots.has(copy.blobOid)) continue;
+      await mkdir(target, { recursive: true });
+      try {
+        await writeFile(path, snapshots.readBlob(copy.blobOid), { flag: 'wx' });
+        written++;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  }
+  return written;
 }

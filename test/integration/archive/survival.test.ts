@@ -85,6 +85,8 @@ describe('a session whose transcript and file-history folder were deleted', () =
     expect(
       checkResumableCopy(text, { sessionId: created.resumeSessionId!, target: session.checkpointPrompt, targetKept: true, sourceLine, move: { from: session.cwd, to: created.dir } }),
     ).toEqual([]);
+    // Its /rewind checkpoints: the backup Claude Code removed, written back from the store for the new session.
+    expect(readFileSync(join(config, 'file-history', created.resumeSessionId!, '5eed0123abcd4567@v1')).equals(session.backupBytes)).toBe(true);
   });
 
   it("rewinds the workspace to the step whose state came from the backup: the file gets the backup's bytes", async () => {
