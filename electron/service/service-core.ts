@@ -217,6 +217,11 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
           knownFiles: () => (folders === undefined ? store.transcriptFiles() : []),
           discover: async (within, signal) => (await parts.reader.discover(within, { signal })).files,
           importFiles: (paths, signal) => runImport(paths, { signal }),
+          // The list asks again and marks the sessions "source deleted" (sessions.list stats their files).
+          filesGone: (paths) => {
+            const sessionIds = [...new Set(paths.map((path) => store.sessionOfFile(path)).filter((id): id is SessionId => id !== null))];
+            if (sessionIds.length > 0) events.emit('sessions.changed', { sessionIds });
+          },
         },
         { ...rest, signal },
       );
