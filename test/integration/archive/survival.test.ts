@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArborService } from '../../../electron/service/arbor-service';
 import type { ArborService } from '../../../electron/service/service-types';
+import { runCliCaptured } from '../cli/run-cli';
 import { checkResumableCopy } from '../forks/transcript-rules';
 import { writeArchivedSession, type ArchivedSession } from './archive-fixture';
 
@@ -50,6 +51,8 @@ describe('a session whose transcript and file-history folder were deleted', () =
     const { sessions } = await service.api['sessions.list']({});
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ id: session.sessionId, sourceDeleted: true, nodeCount: session.lines.size });
+    const ls = await runCliCaptured(['--data-dir', join(root, 'data'), 'ls'], { cwd: root, homeDir: join(root, 'home'), env: { CLAUDE_CONFIG_DIR: config } });
+    expect(ls.stdout).toMatch(/Draft the release notes[^\n]*\n\s+source deleted \(the store keeps every line\)/);
   });
 
   it('browses: the graph and a node detail with its content', async () => {
