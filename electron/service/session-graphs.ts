@@ -5,7 +5,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
 import { createSessionSourceFiles } from '../db/session-source-files';
-import { sessionsWithSourceDeleted } from './source-files';
+import { createSourceDeletedMarks } from './source-files';
 import { createStoredGraphs } from '../db/session-graph-store';
 import { linkedSessions } from '../db/session-lineage';
 import type { SnapshotRecord } from '../db/session-store';
@@ -46,7 +46,10 @@ export function createSessionGraphs(
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
   const stored = createStoredGraphs(store.handles);
-  const sourceFiles = createSessionSourceFiles(store.handles);
+  // A mark found after the list was answered: the list asks again (source-files.ts).
+  const sourceMarks = createSourceDeletedMarks(createSessionSourceFiles(store.handles), {
+    onChanged: (sessionIds) => workspace.events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
+  });
   /** The workspace branch points of sessions Arbor added nodes to, while the session and its nodes stay as they were. */
   const extraBranches = new Map<string, { readonly key: string; readonly count: number }>();
   /**
@@ -164,7 +167,7 @@ export function createSessionGraphs(
     // and merges, worked out once per version of a session that has any.
     'sessions.list': async (request) => {
       const page = store.listSessions(request);
-      const sourceDeleted = await sessionsWithSourceDeleted(sourceFiles, page.sessions.map((session) => session.id));
+      const sourceDeleted = await sourceMarks.deletedOf(page.sessions.map((session) => session.id));
       // One query for all sessions: most have no snapshots, and those that do may have thousands (hooks).
       const versions = store.snapshotVersions();
       const links = store.lineageLinks();

@@ -48,6 +48,8 @@ afterAll(async () => {
 
 describe('a session whose transcript and file-history folder were deleted', () => {
   it('is listed, marked "source deleted", with all its nodes', async () => {
+    // The list waits for its stats only so long (a slow disk is answered later, with sessions.changed).
+    await expect.poll(async () => (await service.api['sessions.list']({})).sessions[0]?.sourceDeleted).toBe(true);
     const { sessions } = await service.api['sessions.list']({});
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ id: session.sessionId, sourceDeleted: true, nodeCount: session.lines.size });
