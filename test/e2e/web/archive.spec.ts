@@ -60,10 +60,10 @@ for (const scheme of ['light', 'dark'] as const) {
       // Claude Code's cleanup removes the transcript and its backups.
       rmSync(session.transcript);
       rmSync(session.fileHistory, { recursive: true });
-      await page.reload();
+      // The live tail notices, and the open list marks it without a reload.
       const row = app.sessions.row(session.sessionId);
       const mark = row.getByTestId('source-deleted-mark');
-      await expect(mark).toHaveText('source deleted');
+      await expect(mark).toHaveText('source deleted', { timeout: 20_000 });
       await expect(mark).toHaveAttribute('title', /store keeps everything it imported/);
       await expect(row).toHaveAccessibleName(/source deleted/);
       await app.sessions.open(session.sessionId);
