@@ -2,7 +2,7 @@
  * The archive's promise (issue 15, Done when): a Claude Code session survives the deletion of its transcript AND
  * its file-history folder. Imported, then both removed (as Claude Code's cleanup does), and opened by a new
  * service on the same data folder: it is listed "source deleted", its graph and node details read, search finds
- * it, a fork writes a resumable transcript from the store, and a rewind to the step whose file state only the
+ * it, it exports, a fork writes a resumable transcript from the store, and a rewind to the step whose file state only the
  * backup knew writes the backup's bytes.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,6 +69,15 @@ describe('a session whose transcript and file-history folder were deleted', () =
     const found = await service.api['search.query']({ query: 'quarterly' });
     expect(found.hits.map((hit) => hit.sessionId)).toContain(session.sessionId);
     expect(found.hits.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('exports: the Markdown holds its prompts and replies', async () => {
+    const out = join(root, 'export.md');
+    const written = await service.api['export.write']({ target: session.sessionId, format: 'md', out });
+    expect(written.nodes).toBeGreaterThan(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('Polish the quarterly notes');
+    expect(text).toContain('Drafted the quarterly notes.');
   });
 
   it('knows the file state the backup gave, from the store', async () => {
