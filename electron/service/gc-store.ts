@@ -15,6 +15,7 @@ import { snapshotRefName } from '../git/object-store';
 import { pruneUnreachable } from '../git/prune';
 import type { ExclusiveWrite } from './delete-sessions';
 import type { WorkspaceContext } from './workspace-context';
+import { removeForgottenFileHistoryRefs } from './file-history-archive';
 
 export const GC_LAST_RUN_KEY = 'gc_last_run';
 export const GC_SCHEDULE_KEY = 'gc_schedule';
@@ -94,6 +95,8 @@ export async function collectGarbage(
   }
   if (orphansRemoved.length > 0 || expired.length > 0) workspace.events.emit('sessions.changed', { sessionIds: [...new Set(forks.list().map((f) => f.sessionId))] });
 
+  // File-history refs whose copies' rows are gone (a deletion that stopped between the two) let their backups go.
+  if (!options.dryRun) await removeForgottenFileHistoryRefs(workspace.store, objects);
   const pruned = await pruneUnreachable(objects, { dryRun: options.dryRun, signal: options.signal });
   if (!options.dryRun) writeMeta(db, GC_LAST_RUN_KEY, workspace.now().toISOString());
   return {
