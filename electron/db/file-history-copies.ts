@@ -4,6 +4,15 @@
  * the snapshot store; electron/service/file-history-archive.ts writes both.
  */
 import type { DatabaseHandles } from './database';
+import { decodeRaw } from './raw-line';
+
+/** A stored file-history line of a transcript file that holds no copies yet. */
+export interface UncopiedLine {
+  readonly path: string;
+  readonly type: string;
+  readonly raw: Buffer;
+  readonly rawBytes: number;
+}
 
 export interface FileHistoryCopy {
   /** Claude Code's session id: the folder `file-history/<backupSession>/` the backup was read from. */
@@ -27,6 +36,11 @@ export interface FileHistoryCopies {
   find(backupSession: string, backupName: string): { readonly blobOid: string; readonly size: number } | null;
   /** Every backup copied from one file-history folder (a fork writes them back for its new session). */
   ofBackupSession(backupSession: string): { readonly backupName: string; readonly blobOid: string }[];
+  /**
+   * The file-history lines of every transcript file that holds no copy yet, file by file (a store imported
+   * before migration 027: its backups are copied once, by the next import). Read on the reader, in one pass.
+   */
+  forEachUncopiedLine(onLine: (line: UncopiedLine) => void): void;
   /** True when the store holds any copy at all. */
   any(): boolean;
   /** Which of these file ids still hold copies (the others' refs can go). */
@@ -59,6 +73,12 @@ export function createFileHistoryCopies(handles: DatabaseHandles): FileHistoryCo
   const ofBackupSession = read.prepare<[string], { backup_name: string; blob_oid: string }>(
     'SELECT backup_name, min(blob_oid) AS blob_oid FROM file_history_copies WHERE backup_session = ? GROUP BY backup_name ORDER BY backup_name',
   );
+  const uncopied = read.prepare<[], { path: string; type: string; raw: Buffer; raw_codec: number; raw_bytes: number }>(
+    `SELECT f.path, r.type, r.raw, r.raw_codec, r.raw_bytes FROM records r JOIN files f ON f.id = r.file_id
+      WHERE r.type IN ('file-history-snapshot', 'file-history-delta')
+        AND NOT EXISTS (SELECT 1 FROM file_history_copies c WHERE c.file_id = r.file_id)
+      ORDER BY r.file_id, r.offset`,
+  );
   const anyCopy = read.prepare<[], { one: number }>('SELECT 1 AS one FROM file_history_copies LIMIT 1');
   const anyOfFile = write.prepare<[number], { one: number }>('SELECT 1 AS one FROM file_history_copies WHERE file_id = ? LIMIT 1');
   const addAll = write.transaction((id: number, copies: readonly FileHistoryCopy[]) => {
@@ -75,6 +95,9 @@ export function createFileHistoryCopies(handles: DatabaseHandles): FileHistoryCo
       return row === undefined ? null : { blobOid: row.blob_oid, size: row.size };
     },
     ofBackupSession: (session) => ofBackupSession.all(session).map((row) => ({ backupName: row.backup_name, blobOid: row.blob_oid })),
+    forEachUncopiedLine(onLine) {
+      for (const row of uncopied.iterate()) onLine({ path: row.path, type: row.type, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes });
+    },
     any: () => anyCopy.get() !== undefined,
     filesWithCopies: (ids) => new Set(ids.filter((id) => anyOfFile.get(id) !== undefined)),
   };

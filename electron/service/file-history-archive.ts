@@ -10,9 +10,10 @@
  * not copied yet, one at a time (an append or a re-import copies only new ones).
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createFileHistoryCopies, type FileHistoryCopies, type FileHistoryCopy } from '../db/file-history-copies';
 import type { SessionStore } from '../db/session-store';
+import { readMeta, writeMeta } from '../db/store-gc-records';
 import type { SnapshotStore } from '../git/object-store';
 import type { TreeEntry } from '../git/git-object';
 import type { ParsedRecord, TranscriptFile } from '../importers/transcript';
@@ -33,6 +34,11 @@ export interface FileHistoryArchive {
    * `onBackup` hears each backup file as it is read (the import's progress shows it).
    */
   flush(file: TranscriptFile, signal?: AbortSignal, onBackup?: (path: string) => void): Promise<number>;
+  /**
+   * Once per store: the backups named by transcripts imported before the archive existed (migration 027) are
+   * copied too, while Claude Code still has them. Returns how many; 0 once done.
+   */
+  backfill(signal?: AbortSignal, onBackup?: (path: string) => void): Promise<number>;
 }
 
 export interface FileHistoryArchiveOptions {
@@ -55,7 +61,7 @@ export function createFileHistoryArchive(store: SessionStore, options: FileHisto
   let copies: FileHistoryCopies | undefined;
   const table = (): FileHistoryCopies => (copies ??= createFileHistoryCopies(store.handles));
 
-  return {
+  const archive: FileHistoryArchive = {
     collect(file, record) {
       if (!RECORD_TYPES.has(record.type) || record.rawBytes > record.raw.length) return;
       const named = backupNames(record);
@@ -101,7 +107,34 @@ export function createFileHistoryArchive(store: SessionStore, options: FileHisto
       table().add(fileId, added);
       return added.length;
     },
+
+    async backfill(signal, onBackup) {
+      const db = store.handles.write;
+      if (readMeta(db, BACKFILL_DONE_KEY) !== null) return 0;
+      // Names only are held (the lines are read in one pass, then the files' backups copied one at a time).
+      const files = new Map<string, TranscriptFile>();
+      table().forEachUncopiedLine((line) => {
+        let file = files.get(line.path);
+        if (file === undefined) files.set(line.path, (file = storedFile(line.path)));
+        archive.collect(file, { type: line.type, raw: line.raw, rawBytes: line.rawBytes, refSourceId: null, summary: null, sessionSourceId: null, line: 0, offset: 0 });
+      });
+      let copied = 0;
+      for (const file of files.values()) copied += await archive.flush(file, signal, onBackup);
+      writeMeta(db, BACKFILL_DONE_KEY, (options.now?.() ?? new Date()).toISOString());
+      return copied;
+    },
   };
+  return archive;
+}
+
+/** The store's meta key: the copies of transcripts imported before the archive were made. */
+const BACKFILL_DONE_KEY = 'file_history_backfilled_at';
+const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+
+/** What the archive needs of a stored transcript file: its path, and the session its name gives. */
+function storedFile(path: string): TranscriptFile {
+  const sessionHint = SESSION_FILE.exec(basename(path))?.[1] ?? null;
+  return { format: 'claude-code', path, size: 0, mtimeMs: 0, role: 'main', sessionHint, agentId: null };
 }
 
 /** The backup names a file-history line gives (null ones mean "did not exist") and the session id it carries. */

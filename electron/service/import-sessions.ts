@@ -157,6 +157,8 @@ export async function importSessions(
       progress.endFile(item.file.size - item.startOffset);
       if (result.nodesAdded > 0) linked.afterFile();
     }
+    // A store imported before the archive: its transcripts' backups are copied once, by this import.
+    if (options.fileHistory !== undefined) await backfillFileHistory(options.fileHistory, problems, signal, (path) => progress.backup(path));
   } catch (error) {
     cancelled = error;
   } finally {
@@ -267,6 +269,16 @@ async function keepFileHistory(
     if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
     if (isStoreError(error)) throw error;
     problems.add({ file: file.path, line: 0, reason: `could not keep its file-history backups: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
+async function backfillFileHistory(archive: FileHistoryArchive, problems: ProblemList, signal: AbortSignal | undefined, onBackup: (path: string) => void): Promise<void> {
+  try {
+    await archive.backfill(signal, onBackup);
+  } catch (error) {
+    if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
+    if (isStoreError(error)) throw error;
+    problems.add({ file: '', line: 0, reason: `could not keep the file-history backups of earlier imports: ${error instanceof Error ? error.message : String(error)}` });
   }
 }
 

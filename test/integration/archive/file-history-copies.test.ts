@@ -90,6 +90,23 @@ describe('file-history copies at import', () => {
     expect(await reopened['nodes.file']({ nodeId: session.checkpointPrompt, path: session.notes })).toMatchObject({ content: 'draft\n' });
   });
 
+  it('copies, once, the backups of transcripts imported before the archive existed', async () => {
+    let api = (await open()).api;
+    await api['import.run']({ paths: [session.transcript] });
+    await service!.close();
+    // The store as an earlier version left it: the lines, no copies, no backfill done.
+    const db = openDatabase(join(root, 'data', 'arbor.sqlite'));
+    db.write.exec("DELETE FROM file_history_copies; DELETE FROM meta WHERE key = 'file_history_backfilled_at'");
+    db.close();
+    expect(copies()).toEqual([]);
+    api = (await open()).api;
+    // Nothing of the transcript changed: the import reads no line, and copies its backup all the same.
+    await api['import.run']({ paths: [session.transcript] });
+    expect(copies().map((copy) => copy.backup_name)).toEqual(['5eed0123abcd4567@v1']);
+    rmSync(session.fileHistory, { recursive: true });
+    expect(await api['nodes.file']({ nodeId: session.checkpointPrompt, path: session.notes })).toMatchObject({ content: 'draft\n' });
+  });
+
   it('says the cleanupPeriodDays notice until it is dismissed, and nothing once the setting is explicit', async () => {
     let api = (await open()).api;
     const { notice } = await api['archive.notice']({});
