@@ -5,6 +5,7 @@
  * it in the service (electron/service/). See CONTRIBUTING.md "Add an IPC method".
  */
 import type { ProjectLineage } from './project-lineage';
+import type { CleanupNotice } from './archive';
 import { GC_SCHEDULES, type GcReport, type GcSchedule, type GcScheduleState, type SessionDeleteOutcome } from './forget';
 import type {
   ImportProgress,
@@ -125,6 +126,13 @@ export interface ArborMethods extends UsageMethods {
   'store.gc': { request: { dryRun?: boolean; orphans?: boolean; forkIds?: string[] }; result: GcReport };
   /** The background gc's schedule (default weekly); `schedule` changes it. */
   'store.gcSchedule': { request: { schedule?: GcSchedule }; result: GcScheduleState };
+  /**
+   * The archive's notice (issue 15): Claude Code's settings leave its transcript cleanup at the default, and the
+   * user has not dismissed this yet; null otherwise (set explicitly, dismissed, no Claude Code here).
+   */
+  'archive.notice': { request: Record<string, never>; result: { notice: CleanupNotice | null } };
+  /** Remembers (in the store) that the user read the notice: it is not shown again. */
+  'archive.dismissNotice': { request: Record<string, never>; result: { notice: null } };
   /** Three-way merge of two nodes' states (or their live workspaces) over their lowest common ancestor. */
   'merge.preview': { request: { nodeIdA: NodeId; nodeIdB: NodeId; into?: string }; result: MergePreview };
   'merge.file': { request: { token: string; path: string }; result: MergeFileSides };
@@ -299,6 +307,8 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   }),
   'store.gc': v.object({ dryRun: v.optional(v.boolean()), orphans: v.optional(v.boolean()), forkIds: v.optional(v.array(v.string({ min: 1, max: 200 }), { max: 1000 })) }),
   'store.gcSchedule': v.object({ schedule: v.optional(v.literal(...GC_SCHEDULES)) }),
+  'archive.notice': empty,
+  'archive.dismissNotice': empty,
   'merge.preview': v.object({ nodeIdA: nodeId, nodeIdB: nodeId, into: v.optional(path) }),
   'merge.file': v.object({ token, path }),
   'merge.apply': v.object({

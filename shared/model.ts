@@ -85,6 +85,11 @@ export interface SessionSummary {
    * store: listed on its own, marked, rather than passed off as a session the user ran.
    */
   readonly orphanSubagent?: boolean;
+  /**
+   * None of its transcript files is on disk any more (its agent's cleanup, or the user, removed them): the store
+   * still holds every line, so browsing, search, export, fork and rewind work as before. Absent when they exist.
+   */
+  readonly sourceDeleted?: boolean;
   /** Sessions this one goes on from, or that go on from it (forks, background continuations, a cleared context). */
   readonly links?: readonly SessionLink[];
 }

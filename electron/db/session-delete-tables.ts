@@ -32,6 +32,8 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
   { table: 'node_usage', deleteSql: 'DELETE FROM node_usage WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'session_graph_segments', deleteSql: 'DELETE FROM session_graph_segments WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },
   { table: 'nodes', deleteSql: 'DELETE FROM nodes WHERE seq IN (SELECT seq FROM temp.forget_nodes)' },
+  // The stored copies' blobs go with the file's ref (delete-sessions.ts), then the prune.
+  { table: 'file_history_copies', deleteSql: 'DELETE FROM file_history_copies WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'records', deleteSql: 'DELETE FROM records WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'files', deleteSql: 'DELETE FROM files WHERE id IN (SELECT id FROM temp.forget_files)' },
   { table: 'session_aliases', deleteSql: 'DELETE FROM session_aliases WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },

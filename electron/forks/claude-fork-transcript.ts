@@ -13,6 +13,7 @@ import type { WorkspaceContext } from '../service/workspace-context';
 import { carriedRecords } from './carried-records';
 import { resumableTranscriptPath } from './claude-projects';
 import { copyFileHistory, fileHistoryFolder } from './fork-file-history';
+import { restoreFileHistory } from '../service/file-history-archive';
 import type { ResumablePlan } from './resumable-plan';
 import { renderResumableTranscript, writeResumableTranscript } from './resumable-transcript';
 
@@ -35,7 +36,7 @@ export interface ClaudeTranscriptWritten {
   readonly warnings: readonly string[];
 }
 
-type Writer = Pick<WorkspaceContext, 'homeDir' | 'env'> & { readonly store: Pick<SessionStore, 'getSessionRecords'> };
+type Writer = Pick<WorkspaceContext, 'homeDir' | 'env' | 'objects'> & { readonly store: SessionStore };
 
 export async function writeClaudeForkTranscript(workspace: Writer, request: ClaudeTranscriptRequest, signal: AbortSignal): Promise<ClaudeTranscriptWritten> {
   const { plan } = request;
@@ -51,6 +52,8 @@ export async function writeClaudeForkTranscript(workspace: Writer, request: Clau
   try {
     const sources = plan.lines.flatMap(({ entry }) => (entry.sessionId === null ? [] : [entry.sessionId]));
     await copyFileHistory(configDir, sources, resumeSessionId, signal);
+    // Backups Claude Code's cleanup removed from the source's folder: the store kept them (the archive).
+    await restoreFileHistory(workspace.store, workspace.objects, configDir, sources, resumeSessionId, signal);
   } catch (error) {
     await rm(transcript, { force: true });
     await rm(history, { recursive: true, force: true });

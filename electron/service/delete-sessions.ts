@@ -19,6 +19,7 @@ import { removeForkFiles } from '../forks/fork-files';
 import { snapshotRefName } from '../git/object-store';
 import { pruneUnreachable } from '../git/prune';
 import { operationRefName } from '../operations/safety-snapshot';
+import { removeForgottenFileHistoryRefs } from './file-history-archive';
 import type { WorkspaceContext } from './workspace-context';
 
 /** Runs `work` with no import of this process in flight and the store's writer turn held (store-writer-lock.ts). */
@@ -74,6 +75,8 @@ async function deleteSessions(
   const objects = workspace.objects();
   for (const id of plan.snapshotIds) await objects.deleteRef(snapshotRefName(id)).catch(() => undefined);
   for (const id of plan.operationIds) await objects.deleteRef(operationRefName(id)).catch(() => undefined);
+  // The file-history copies' rows went with their files: their refs go too, so the prune takes the backups' bytes.
+  await removeForgottenFileHistoryRefs(workspace.store, objects);
   step('removing snapshot objects only they reached', 2);
   const pruned = await pruneUnreachable(objects, { signal });
   step('erasing the freed bytes', 3);

@@ -15,6 +15,7 @@ import { snapshotRefName } from '../git/object-store';
 import { pruneUnreachable } from '../git/prune';
 import type { ExclusiveWrite } from './delete-sessions';
 import type { WorkspaceContext } from './workspace-context';
+import { removeForgottenFileHistoryRefs } from './file-history-archive';
 
 export const GC_LAST_RUN_KEY = 'gc_last_run';
 export const GC_SCHEDULE_KEY = 'gc_schedule';
@@ -110,6 +111,8 @@ export async function collectGarbage(
   // The sessions whose graphs lost a fork's branch (read before the removal: the records are gone after).
   if (changedSessions.size > 0) workspace.events.emit('sessions.changed', { sessionIds: [...changedSessions] });
 
+  // File-history refs whose copies' rows are gone (a deletion that stopped between the two) let their backups go.
+  if (!options.dryRun) await removeForgottenFileHistoryRefs(workspace.store, objects);
   const pruned = await pruneUnreachable(objects, { dryRun: options.dryRun, signal: options.signal });
   if (!options.dryRun) writeMeta(db, GC_LAST_RUN_KEY, workspace.now().toISOString());
   return {

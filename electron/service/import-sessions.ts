@@ -12,6 +12,7 @@ import type { FileImportOptions } from '../db/import-writer';
 import type { SessionStore } from '../db/session-store';
 import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
+import type { FileHistoryArchive } from './file-history-archive';
 import { incompleteTailProblem } from './incomplete-tail';
 import { ImportLineTally } from './import-summary';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
@@ -51,6 +52,11 @@ export interface ImportOptions {
   readonly sessionsChangedEveryMs?: number;
   /** Default LIST_BEFORE_BYTES: before a file this big, the sessions stored so far are linked and announced. */
   readonly listBeforeBytes?: number;
+  /**
+   * Copies the file-history backups each file's lines name into the snapshot store after the file is stored
+   * (file-history-archive.ts), before Claude Code's cleanup can remove them. Without it nothing is copied.
+   */
+  readonly fileHistory?: FileHistoryArchive;
 }
 
 export interface ImportOutcome extends ImportReport {
@@ -131,7 +137,7 @@ export async function importSessions(
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -139,7 +145,10 @@ export async function importSessions(
         workerHasRest = false;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory);
+      }
+      if (result.sessionId !== null && options.fileHistory !== undefined) {
+        await keepFileHistory(options.fileHistory, item.file, problems, signal, (path) => progress.backup(path));
       }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { source: item.file.format, files: 0, nodes: 0 };
@@ -148,6 +157,8 @@ export async function importSessions(
       progress.endFile(item.file.size - item.startOffset);
       if (result.nodesAdded > 0) linked.afterFile();
     }
+    // A store imported before the archive: its transcripts' backups are copied once, by this import.
+    if (options.fileHistory !== undefined) await backfillFileHistory(options.fileHistory, problems, signal, (path) => progress.backup(path));
   } catch (error) {
     cancelled = error;
   } finally {
@@ -213,6 +224,7 @@ async function importFile(
   signal: AbortSignal | undefined,
   writeOptions: FileImportOptions,
   tally: ImportLineTally,
+  fileHistory: FileHistoryArchive | undefined,
 ): Promise<FileOutcome> {
   const writer = store.beginFile(item.file, writeOptions);
   const sink: ParseSink = {
@@ -223,6 +235,7 @@ async function importFile(
     record: (record) => {
       tally.record(record);
       writer.record(record);
+      fileHistory?.collect(item.file, record);
     },
     problem: (problem) => problems.add(problem),
   };
@@ -239,6 +252,33 @@ async function importFile(
     // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
     problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}`, notImported: true });
     return { sessionId: null, nodesAdded: 0 };
+  }
+}
+
+/** A backup that cannot be copied is the file's problem, never the import's failure (a cancel still stops it). */
+async function keepFileHistory(
+  archive: FileHistoryArchive,
+  file: TranscriptFile,
+  problems: ProblemList,
+  signal: AbortSignal | undefined,
+  onBackup: (path: string) => void,
+): Promise<void> {
+  try {
+    await archive.flush(file, signal, onBackup);
+  } catch (error) {
+    if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
+    if (isStoreError(error)) throw error;
+    problems.add({ file: file.path, line: 0, reason: `could not keep its file-history backups: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
+async function backfillFileHistory(archive: FileHistoryArchive, problems: ProblemList, signal: AbortSignal | undefined, onBackup: (path: string) => void): Promise<void> {
+  try {
+    await archive.backfill(signal, onBackup);
+  } catch (error) {
+    if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
+    if (isStoreError(error)) throw error;
+    problems.add({ file: '', line: 0, reason: `could not keep the file-history backups of earlier imports: ${error instanceof Error ? error.message : String(error)}` });
   }
 }
 
@@ -350,6 +390,7 @@ class ProgressReporter {
   private fileBytesRead = 0;
   private currentFile: string | null = null;
   private lastReport = 0;
+  private backupTold = false;
 
   constructor(private readonly options: ImportOptions) {}
 
@@ -360,12 +401,20 @@ class ProgressReporter {
   }
   beginFile(path: string): void {
     this.currentFile = path;
+    this.backupTold = false;
     this.fileBytesRead = 0;
     this.report('import', false);
   }
   fileBytes(bytes: number): void {
     this.fileBytesRead = bytes;
     this.report('import', false);
+  }
+  /** A file-history backup being copied into the store, after its transcript's lines (shown as the current file). */
+  backup(path: string): void {
+    this.currentFile = path;
+    // The first backup of a file is always told (the copying is a new step), the rest as throttled as lines.
+    this.report('import', !this.backupTold);
+    this.backupTold = true;
   }
   endFile(bytes: number): void {
     this.bytesDone += bytes;

@@ -39,6 +39,8 @@ export interface ImportWorkerHostOptions {
   readonly entry?: WorkerEntry;
   /** The worker's indexing progress (`index.progress`). */
   readonly onIndexProgress?: (progress: { done: number; total: number }) => void;
+  /** Claude Code's config folder, whose file-history backups the worker copies into the store at import. */
+  readonly claudeConfigDir?: string;
 }
 
 /** Which file the worker runs; tests point it at a worker that fails. */
@@ -88,7 +90,7 @@ export function startImportWorkerHost(storeFile: string, options: ImportWorkerHo
 
   function spawn(): Worker {
     const entry = options.entry ?? writeWorkerEntry();
-    const data: WriteWorkerData = { storeFile };
+    const data: WriteWorkerData = { storeFile, ...(options.claudeConfigDir === undefined ? {} : { claudeConfigDir: options.claudeConfigDir }) };
     const started = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data });
     const stopped = (why: string): void => {
       if (worker !== started) return;

@@ -10,6 +10,8 @@ import type { ImportOutcome } from './import-sessions';
 export interface WriteWorkerData {
   /** The store file the service has open (and has migrated): the worker opens its own connection to it. */
   readonly storeFile: string;
+  /** Claude Code's config folder: the file-history backups imported lines name are copied from it (file-history-archive.ts). */
+  readonly claudeConfigDir?: string;
 }
 
 export type ToWriteWorker =

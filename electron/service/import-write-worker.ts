@@ -18,10 +18,12 @@ import { transcriptReader } from './transcript-reader';
 import { importSessions, type TranscriptReader } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
 import { createStoreWriterLock } from './store-writer-lock';
+import { SnapshotStore } from '../git/object-store';
+import { createFileHistoryArchive, type FileHistoryArchive } from './file-history-archive';
 
 if (parentPort === null) throw new Error('import-write-worker runs as a worker thread');
 const port = parentPort;
-const { storeFile } = workerData as WriteWorkerData;
+const { storeFile, claudeConfigDir } = workerData as WriteWorkerData;
 
 /**
  * No request is answered on this thread, so parsed batches are stored for up to WRITE_WORKER_TURN_MS per turn:
@@ -34,6 +36,9 @@ const reader: TranscriptReader = { ...transcriptReader, startWorker: () => start
 // would pay for that on every few lines.
 let store: SessionStore | null = null;
 let indexer: FullTextIndexer | null = null;
+// The snapshot store the file-history copies go into, opened at the first backup copied.
+let objects: SnapshotStore | null = null;
+let archive: FileHistoryArchive | null = null;
 const running = new Map<string, AbortController>();
 // Only asked whether another process holds the turn (the service's thread takes it for this one's imports).
 const writerLock = createStoreWriterLock({ dataDir: dirname(storeFile), name: 'arbor' });
@@ -67,6 +72,12 @@ function openStore(): SessionStore {
   return store;
 }
 
+function openArchive(): FileHistoryArchive | undefined {
+  if (claudeConfigDir === undefined) return undefined;
+  archive ??= createFileHistoryArchive(openStore(), { claudeConfigDir, objects: () => (objects ??= SnapshotStore.open({ dataDir: dirname(storeFile) })) });
+  return archive;
+}
+
 function openIndexer(): FullTextIndexer {
   indexer ??= createFullTextIndexer(openStore(), {
     // An import here writes first (it kicks the indexer when done); another process importing would only
@@ -89,6 +100,7 @@ async function run(jobId: string, paths: readonly string[]): Promise<void> {
       signal: controller.signal,
       onProgress: (progress) => post({ type: 'progress', progress }),
       onSessionsChanged: (sessionIds) => post({ type: 'sessions-changed', jobId, sessionIds }),
+      fileHistory: openArchive(),
     });
     post({ type: 'done', jobId, outcome });
   } catch (error) {
@@ -114,6 +126,9 @@ async function close(): Promise<void> {
   // The chunk under way commits or rolls back whole; what is left is found pending at the next start.
   await indexer?.stop();
   indexer = null;
+  objects?.close();
+  objects = null;
+  archive = null;
   store?.close();
   store = null;
   port.close();

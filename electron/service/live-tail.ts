@@ -25,6 +25,11 @@ export interface LiveTailSource {
   discover(folders: readonly string[], signal: AbortSignal): Promise<readonly TailedFile[]>;
   /** Imports the files from where the last import stopped; emits `sessions.changed` for what it added. */
   importFiles(paths: readonly string[], signal: AbortSignal): Promise<unknown>;
+  /**
+   * Known transcripts that are no longer on disk (their agent's cleanup, the user): their sessions stay in the
+   * store, and the list marks them "source deleted". Heard once per file; a file that comes back is tailed again.
+   */
+  filesGone?(paths: readonly string[]): void;
 }
 
 export interface LiveTailOptions {
@@ -69,6 +74,8 @@ export function startLiveTail(source: LiveTailSource, options: LiveTailOptions =
   const again = new Set<string>();
   const searching = new Map<string, Promise<void>>();
   const notTranscripts = new Set<string>();
+  /** Known files found missing since the source last heard of it. */
+  const gone = new Set<string>();
   let folders: readonly string[] = [];
   let polling = false;
   let lastRescan = Date.now();
@@ -109,7 +116,10 @@ export function startLiveTail(source: LiveTailSource, options: LiveTailOptions =
 
   async function remember(path: string): Promise<boolean> {
     const info = await stat(path).catch(() => null);
-    if (info === null) return false;
+    if (info === null) {
+      if (known.delete(path)) gone.add(path);
+      return false;
+    }
     const before = known.get(path);
     known.set(path, { size: info.size, mtimeMs: info.mtimeMs });
     return before !== undefined && (before.size !== info.size || before.mtimeMs !== info.mtimeMs);
@@ -177,6 +187,11 @@ export function startLiveTail(source: LiveTailSource, options: LiveTailOptions =
       paths.forEach((path, index) => {
         if (changed[index]) schedule(path);
       });
+      if (gone.size > 0) {
+        const went = [...gone];
+        gone.clear();
+        source.filesGone?.(went);
+      }
       if (rescan) {
         lastRescan = now;
         await startWatching();

@@ -15,6 +15,9 @@ import type { ImportProgress, ImportReport, SessionId, SourceFormat, SourceLocat
 import { listenForHooks } from '../hooks/hook-listener';
 import { hookSocketPath } from '../hooks/hook-socket';
 import { createEventHub } from './event-hub';
+import { createFileHistoryArchive } from './file-history-archive';
+import { createArchiveNoticeMethods } from './archive-notice';
+import { claudeConfigDir } from '../snapshots/file-history';
 import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
 import type { ImportWorkerHost, ImportWorkerHostOptions } from './import-worker-host';
@@ -77,7 +80,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   });
   const onIndexProgress = (progress: { done: number; total: number }): void => events.emit('index.progress', progress);
   // Its thread starts at the first import or index (a read-only store does neither) and stays until close.
-  const workerHost = readOnly || parts.startImportWorker === undefined ? null : parts.startImportWorker(storeFile, { onIndexProgress });
+  const claudeConfig = claudeConfigDir(options.homeDir, options.env);
+  const workerHost = readOnly || parts.startImportWorker === undefined ? null : parts.startImportWorker(storeFile, { onIndexProgress, claudeConfigDir: claudeConfig });
   const indexer =
     workerHost?.indexer ??
     createFullTextIndexer(store, {
@@ -103,6 +107,8 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
+  // In-thread imports (no worker) keep the file-history backups too; the worker makes its own.
+  const fileHistory = createFileHistoryArchive(store, { claudeConfigDir: claudeConfig, objects: workspace.objects, now });
   // A deletion or gc waits for this process's imports, then holds the writer turn like every writer.
   const exclusive: ExclusiveWrite = (work) => imports.run(() => workspace.writes.run(work));
 
@@ -123,7 +129,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
             events.emit('sessions.changed', { sessionIds: linkedSessions(store.lineageLinks(), sessionIds) }),
         };
         const outcome =
-          workerHost !== null ? await workerHost.run(paths, importOptions) : await importSessions(store, parts.reader, paths, importOptions);
+          workerHost !== null ? await workerHost.run(paths, importOptions) : await importSessions(store, parts.reader, paths, { ...importOptions, fileHistory });
         return { sessions: outcome.sessions, problems: outcome.problems, ...(outcome.lines ? { lines: outcome.lines } : {}) };
       }));
     });
@@ -167,6 +173,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.delete': createDeleteMethod(workspace, exclusive),
     'store.gc': createGcMethod(workspace, exclusive),
     'store.gcSchedule': createGcScheduleMethod(workspace),
+    ...createArchiveNoticeMethods(workspace),
     'search.query': createSearchMethod(store, () => imports.busy),
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
@@ -212,6 +219,11 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
           knownFiles: () => (folders === undefined ? store.transcriptFiles() : []),
           discover: async (within, signal) => (await parts.reader.discover(within, { signal })).files,
           importFiles: (paths, signal) => runImport(paths, { signal }),
+          // The list asks again and marks the sessions "source deleted" (sessions.list stats their files).
+          filesGone: (paths) => {
+            const sessionIds = [...new Set(paths.map((path) => store.sessionOfFile(path)).filter((id): id is SessionId => id !== null))];
+            if (sessionIds.length > 0) events.emit('sessions.changed', { sessionIds });
+          },
         },
         { ...rest, signal },
       );
@@ -274,6 +286,7 @@ const WRITING_METHODS: ReadonlyMap<MethodName, string> = new Map<MethodName, str
   ['prices.setPlan', 'change plans'],
   ['sessions.delete', 'delete sessions'],
   ['store.gc', 'collect garbage'],
+  ['archive.dismissNotice', 'remember the dismissed notice'],
 ]);
 
 /**

@@ -4,6 +4,8 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createForkRecords, type ForkRecord } from '../db/fork-records';
+import { createSessionSourceFiles } from '../db/session-source-files';
+import { createSourceDeletedMarks } from './source-files';
 import { createStoredGraphs } from '../db/session-graph-store';
 import { linkedSessions } from '../db/session-lineage';
 import type { SnapshotRecord } from '../db/session-store';
@@ -44,6 +46,10 @@ export function createSessionGraphs(
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
   const stored = createStoredGraphs(store.handles);
+  // A mark found after the list was answered: the list asks again (source-files.ts).
+  const sourceMarks = createSourceDeletedMarks(createSessionSourceFiles(store.handles), {
+    onChanged: (sessionIds) => workspace.events.emit('sessions.changed', { sessionIds: [...sessionIds] }),
+  });
   /** The workspace branch points of sessions Arbor added nodes to, while the session and its nodes stay as they were. */
   const extraBranches = new Map<string, { readonly key: string; readonly count: number }>();
   /**
@@ -161,13 +167,15 @@ export function createSessionGraphs(
     // and merges, worked out once per version of a session that has any.
     'sessions.list': async (request) => {
       const page = store.listSessions(request);
+      const sourceDeleted = await sourceMarks.deletedOf(page.sessions.map((session) => session.id));
       // One query for all sessions: most have no snapshots, and those that do may have thousands (hooks).
       const versions = store.snapshotVersions();
       const links = store.lineageLinks();
       let forkCount: number | undefined;
       const sessions: SessionSummary[] = [];
       for (const listed of page.sessions) {
-        const session = links.length === 0 ? listed : withLinks(store, listed, links);
+        const linked = links.length === 0 ? listed : withLinks(store, listed, links);
+        const session = sourceDeleted.has(linked.id) ? { ...linked, sourceDeleted: true } : linked;
         const version = versions.get(session.id);
         if (version === undefined) {
           sessions.push(session);

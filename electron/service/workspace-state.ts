@@ -11,7 +11,8 @@ import { hashObject } from '../git/git-object';
 import { importerFor } from '../importers/registry';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
-import { openBackupReader } from '../snapshots/file-history';
+import { createFileHistoryCopies, type FileHistoryCopies } from '../db/file-history-copies';
+import { DEFAULT_BACKUP_LIMITS, openBackupReader, type BackupReader } from '../snapshots/file-history';
 import { FILE_HISTORY_RECORDS, reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
 import { ArborError, throwIfAborted } from '../../shared/errors';
 import { hookSnapshotAt } from './hook-snapshots';
@@ -124,6 +125,8 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
   const paces = new Map<string, { background: boolean }>();
   /** Bumped by forget(): a session that changed while its nodes were read in pages is read again. */
   const generation = new Map<string, number>();
+  let copies: FileHistoryCopies | undefined;
+  const storedCopies = (): FileHistoryCopies => (copies ??= createFileHistoryCopies(store.handles));
 
   async function currentNodes(sessionId: string, signal: AbortSignal | undefined): Promise<NodeSummary[]> {
     for (;;) {
@@ -146,7 +149,7 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
     const built = (async () => {
       // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
       const nodes = given ?? lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
-      const fileHistory = await fileHistorySource(store, options.claudeConfigDir);
+      const fileHistory = await fileHistorySource(store, options.claudeConfigDir, storedCopies(), snapshots);
       const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0));
       // The session's importer reads its format's file effects; the reconstruction reads only their neutral shape.
       const readEffects = importerFor(store.getSession(sessionId)?.source ?? 'claude-code')?.readEffects;
@@ -196,11 +199,19 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
   };
 }
 
-/** The session store's file-history-snapshot lines and the backups behind them; undefined when there are none. */
-async function fileHistorySource(store: SessionStore, configDir: string | undefined): Promise<FileHistorySource | undefined> {
-  if (configDir === undefined) return undefined;
-  const backups = await openBackupReader(configDir);
-  if (backups === null) return undefined;
+/**
+ * The session store's file-history-snapshot lines and the backups behind them: the copies the import kept in
+ * the snapshot store (file-history-archive.ts), else Claude Code's own folder; undefined when there are neither.
+ */
+async function fileHistorySource(
+  store: SessionStore,
+  configDir: string | undefined,
+  copies: FileHistoryCopies,
+  snapshots: () => SnapshotStore,
+): Promise<FileHistorySource | undefined> {
+  const onDisk = configDir === undefined ? null : await openBackupReader(configDir);
+  if (onDisk === null && !copies.any()) return undefined;
+  const backups = archivedBackups(copies, snapshots, onDisk);
   const foldersBySession = new Map<string, FolderAt>();
   return {
     recordsOf: (nodeId) =>
@@ -212,6 +223,29 @@ async function fileHistorySource(store: SessionStore, configDir: string | undefi
       let folders = foldersBySession.get(node.summary.sessionId);
       if (folders === undefined) foldersBySession.set(node.summary.sessionId, (folders = sessionFolders(store, node.summary.sessionId)));
       return folders(node.file, node.line);
+    },
+  };
+}
+
+/**
+ * Backups read from the store's copies first (the same bytes, and still there after Claude Code's cleanup), from
+ * the file-history folder for those imported before the archive existed; within the same limits as the folder's.
+ */
+function archivedBackups(copies: FileHistoryCopies, snapshots: () => SnapshotStore, onDisk: BackupReader | null): BackupReader {
+  let budget = DEFAULT_BACKUP_LIMITS.maxTotalBytes;
+  return {
+    async read(sessionId, backupFileName) {
+      const copy = copies.find(sessionId, backupFileName);
+      if (copy !== null && copy.size <= DEFAULT_BACKUP_LIMITS.maxFileBytes && copy.size <= budget) {
+        const objects = snapshots();
+        // The import's worker wrote the pack through its own instance of the store.
+        if (!objects.has(copy.blobOid)) objects.refresh();
+        if (objects.has(copy.blobOid)) {
+          budget -= copy.size;
+          return objects.readBlob(copy.blobOid);
+        }
+      }
+      return onDisk === null ? null : onDisk.read(sessionId, backupFileName);
     },
   };
 }

@@ -63,6 +63,8 @@ export function createFakeService(): FakeService {
   const api: ArborApi = {
     'app.info': async (request) => (record('app.info', request), { version: '0.0.0', dataDir: '/fake', platform: 'linux', host: 'web' }),
     'sessions.list': async (request) => (record('sessions.list', request), { sessions: [FAKE_SESSION], total: 1 }),
+    'archive.notice': async (request) => (record('archive.notice', request), { notice: null }),
+    'archive.dismissNotice': async (request) => (record('archive.dismissNotice', request), { notice: null }),
     'sessions.projectLineage': async (request) => (record('sessions.projectLineage', request), { project: request.project, sessions: [FAKE_SESSION], edges: [] }),
     'sessions.graph': async (request) => {
       record('sessions.graph', request);

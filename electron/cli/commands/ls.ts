@@ -11,6 +11,8 @@ export const lsCommand: CliCommand = {
 
 Lists the sessions in Arbor's store: short id, last activity (UTC), node count and title, and under a
 session its links ("forked from <title> (<id>) at <step>", "continued in …", "continues …", "follows …").
+A session whose transcript files are gone from disk says "source deleted" under its row: Arbor's store still
+holds every line it imported ("sourceDeleted": true in --json).
 Any unique prefix of an id works wherever a SESSION is asked for.
 
 Options:
@@ -35,7 +37,11 @@ Options:
     const [header, ...lines] = table(['ID', 'DATE', 'NODES', 'TITLE'], rows, [2]).trimEnd().split('\n');
     // A session's links go under its row, indented to its title.
     const indent = ' '.repeat((header ?? '').indexOf('TITLE'));
-    const out = [header, ...lines.flatMap((line, i) => [line, ...linkPhrases(sessions[i]!.links).map((phrase) => `${indent}↳ ${phrase}`)])];
+    const notes = (i: number): string[] => [
+      ...(sessions[i]!.sourceDeleted === true ? ['source deleted (the store keeps every line)'] : []),
+      ...linkPhrases(sessions[i]!.links).map((phrase) => `↳ ${phrase}`),
+    ];
+    const out = [header, ...lines.flatMap((line, i) => [line, ...notes(i).map((note) => `${indent}${note}`)])];
     context.io.stdout(`${out.join('\n')}\n`);
     return 0;
   },

@@ -22,6 +22,7 @@ import { PaneSplitter } from './PaneSplitter';
 import { DEFAULT_PANES, fitPanes, resizePane, type PaneWidths } from './pane-layout';
 import { useWindowWidth } from './use-window-width';
 import { ArborLogo } from './icons';
+import { CleanupNoticeBanner } from '../archive/CleanupNoticeBanner';
 
 const LAYOUT_KEY = 'arbor.layout.v1';
 
@@ -71,6 +72,7 @@ export function App() {
       <div className="app-banners">
         <ConnectionBanner />
         <ErrorBanner />
+        <CleanupNoticeBanner />
       </div>
       <SessionList />
       <PaneSplitter label="Resize sessions list" direction={1} width={shown.left} onResize={(w) => setLayout((l) => resizePane(l, 'left', w, windowWidth))} />

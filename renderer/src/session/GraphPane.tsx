@@ -15,6 +15,7 @@ import { DeleteSessionButton } from '../forget/DeleteSessionButton';
 import { SessionLinks } from './SessionLinks';
 import { SessionCost } from '../statistics/SessionCost';
 import { SessionResume } from './SessionResume';
+import { SourceDeletedNote } from './SourceDeletedNote';
 
 /** The centre: the open session's tree, or what to do when there is nothing to open yet. */
 export function GraphPane() {
@@ -90,6 +91,7 @@ export function GraphPane() {
             <SessionCost sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <SessionLinks links={graph.session.links} />
+            <SourceDeletedNote sessionId={graph.session.id} />
           </div>
           <SessionResume session={graph.session} />
         </div>

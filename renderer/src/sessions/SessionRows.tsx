@@ -6,6 +6,7 @@ import { BranchIcon } from '../app/icons';
 import { formatBytes } from '../files/format-bytes';
 import { lineageNote } from '../../../shared/session-links';
 import { activityOf, lineageSummary, type SessionGroup } from './session-groups';
+import { SOURCE_DELETED_TOOLTIP } from '../session/SourceDeletedNote';
 
 export const ROW_HEIGHT = 54;
 export const HEADER_HEIGHT = 30;
@@ -95,6 +96,7 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
       data-testid="session-row"
       data-session-id={session.id}
       data-orphan={session.orphanSubagent === true ? 'true' : undefined}
+      data-source-deleted={session.sourceDeleted === true ? 'true' : undefined}
       role="option"
       aria-selected={selected}
       data-depth={depth > 0 ? depth : undefined}
@@ -119,6 +121,11 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         {session.source === 'codex' ? (
           <span className="badge badge--agent" data-testid="agent-mark" title="A Codex CLI session">
             Codex
+          </span>
+        ) : null}
+        {session.sourceDeleted === true ? (
+          <span className="badge badge--source-deleted" data-testid="source-deleted-mark" title={SOURCE_DELETED_TOOLTIP}>
+            source deleted
           </span>
         ) : null}
         {session.orphanSubagent ? (

@@ -3,10 +3,11 @@
  * file it writes (so it lands in a manual snapshot and a fork's folder) and the fork's transcript — is
  * imported, indexed, snapshotted and forked; `arbor delete --forks --yes` then leaves no file in the data
  * folder holding it, decompressed content included. Before the deletion the same scan finds it in the store
- * and in the snapshot packs, so a scan that could not see it would fail here first.
+ * and in the snapshot packs, so a scan that could not see it would fail here first. The session's file-history
+ * backup holds it too: its copy in the snapshot store (the archive) leaves with the session.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,9 @@ describe('arbor delete: the canary', () => {
     const before = scanForCanary(dataDir, canary);
     expect(before.some((find) => find.startsWith('arbor.sqlite')), before.join('\n')).toBe(true);
     expect(before.some((find) => find.startsWith('snapshots.git/objects/')), before.join('\n')).toBe(true);
+    // The file-history backup's own bytes were copied into the snapshot store at import (the archive).
+    const backupBytes = readFileSync(doomed.backup, 'utf8');
+    expect(scanForCanary(dataDir, backupBytes).filter((find) => find.startsWith('snapshots.git/objects/')).length).toBeGreaterThan(0);
 
     const deleted = await cli(['delete', doomed.sessionId, '--forks', '--yes', '--json']);
     expect(deleted.code, deleted.stderr).toBe(0);
@@ -82,6 +86,7 @@ describe('arbor delete: the canary', () => {
     expect(outcome.plan.forks.map((f) => f.fork)).toEqual([created.fork]);
 
     expect(scanForCanary(dataDir, canary)).toEqual([]);
+    expect(scanForCanary(dataDir, backupBytes)).toEqual([]);
     expect(existsSync(created.dir)).toBe(false);
     expect(existsSync(created.transcript!)).toBe(false);
     expect(JSON.parse((await cli(['search', canary, '--json'])).stdout)).toMatchObject({ hits: [] });
@@ -91,5 +96,7 @@ describe('arbor delete: the canary', () => {
     expect(ls.stdout).not.toContain(doomed.sessionId);
     expect((JSON.parse((await cli(['search', keptSecret, '--json'])).stdout) as { hits: unknown[] }).hits.length).toBeGreaterThan(0);
     expect(scanForCanary(dataDir, keptSecret).length).toBeGreaterThan(0);
+    // The kept session's backup copy stays in the store.
+    expect(scanForCanary(dataDir, readFileSync(kept.backup, 'utf8')).some((find) => find.startsWith('snapshots.git/objects/'))).toBe(true);
   }, 240_000);
 });

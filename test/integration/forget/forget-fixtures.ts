@@ -4,7 +4,8 @@
  * session writes (its snapshots, its forks) and the fork's transcript.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
 import { Random } from '../../../shared/random';
 
@@ -16,9 +17,15 @@ export interface WrittenSession {
   readonly cwd: string;
   /** The Write's result node: a fork point whose folder holds the written file. */
   readonly writeResultId: string;
+  /** The file-history backup the second prompt's checkpoint names (its bytes hold the secret too). */
+  readonly backup: string;
 }
 
-/** Writes `<projects>/<encoded cwd>/<id>.jsonl` for a session in `cwd` that writes `notes.txt` holding `secret`. */
+/**
+ * Writes `<projects>/<encoded cwd>/<id>.jsonl` for a session in `cwd` that writes `notes.txt` holding `secret`,
+ * then asks for more: that prompt's checkpoint names a file-history backup of notes.txt (`<config>/file-history/
+ * <id>/`, beside `projects`) whose bytes, different from the file's, also hold the secret.
+ */
 export function writeSecretSession(projects: string, cwd: string, sessionId: string, secret: string, seed = 1): WrittenSession {
   mkdirSync(cwd, { recursive: true });
   const builder = new TranscriptBuilder({ sessionId, cwd, version: '2.1.30', gitBranch: 'main', slug: 'forget-test' }, new Random(seed), new Date('2026-11-01T10:00:00Z'));
@@ -30,10 +37,18 @@ export function writeSecretSession(projects: string, cwd: string, sessionId: str
   const bash = builder.assistant([{ type: 'tool_use', id: builder.toolUseId(), name: 'Bash', input: { command: 'cat notes.txt' } }], 'claude-sonnet-4-5', USAGE, 'tool_use');
   builder.toolResult(bash.calls[0]!, content, { stdout: content, stderr: '', interrupted: false, isImage: false });
   builder.assistant([{ type: 'text', text: 'Noted.' }], 'claude-sonnet-4-5', USAGE, 'end_turn');
+  const backupName = `${createHash('sha1').update(sessionId).digest('hex').slice(0, 16)}@v1`;
+  const backupContent = `checkpointed ${content}`;
+  builder.fileHistorySnapshot(builder.reserveUuid(), { 'notes.txt': { backupFileName: backupName, version: 1, backupTime: builder.timestamp() } });
+  builder.userPrompt('Read it back later.');
+  const history = join(dirname(projects), 'file-history', sessionId);
+  mkdirSync(history, { recursive: true });
+  const backup = join(history, backupName);
+  writeFileSync(backup, backupContent);
   const folder = join(projects, cwd.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(folder, { recursive: true });
   const transcript = join(folder, `${sessionId}.jsonl`);
   writeFileSync(transcript, `${builder.take().join('\n')}\n`);
   writeFileSync(filePath, content);
-  return { sessionId, transcript, cwd, writeResultId };
+  return { sessionId, transcript, cwd, writeResultId, backup };
 }

@@ -94,3 +94,23 @@ it('leaves files that are not transcripts alone, and imports nothing at start', 
 it('watches each folder once, not the ones inside another', () => {
   expect(outermost(['/a/b/c', '/a/b', '/x', '/a/b', '/a/bc'])).toEqual(['/x', '/a/b', '/a/bc']);
 });
+
+it('says once which known transcripts went from disk (the list then marks their sessions "source deleted")', { timeout: 15_000 }, async () => {
+  const folder = join(root, 'gone');
+  mkdirSync(folder);
+  const file = join(folder, 'session.jsonl');
+  const kept = join(folder, 'kept.jsonl');
+  writeFileSync(file, '{}\n');
+  writeFileSync(kept, '{}\n');
+  const fake = fakeSource(folder, 0);
+  const gone: string[][] = [];
+  const tail = startLiveTail({ ...fake.source, filesGone: (paths) => gone.push([...paths]) }, { debounceMs: 50, pollMs: 50, rescanMs: 60_000 });
+  await tail.ready;
+  rmSync(file);
+  const deadline = Date.now() + 5000;
+  while (gone.length === 0 && Date.now() < deadline) await sleep(25);
+  await sleep(200);
+  await tail.stop();
+  expect(gone).toEqual([[file]]);
+  expect(fake.imports).toEqual([]);
+});
