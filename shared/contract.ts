@@ -5,6 +5,7 @@
  * it in the service (electron/service/). See CONTRIBUTING.md "Add an IPC method".
  */
 import type { ProjectLineage } from './project-lineage';
+import type { SideEffectLedger } from './side-effect-ledger';
 import { GC_SCHEDULES, type GcReport, type GcSchedule, type GcScheduleState, type SessionDeleteOutcome } from './forget';
 import type {
   ImportProgress,
@@ -152,6 +153,12 @@ export interface ArborMethods extends UsageMethods {
   'export.preview': { request: { target: string }; result: ExportPreview };
   /** Writes the export, redacted except for the findings in `keep`; `EXISTS` unless `overwrite`. */
   'export.write': { request: ExportWriteRequest; result: ExportWritten };
+  /**
+   * The side-effect ledger (issue 15): a session's steps (target: its id, every branch) or the branch through a
+   * node (target: a node id) that reached outside the workspace, with outcomes and possible double effects;
+   * `since` lists only the steps after that node of the walk (a merge's base).
+   */
+  'effects.ledger': { request: { target: string; since?: NodeId }; result: SideEffectLedger };
 }
 
 /** A session among the costliest of a Statistics answer. */
@@ -346,6 +353,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'prices.reset': empty,
   'prices.setPlan': v.object({ agent: agentName, subscription: v.boolean() }),
   'export.preview': v.object({ target: nodeId }),
+  'effects.ledger': v.object({ target: nodeId, since: v.optional(nodeId) }),
   'export.write': v.object({
     target: nodeId,
     format: v.literal(...EXPORT_FORMATS),

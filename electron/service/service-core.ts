@@ -25,6 +25,7 @@ import { createSerialQueue } from './serial-queue';
 import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createExportMethods } from './export-methods';
+import { createLedgerMethods } from './ledger-methods';
 import { createForkMethods } from './fork-methods';
 import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
 import { createGcMethod, createGcScheduleMethod } from './gc-store';
@@ -171,6 +172,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     ...createStatsMethods(store, now),
     ...createExportMethods({ graph: graphs['sessions.graph'], detail: detailOf, events, homeDir: options.homeDir, version: options.version, now }),
+    ...createLedgerMethods({ graph: graphs['sessions.graph'], store }),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths, includeDeleted }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

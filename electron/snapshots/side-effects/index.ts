@@ -6,3 +6,5 @@ export { classifyShellCommand, type ShellContext } from './classify-command';
 export { classifyStepCall, classifyToolCall, summarizeCall } from './classify-call';
 export { claudeStepCalls, sideEffectsSince, type ReadLine, type StepsSinceOptions } from './steps-since';
 export { parseShell, type ParsedShell, type SimpleCommand } from './shell-parse';
+export { commandOfCall, ledgerBuilder, stepParents, type LedgerBuilder, type LedgerCall, type LedgerOptions, type LedgerStep } from './ledger';
+export { canonicalJson, REPLAY_RULES, shellReplayKeys, toolReplayKeys, type ReplayKey, type ReplayRule } from './replay-rules';
