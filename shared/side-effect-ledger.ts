@@ -66,3 +66,37 @@ export function ledgerCounts(entries: readonly LedgerEntry[]): { unrecorded: num
   }
   return { unrecorded, replays };
 }
+
+/** The kinds as people say them (the rewind preview, the ledger, the CLI and the exports use the same words). */
+export const SIDE_EFFECT_LABELS: Readonly<Record<SideEffectKind, string>> = {
+  'git-push': 'git push',
+  'git-remote': 'git remote',
+  network: 'network',
+  publish: 'publish',
+  database: 'database',
+  mcp: 'MCP call',
+  deploy: 'deploy',
+  unknown: 'unknown',
+};
+
+export const LEDGER_OUTCOME_TEXT: Readonly<Record<ToolOutcome, string>> = {
+  ok: 'ok',
+  error: 'failed',
+  missing: 'requested, outcome not recorded',
+};
+
+const REPLAY_REASON_TEXT: Readonly<Record<ReplayReason, string>> = {
+  'missing-outcome': 'the earlier request has no recorded outcome and may have run',
+  retry: 'it already ran on another branch (before a rewind or retry)',
+  resume: 'it already ran before the session was resumed',
+};
+
+/** What an entry is, in a word or two: its kinds, else the effect it requested (a git commit stays local). */
+export function entryLabels(entry: Pick<LedgerEntry, 'kinds' | 'effects'>): string[] {
+  return entry.kinds.length > 0 ? entry.kinds.map((kind) => SIDE_EFFECT_LABELS[kind]) : entry.effects.slice(0, 1);
+}
+
+/** "Possible double effect: git commit requested again; the earlier request has no recorded outcome and may have run." */
+export function replayText(replay: LedgerReplay): string {
+  return `Possible double effect: ${replay.effect} requested again; ${REPLAY_REASON_TEXT[replay.reason]}.`;
+}

@@ -5,6 +5,7 @@ import { deleteCommand } from './delete';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
+import { effectsCommand } from './effects';
 import { exportCommand } from './export';
 import { filesCommand } from './files';
 import { forkCommand } from './fork';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly CliCommand[] = [
   catCommand,
   diffCommand,
   exportCommand,
+  effectsCommand,
   snapshotCommand,
   rewindCommand,
   undoCommand,
