@@ -4,6 +4,7 @@
  * replay), a publish repeated on the kept branch after a rewind (a retry), the branch through a node, `since`,
  * and a Codex rollout whose exec and MCP calls go through the same classifier.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeSummary } from '../../../shared/model';
@@ -97,5 +98,26 @@ describe('the side-effect ledger', () => {
 
   it('says NOT_FOUND for a target that is neither a session nor a node', async () => {
     await expect(h.service.api['effects.ledger']({ target: 'no-such-thing' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('the ledger in exports', () => {
+  it('a JSON export of the branch through the replayed commit carries its sideEffects, the replay linked', async () => {
+    const resumed = nodes.find((node) => node.kind === 'user' && node.label.includes('Carry on'))!;
+    const out = join(h.root, 'ledger.json');
+    await h.service.api['export.write']({ target: resumed.id, format: 'json', out });
+    const exported = JSON.parse(readFileSync(out, 'utf8')) as { sideEffects: LedgerEntry[] };
+    const ledger = await h.service.api['effects.ledger']({ target: resumed.id });
+    expect(exported.sideEffects).toEqual(ledger.entries);
+    expect(exported.sideEffects.filter((entry) => entry.replayOf !== null).map((entry) => entry.replayOf!.effect)).toEqual(['git commit']);
+  });
+
+  it('a Markdown export ends with the Side effects section, the replay under its request', async () => {
+    const out = join(h.root, 'ledger.md');
+    await h.service.api['export.write']({ target: LEDGER_SESSION_ID, format: 'md', out });
+    const text = readFileSync(out, 'utf8');
+    const section = text.slice(text.indexOf('\n## Side effects\n'));
+    expect(section).toContain('- **git commit** · requested, outcome not recorded · `git add -A && git commit -m "fix: parser keeps quoted commas"`');
+    expect(section).toMatch(/\n {2}- ⚠ Possible double effect: git commit requested again; the earlier request has no recorded outcome and may have run\. Earlier: `[0-9a-f]{8}`/);
   });
 });
