@@ -11,6 +11,7 @@ import { ConversationLayout, ConversationModeSwitch } from '../conversation/Conv
 import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
 import { ExportButton } from '../export/ExportButton';
+import { SideEffectsButton } from './SideEffectsButton';
 import { SessionLinks } from './SessionLinks';
 import { SessionCost } from '../statistics/SessionCost';
 import { SessionResume } from './SessionResume';
@@ -76,6 +77,7 @@ export function GraphPane() {
         <div className="graph-pane__head">
           <ConversationModeSwitch />
           <ExportButton sessionId={graph.session.id} />
+          <SideEffectsButton sessionId={graph.session.id} />
           <h1 className="graph-pane__title" title={graph.session.title}>
             {graph.session.title}
           </h1>

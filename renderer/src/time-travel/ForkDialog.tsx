@@ -6,6 +6,7 @@ import { plural } from '../app/format';
 import { SkippedList } from './ChangeLists';
 import { CopyButton } from './CopyButton';
 import { ErrorBox } from './ErrorBox';
+import { ForkSideEffects } from './ForkSideEffects';
 import { Modal } from './Modal';
 import { useMounted } from '../app/use-mounted';
 import { ProgressLine } from './ProgressLine';
@@ -132,6 +133,7 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
           />
           <span className="tt-field__hint">An absolute path to a folder that does not exist yet (or is empty).</span>
         </label>
+        <ForkSideEffects nodeId={nodeId} />
         {creating ? <ProgressLine label="Forking" progress={progress} /> : null}
       </form>
     );
