@@ -10,7 +10,7 @@ import type { NodeId, NodeSummary, SessionGraph, SessionId } from '../../shared/
 import { ledgerCounts, type SideEffectLedger } from '../../shared/side-effect-ledger';
 import type { SessionStore } from '../db/session-store';
 import { importerFor } from '../importers/registry';
-import { claudeStepCalls, ledgerBuilder, stepParents, type LedgerCall } from '../snapshots/side-effects';
+import { claudeStepCalls, isLocalTool, ledgerBuilder, stepParents, type LedgerCall } from '../snapshots/side-effects';
 
 export interface LedgerMethodParts {
   readonly graph: (request: { sessionId: SessionId }, context?: CallContext) => Promise<SessionGraph>;
@@ -42,8 +42,9 @@ export async function sessionLedger(parts: LedgerMethodParts, target: string, si
   const builder = ledgerBuilder({ cwd: graph.session.project, parentOf: stepParents(graph.nodes), through, since });
   let visited = 0;
   for (const node of walk) {
-    // Every step passes by (the builder marks where the node asked for and `since` are); only calls are read.
-    if (node.toolCalls.length === 0) {
+    // Every step passes by (the builder marks where the node asked for and `since` are); only the lines of
+    // calls that may reach outside are read (most are reads and edits: a 50k-node session reads a fraction).
+    if (node.toolCalls.every((ref) => isLocalTool(ref.name))) {
       builder.add({ nodeId: node.id, timestamp: node.timestamp, file: null, calls: [] });
       continue;
     }
