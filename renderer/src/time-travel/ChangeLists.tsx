@@ -1,6 +1,8 @@
 import type { SideEffect, SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
 import { plural } from '../app/format';
+import type { NodeId } from '../../../shared/model';
 import { EffectList, rowsOfSideEffects } from './EffectList';
+import { useLedger } from './use-ledger';
 
 const GROUPS = [
   { key: 'written', title: 'Written', mark: 'M', hint: 'contents replaced' },
@@ -90,9 +92,18 @@ export function SkippedList({ skipped, hint = 'not touched by this rewind' }: { 
   );
 }
 
-/** Steps whose effects outside the workspace stay, whatever the rewind writes (the ledger's list, without outcomes). */
-export function SideEffectList({ effects, intro }: { readonly effects: readonly SideEffect[]; readonly intro: string }) {
+/**
+ * Steps whose effects outside the workspace stay, whatever the rewind writes. With `nodeId`, the ledger of the
+ * branch through it adds each step's outcome and marks possible double effects.
+ */
+export function SideEffectList({ effects, intro, nodeId }: { readonly effects: readonly SideEffect[]; readonly intro: string; readonly nodeId?: NodeId }) {
+  if (nodeId !== undefined && effects.length > 0) return <LedgerSideEffectList effects={effects} intro={intro} nodeId={nodeId} />;
   return <EffectList rows={rowsOfSideEffects(effects)} intro={intro} />;
+}
+
+function LedgerSideEffectList({ effects, intro, nodeId }: { readonly effects: readonly SideEffect[]; readonly intro: string; readonly nodeId: NodeId }) {
+  const state = useLedger(nodeId);
+  return <EffectList rows={rowsOfSideEffects(effects, state.status === 'ready' ? state.ledger.entries : [])} intro={intro} />;
 }
 
 export function summarizeChanges(changes: WorkspaceChanges): string {

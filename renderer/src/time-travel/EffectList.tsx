@@ -17,15 +17,21 @@ export interface EffectRow {
   readonly replayOf?: LedgerReplay | null;
 }
 
-export function rowsOfSideEffects(effects: readonly SideEffect[]): EffectRow[] {
-  return effects.map((effect) => ({
-    key: `${effect.toolUseId}:${effect.kind}`,
-    nodeId: effect.nodeId,
-    kind: effect.kind,
-    labels: [SIDE_EFFECT_LABELS[effect.kind]],
-    tool: effect.tool,
-    summary: effect.summary,
-  }));
+/** A preview's side effects; with the ledger's entries, each with its outcome and replay mark where the ledger has it. */
+export function rowsOfSideEffects(effects: readonly SideEffect[], ledger: readonly LedgerEntry[] = []): EffectRow[] {
+  const entries = new Map(ledger.map((entry) => [entry.toolUseId, entry]));
+  return effects.map((effect) => {
+    const entry = entries.get(effect.toolUseId);
+    return {
+      key: `${effect.toolUseId}:${effect.kind}`,
+      nodeId: effect.nodeId,
+      kind: effect.kind,
+      labels: [SIDE_EFFECT_LABELS[effect.kind]],
+      tool: effect.tool,
+      summary: effect.summary,
+      ...(entry === undefined ? {} : { outcome: entry.outcome, replayOf: entry.replayOf }),
+    };
+  });
 }
 
 export function rowsOfLedger(entries: readonly LedgerEntry[]): EffectRow[] {

@@ -9,6 +9,8 @@ import type { LedgerEntry, SideEffectLedger } from '../../../../shared/side-effe
 import { MergeSideEffects } from '../../../../renderer/src/merge/MergeSideEffects';
 import { ForkSideEffects } from '../../../../renderer/src/time-travel/ForkSideEffects';
 import { LedgerDialog } from '../../../../renderer/src/time-travel/LedgerDialog';
+import { RewindDialog } from '../../../../renderer/src/time-travel/RewindDialog';
+import { rewindPreview } from './time-travel-fixtures';
 import { createFakeClient } from '../fake-client';
 import { mergePreview } from '../merge/merge-fixtures';
 import { renderWithStore } from '../render';
@@ -73,6 +75,19 @@ describe('the side-effect ledger views', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Show the earlier request' })));
     expect(closed).toBe(1);
     await waitFor(() => expect(store.getState().selectedNodeId).toBe('n1'));
+  });
+
+  it('the rewind preview adds the ledger\'s outcome and replay mark to its side effects', async () => {
+    const publish = entry({
+      nodeId: 'n9', toolUseId: 'tu9', kinds: ['publish'], effects: ['npm publish'], summary: 'npm publish', outcome: 'missing',
+      replayOf: { nodeId: 'n5', toolUseId: 'tu5', summary: 'npm publish', outcome: 'ok', reason: 'retry', effect: 'npm publish' },
+    });
+    const client = createFakeClient({ 'rewind.preview': () => rewindPreview(), 'effects.ledger': () => ledger({ entries: [publish] }) });
+    renderWithStore(<RewindDialog nodeId="n1" onClose={() => undefined} />, client);
+    const list = await screen.findByTestId('side-effects');
+    await waitFor(() => expect(list.querySelector('[data-testid="replay"]')?.textContent).toContain('npm publish requested again; it already ran on another branch'));
+    expect(list.textContent).toContain('requested, outcome not recorded');
+    expect(client.calls.find((call) => call.method === 'effects.ledger')?.request).toEqual({ target: 'n1' });
   });
 
   it('says so when no step reached outside', async () => {

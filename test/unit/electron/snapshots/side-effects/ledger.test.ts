@@ -4,7 +4,7 @@
  * steps after the node.
  */
 import { describe, expect, it } from 'vitest';
-import { ledgerBuilder, type LedgerStep } from '../../../../../electron/snapshots/side-effects';
+import { commandOfCall, ledgerBuilder, type LedgerStep } from '../../../../../electron/snapshots/side-effects';
 import type { ToolOutcome } from '../../../../../shared/model';
 
 const PUSH = 'git push origin main';
@@ -60,5 +60,16 @@ describe('ledger replays', () => {
       ['a', ['network'], [], false],
       ['c', ['unknown'], [], true],
     ]);
+  });
+});
+
+describe('commandOfCall (an export reads calls from their input)', () => {
+  it('reads Claude Code Bash and every Codex shell tool, argv or string, and nothing else', () => {
+    expect(commandOfCall('Bash', { command: PUSH })).toBe(PUSH);
+    expect(commandOfCall('exec_command', { cmd: PUSH, workdir: '/w' })).toBe(PUSH);
+    expect(commandOfCall('shell', { command: ['bash', '-lc', PUSH] })).toBe(PUSH);
+    expect(commandOfCall('local_shell', { command: ['git', 'push', 'origin', 'main'] })).toBe(PUSH);
+    expect(commandOfCall('Read', { command: PUSH })).toBeNull();
+    expect(commandOfCall('mcp__github__create_issue', { title: 'x' })).toBeNull();
   });
 });
