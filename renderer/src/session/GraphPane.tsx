@@ -77,7 +77,6 @@ export function GraphPane() {
         <div className="graph-pane__head">
           <ConversationModeSwitch />
           <ExportButton sessionId={graph.session.id} />
-          <SideEffectsButton sessionId={graph.session.id} />
           <h1 className="graph-pane__title" title={graph.session.title}>
             {graph.session.title}
           </h1>
@@ -90,6 +89,7 @@ export function GraphPane() {
             <SessionCost sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <SessionLinks links={graph.session.links} />
+            <SideEffectsButton sessionId={graph.session.id} />
           </div>
           <SessionResume session={graph.session} />
         </div>
