@@ -6,6 +6,7 @@
  */
 import type { ProjectLineage } from './project-lineage';
 import type { CleanupNotice } from './archive';
+import type { SideEffectLedger } from './side-effect-ledger';
 import { GC_SCHEDULES, type GcReport, type GcSchedule, type GcScheduleState, type SessionDeleteOutcome } from './forget';
 import type {
   ImportProgress,
@@ -176,6 +177,12 @@ export interface ArborMethods extends UsageMethods {
    * Progress is `operation.progress` with operation `archive-export`.
    */
   'archive.export': { request: ArchiveExportRequest; result: ArchiveExported };
+  /**
+   * The side-effect ledger (issue 15): a session's steps (target: its id, every branch) or the branch through a
+   * node (target: a node id) that reached outside the workspace, with outcomes and possible double effects;
+   * `since` lists only the steps after that node of the walk (a merge's base).
+   */
+  'effects.ledger': { request: { target: string; since?: NodeId }; result: SideEffectLedger };
 }
 
 /** A session among the costliest of a Statistics answer. */
@@ -373,6 +380,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'prices.reset': empty,
   'prices.setPlan': v.object({ agent: agentName, subscription: v.boolean() }),
   'export.preview': v.object({ target: nodeId }),
+  'effects.ledger': v.object({ target: nodeId, since: v.optional(nodeId) }),
   'export.write': v.object({
     target: nodeId,
     format: v.literal(...EXPORT_FORMATS),

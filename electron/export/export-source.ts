@@ -60,6 +60,8 @@ export const EXPORT_PAGE = 200;
 export interface RedactedPage {
   readonly nodes: readonly ExportedNode[];
   readonly findings: readonly RedactionFinding[];
+  /** Each node's transcript file (the side-effect ledger tells a resume into another file by it). */
+  readonly files: ReadonlyMap<NodeId, string>;
 }
 
 /**
@@ -122,7 +124,7 @@ export async function* redactedPages(
       });
     });
     options.onProgress?.(Math.min(resolved.steps.length, from + steps.length));
-    yield { nodes: redacted, findings };
+    yield { nodes: redacted, findings, files: new Map(nodes.map((node) => [node.id, details.get(node.id)!.file])) };
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ExportFormat, ExportedNode, ExportedSession } from '../../shared/export';
 import type { NodeId, SessionLink } from '../../shared/model';
+import type { LedgerEntry } from '../../shared/side-effect-ledger';
 import { assertNever } from '../../shared/errors';
 import { htmlExportWriter } from './html-export';
 import { jsonExportWriter } from './json-export';
@@ -25,6 +26,8 @@ export interface ExportTail {
   /** Findings the user kept (or all of them, unredacted). */
   readonly kept: number;
   readonly noRedact: boolean;
+  /** The side-effect ledger of the exported branch, from the redacted nodes (so its commands are redacted too). */
+  readonly sideEffects: readonly LedgerEntry[];
 }
 
 export interface ExportWriter {

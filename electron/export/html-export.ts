@@ -10,6 +10,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { ExportedBlock, ExportedNode, ExportedToolCall } from '../../shared/export';
+import { entryLabels, LEDGER_OUTCOME_TEXT, replayText, type LedgerEntry } from '../../shared/side-effect-ledger';
 import type { ExportHeadInfo, ExportTail, ExportWriter } from './export-writer';
 import { EXPORT_CSS } from './html-style';
 import { callBodies, clipped, compactionSummary, outcomeLabel, roleOf } from './step-text';
@@ -35,7 +36,8 @@ export function htmlExportWriter(): ExportWriter {
       }
       return out;
     },
-    tail: (tail) => `${inRun !== null ? '</div></details>\n' : ''}</main>\n${renderToStaticMarkup(h(Footer, { tail }))}\n</body>\n</html>\n`,
+    tail: (tail) =>
+      `${inRun !== null ? '</div></details>\n' : ''}</main>\n${renderToStaticMarkup(h(SideEffects, { entries: tail.sideEffects }))}\n${renderToStaticMarkup(h(Footer, { tail }))}\n</body>\n</html>\n`,
   };
 }
 
@@ -80,6 +82,38 @@ function Header({ info }: { info: ExportHeadInfo }): ReactNode {
     h('dl', null, ...rows.map(([key, value]) => h(Fragment, { key }, h('dt', null, key), h('dd', null, value)))),
   );
 }
+
+/** The side-effect ledger, each entry linking to its step (and a replay to the earlier request's). */
+function SideEffects({ entries }: { entries: readonly LedgerEntry[] }): ReactNode {
+  const intro = entries.length === 0 ? 'No step reached outside the workspace.' : `${entries.length} step${entries.length === 1 ? '' : 's'} reached outside the workspace: no rewind or fork takes ${entries.length === 1 ? 'it' : 'them'} back.`;
+  return h(
+    'section',
+    { className: 'effects', 'aria-labelledby': 'side-effects' },
+    h('h2', { id: 'side-effects' }, 'Side effects'),
+    h('p', { className: 'effects__intro' }, intro),
+    entries.length === 0
+      ? null
+      : h(
+          'ul',
+          { className: 'effects__list' },
+          ...entries.map((entry) =>
+            h(
+              'li',
+              { key: `${entry.toolUseId}`, className: `effect${entry.replayOf !== null ? ' effect--replay' : ''}` },
+              h('span', { className: 'effect__kind' }, entryLabels(entry).join(', ')),
+              h('span', { className: `outcome outcome--${entry.outcome}` }, LEDGER_OUTCOME_TEXT[entry.outcome]),
+              h('a', { className: 'effect__summary', href: stepHref(entry.nodeId) }, h('code', null, entry.summary)),
+              entry.replayOf !== null
+                ? h('p', { className: 'effect__replay' }, `⚠ ${replayText(entry.replayOf)} `, h('a', { href: stepHref(entry.replayOf.nodeId) }, 'The earlier request'), ` (${LEDGER_OUTCOME_TEXT[entry.replayOf.outcome]}).`)
+                : null,
+            ),
+          ),
+        ),
+  );
+}
+
+/** A link to a step of this file; the id is transcript text, so it is encoded (it stays a fragment). */
+const stepHref = (nodeId: string): string => `#node-${encodeURIComponent(nodeId)}`;
 
 function Footer({ tail }: { tail: ExportTail }): ReactNode {
   const text = tail.noRedact

@@ -57,6 +57,14 @@ a{color:var(--accent)}
 .agent-run{border-left:3px solid var(--agent-line);padding-left:10px;margin:6px 0 6px 14px}
 .agent-run>summary{cursor:pointer;color:var(--muted);font-size:13px}
 .inert,.inert-link{color:var(--muted)}
+.effects{border-top:1px solid var(--line);margin-top:24px;padding-top:8px}
+.effects h2{font-size:1.2em;margin:0 0 6px}
+.effects__intro{color:var(--muted);font-size:13px;margin:0 0 8px}
+.effects__list{list-style:none;margin:0;padding:0}
+.effect{display:flex;flex-wrap:wrap;gap:8px;align-items:baseline;padding:4px 0;border-bottom:1px solid var(--line);font-size:13px}
+.effect__kind{font-weight:600;min-width:7em}
+.effect__summary{color:inherit;text-decoration:none;min-width:0}
+.effect__replay{flex-basis:100%;margin:2px 0 0;color:var(--missing);background:var(--missing-bg);border-radius:4px;padding:2px 8px}
 .ansi-red-fg,.ansi-bright-red-fg{color:var(--ansi-red)}.ansi-green-fg,.ansi-bright-green-fg{color:var(--ansi-green)}
 .ansi-yellow-fg,.ansi-bright-yellow-fg{color:var(--ansi-yellow)}.ansi-blue-fg,.ansi-bright-blue-fg{color:var(--ansi-blue)}
 .ansi-magenta-fg,.ansi-bright-magenta-fg{color:var(--ansi-magenta)}.ansi-cyan-fg,.ansi-bright-cyan-fg{color:var(--ansi-cyan)}

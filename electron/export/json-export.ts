@@ -1,9 +1,9 @@
 /**
  * The JSON export: one object, format "arbor-export" version 1 (shared/export.ts, electron/export/README.md),
- * written as it streams: the head, `nodes` a page at a time, then the redaction count last.
+ * written as it streams: the head, `nodes` a page at a time, then the side-effect ledger and the redaction count last.
  */
 import { EXPORT_JSON_FORMAT, EXPORT_JSON_VERSION } from '../../shared/export';
-import type { ExportWriter } from './export-writer';
+import type { ExportTail, ExportWriter } from './export-writer';
 
 export function jsonExportWriter(): ExportWriter {
   let first = true;
@@ -30,6 +30,11 @@ export function jsonExportWriter(): ExportWriter {
       }
       return out;
     },
-    tail: (tail) => `\n ],\n "redacted": ${tail.noRedact ? 0 : tail.redacted}\n}\n`,
+    tail: (tail) => `\n ],\n "sideEffects": ${sideEffectsJson(tail)},\n "redacted": ${tail.noRedact ? 0 : tail.redacted}\n}\n`,
   };
+}
+
+/** One entry a line, like `nodes`. */
+function sideEffectsJson(tail: ExportTail): string {
+  return tail.sideEffects.length === 0 ? '[]' : `[${tail.sideEffects.map((entry) => `\n  ${JSON.stringify(entry)}`).join(',')}\n ]`;
 }

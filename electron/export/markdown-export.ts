@@ -5,6 +5,7 @@
  * so a viewer that renders raw HTML in Markdown still runs nothing from the transcript.
  */
 import type { ExportedNode, ExportedToolCall } from '../../shared/export';
+import { entryLabels, LEDGER_OUTCOME_TEXT, replayText, type LedgerEntry } from '../../shared/side-effect-ledger';
 import type { ExportHeadInfo, ExportTail, ExportWriter } from './export-writer';
 import { callBodies, clipped, compactionSummary, outcomeLabel, roleOf, stripAnsi } from './step-text';
 
@@ -27,7 +28,7 @@ export function markdownExportWriter(): ExportWriter {
       }
       return out;
     },
-    tail: (tail) => `\n---\n\n${tailLine(tail)}\n`,
+    tail: (tail) => `\n---\n\n${sideEffectsOf(tail.sideEffects)}${tailLine(tail)}\n`,
   };
 }
 
@@ -54,6 +55,17 @@ function tailLine(tail: ExportTail): string {
   if (tail.noRedact) return '_Exported without redaction._';
   const kept = tail.kept > 0 ? `; ${tail.kept} left as they were, by choice` : '';
   return `_${tail.redacted} secret${tail.redacted === 1 ? '' : 's'} redacted${kept}._`;
+}
+
+/** The side-effect ledger: one line per step that reached outside, a possible double effect under its request. */
+function sideEffectsOf(entries: readonly LedgerEntry[]): string {
+  if (entries.length === 0) return '## Side effects\n\n_No step reached outside the workspace._\n\n';
+  let out = `## Side effects\n\n_${entries.length} step${entries.length === 1 ? '' : 's'} reached outside the workspace: no rewind or fork takes ${entries.length === 1 ? 'it' : 'them'} back._\n\n`;
+  for (const entry of entries) {
+    out += `- **${inline(entryLabels(entry).join(', '))}** · ${LEDGER_OUTCOME_TEXT[entry.outcome]} · ${code(entry.summary)} <sub>${entry.timestamp ?? ''} \`${entry.nodeId.slice(0, 8)}\`</sub>\n`;
+    if (entry.replayOf !== null) out += `  - ⚠ ${inline(replayText(entry.replayOf))} Earlier: \`${entry.replayOf.nodeId.slice(0, 8)}\` (${LEDGER_OUTCOME_TEXT[entry.replayOf.outcome]})\n`;
+  }
+  return `${out}\n`;
 }
 
 /** The boundary and the summary line are two nodes: one divider, then the summary. */

@@ -12,6 +12,7 @@ import { PREVIEW_FINDINGS_MAX, type ExportPreview, type ExportProgress, type Exp
 import { exportWriter } from './export-writer';
 import { redactedPages, redactedTitle, resolveExport, type ExportSource } from './export-source';
 import { createSecretScanner, type SecretScanner } from './secret-scan';
+import { exportLedger } from './export-ledger';
 
 export interface ExportOptions {
   readonly signal?: AbortSignal;
@@ -91,12 +92,14 @@ export async function writeExport(source: ExportSource, request: ExportWriteRequ
     );
     const total = resolved.steps.length;
     const onProgress = (done: number) => options.onProgress?.({ target: request.target, phase: 'write', done, total });
+    const ledger = exportLedger(resolved);
     for await (const page of redactedPages(source, resolved, scan, redact, { signal: options.signal, onProgress })) {
       nodes += page.nodes.length;
+      ledger.add(page);
       await write(writer.nodes(page.nodes));
     }
     throwIfAborted(options.signal);
-    await write(writer.tail({ redacted: count(true), kept: count(false), noRedact: request.noRedact === true }));
+    await write(writer.tail({ redacted: count(true), kept: count(false), noRedact: request.noRedact === true, sideEffects: ledger.entries() }));
     await closeFile(file);
     await moveIntoPlace(partial, out, request.overwrite === true);
   } catch (error) {

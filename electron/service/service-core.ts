@@ -29,6 +29,7 @@ import { createStoreWriterLock, describeWait } from './store-writer-lock';
 import type { ArborService, ArborServiceOptions } from './service-types';
 import { createArchiveExportMethod } from './archive-export';
 import { createExportMethods } from './export-methods';
+import { createLedgerMethods } from './ledger-methods';
 import { createForkMethods } from './fork-methods';
 import { createDeleteMethod, type ExclusiveWrite } from './delete-sessions';
 import { createGcMethod, createGcScheduleMethod } from './gc-store';
@@ -180,6 +181,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createStatsMethods(store, now),
     ...createExportMethods({ graph: graphs['sessions.graph'], detail: detailOf, events, homeDir: options.homeDir, version: options.version, now }),
     'archive.export': createArchiveExportMethod(workspace, options.version),
+    ...createLedgerMethods({ graph: graphs['sessions.graph'], store }),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths, includeDeleted }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

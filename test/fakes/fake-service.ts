@@ -123,6 +123,7 @@ export function createFakeService(): FakeService {
       'prices.setPlan',
       'export.preview',
       'export.write',
+      'effects.ledger',
       'sessions.delete',
       'store.gc',
       'store.gcSchedule',

@@ -64,7 +64,7 @@ Options:
 };
 
 /** A node id is passed as it is; anything else may be a session id's prefix. */
-async function resolveTarget(context: CliContext, typed: string): Promise<string> {
+export async function resolveTarget(context: CliContext, typed: string): Promise<string> {
   const service = await context.service();
   try {
     await service.api['nodes.get']({ nodeId: typed }, { signal: context.signal });

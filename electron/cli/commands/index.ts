@@ -5,6 +5,7 @@ import { deleteCommand } from './delete';
 import { demoCommand } from './demo';
 import { diffCommand } from './diff';
 import { doctorCommand } from './doctor';
+import { effectsCommand } from './effects';
 import { exportCommand } from './export';
 import { exportArchiveCommand } from './export-archive';
 import { filesCommand } from './files';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CliCommand[] = [
   catCommand,
   diffCommand,
   exportCommand,
+  effectsCommand,
   snapshotCommand,
   rewindCommand,
   undoCommand,

@@ -32,6 +32,11 @@ export function classifyStepCall(call: StepCall, context: ShellContext = { cwd: 
   return classifyToolCall(call.name, call.input, context);
 }
 
+/** A tool that stays in the workspace whatever its input (reads, edits, plans): its input need not be read. */
+export function isLocalTool(name: string): boolean {
+  return LOCAL_TOOLS.has(name) || CODEX_LOCAL_TOOLS.has(name);
+}
+
 /** The distinct kinds of side effect; empty when the call stays inside the workspace. */
 export function classifyToolCall(name: string, input: unknown, context: ShellContext = { cwd: null }): SideEffectKind[] {
   if (name.startsWith('mcp__')) return ['mcp'];

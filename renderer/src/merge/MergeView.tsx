@@ -9,6 +9,7 @@ import { MergeFileList } from './MergeFileList';
 import { MergeFileView } from './MergeFileView';
 import { MergeMessages } from './MergeMessages';
 import { MergeOutcomeView } from './MergeOutcomeView';
+import { MergeSideEffects } from './MergeSideEffects';
 import { runMergeShortcut } from './result-editor';
 import { mergeTitles } from './side-titles';
 import { isWrapShortcut, mergeWrap } from './wrap-preference';
@@ -83,6 +84,7 @@ export function MergeView({ session, onClose }: { session: MergeSession; onClose
   return (
     <div className="merge-view" role="dialog" aria-modal="true" aria-label="Merge" data-testid="merge-view" tabIndex={-1} ref={root}>
       <MergeHeader session={session} preview={preview} onClose={onClose} />
+      {preview !== null ? <MergeSideEffects preview={preview} /> : null}
       {body}
       {preview !== null && phase !== 'failed' ? <MergeFooter session={session} preview={preview} onClose={onClose} /> : null}
     </div>

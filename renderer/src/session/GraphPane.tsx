@@ -12,6 +12,7 @@ import { FormatReportNote } from './FormatReportNote';
 import { useNodeStatesAfterFirstView } from '../state/node-states-timing';
 import { ExportButton } from '../export/ExportButton';
 import { DeleteSessionButton } from '../forget/DeleteSessionButton';
+import { SideEffectsButton } from './SideEffectsButton';
 import { SessionLinks } from './SessionLinks';
 import { SessionCost } from '../statistics/SessionCost';
 import { SessionResume } from './SessionResume';
@@ -92,6 +93,7 @@ export function GraphPane() {
             <FormatReportNote sessionId={graph.session.id} revision={graph.session.nodeCount} />
             <SessionLinks links={graph.session.links} />
             <SourceDeletedNote sessionId={graph.session.id} />
+            <SideEffectsButton sessionId={graph.session.id} />
           </div>
           <SessionResume session={graph.session} />
         </div>

@@ -1,5 +1,8 @@
-import type { SideEffect, SideEffectKind, SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
+import type { SideEffect, SkippedPath, SkippedPathReason, WorkspaceChanges } from '../../../shared/operations';
 import { plural } from '../app/format';
+import type { NodeId } from '../../../shared/model';
+import { EffectList, rowsOfSideEffects } from './EffectList';
+import { useLedger } from './use-ledger';
 
 const GROUPS = [
   { key: 'written', title: 'Written', mark: 'M', hint: 'contents replaced' },
@@ -89,39 +92,18 @@ export function SkippedList({ skipped, hint = 'not touched by this rewind' }: { 
   );
 }
 
-const EFFECT_LABELS: Record<SideEffectKind, string> = {
-  'git-push': 'git push',
-  'git-remote': 'git remote',
-  network: 'network',
-  publish: 'publish',
-  database: 'database',
-  mcp: 'MCP call',
-  deploy: 'deploy',
-  unknown: 'unknown',
-};
+/**
+ * Steps whose effects outside the workspace stay, whatever the rewind writes. With `nodeId`, the ledger of the
+ * branch through it adds each step's outcome and marks possible double effects.
+ */
+export function SideEffectList({ effects, intro, nodeId }: { readonly effects: readonly SideEffect[]; readonly intro: string; readonly nodeId?: NodeId }) {
+  if (nodeId !== undefined && effects.length > 0) return <LedgerSideEffectList effects={effects} intro={intro} nodeId={nodeId} />;
+  return <EffectList rows={rowsOfSideEffects(effects)} intro={intro} />;
+}
 
-/** Steps whose effects outside the workspace stay, whatever the rewind writes. */
-export function SideEffectList({ effects, intro }: { readonly effects: readonly SideEffect[]; readonly intro: string }) {
-  if (effects.length === 0) return null;
-  return (
-    <section className="tt-group tt-effects" data-testid="side-effects">
-      <h3 className="tt-group__title">
-        Side effects <span className="tt-count tt-count--warning">{effects.length}</span>
-      </h3>
-      <p className="tt-effects__intro">{intro}</p>
-      <ul className="tt-paths">
-        {effects.map((effect) => (
-          <li key={`${effect.toolUseId}:${effect.kind}`} className="tt-effect" data-kind={effect.kind}>
-            <span className={`badge tt-effect__kind tt-effect__kind--${effect.kind}`}>{EFFECT_LABELS[effect.kind]}</span>
-            <span className="tt-effect__tool">{effect.tool}</span>
-            <code className="tt-effect__summary" title={effect.summary}>
-              {effect.summary}
-            </code>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
+function LedgerSideEffectList({ effects, intro, nodeId }: { readonly effects: readonly SideEffect[]; readonly intro: string; readonly nodeId: NodeId }) {
+  const state = useLedger(nodeId);
+  return <EffectList rows={rowsOfSideEffects(effects, state.status === 'ready' ? state.ledger.entries : [])} intro={intro} />;
 }
 
 export function summarizeChanges(changes: WorkspaceChanges): string {

@@ -6,6 +6,7 @@ import { plural } from '../app/format';
 import { SkippedList } from './ChangeLists';
 import { CopyButton } from './CopyButton';
 import { ErrorBox } from './ErrorBox';
+import { ForkSideEffects } from './ForkSideEffects';
 import { Modal } from './Modal';
 import { useMounted } from '../app/use-mounted';
 import { ProgressLine } from './ProgressLine';
@@ -173,6 +174,7 @@ export function ForkDialog({ nodeId, onClose }: { readonly nodeId: NodeId; reado
           <span>days</span>
           <span className="tt-field__hint tt-temporary__hint">The clean up removes its folder, transcript and branch once that time is over.</span>
         </div>
+        <ForkSideEffects nodeId={nodeId} />
         {creating ? <ProgressLine label="Forking" progress={progress} /> : null}
       </form>
     );

@@ -164,7 +164,7 @@ export function RewindDialog({ nodeId, onClose }: { readonly nodeId: NodeId; rea
           {count === 0 ? <div className="tt-empty">The workspace already matches this node: nothing to write.</div> : <ChangeLists changes={shown} />}
           <UnverifiedList unverified={shown.unverified} />
           <SkippedList skipped={shown.skipped} />
-          <SideEffectList effects={shown.sideEffects} intro="These steps came after this node and reached outside the workspace; a rewind cannot take them back." />
+          <SideEffectList nodeId={nodeId} effects={shown.sideEffects} intro="These steps came after this node and reached outside the workspace; a rewind cannot take them back." />
           {state.step === 'applying' ? <ProgressLine label="Rewinding" progress={progress} /> : null}
         </div>
       );

@@ -1,10 +1,11 @@
 /**
  * The HTML writer on hostile input straight from a transcript: whatever a title, prompt, reply, tool input or
- * result holds, the file has no script, no event handler, no script URL and nothing that loads.
+ * result (and the side-effect ledger repeating them) holds, the file has no script, no event handler, no script URL and nothing that loads.
  */
 import { describe, expect, it } from 'vitest';
 import { htmlExportWriter } from '../../../../electron/export/html-export';
 import type { ExportedNode } from '../../../../shared/export';
+import type { LedgerEntry } from '../../../../shared/side-effect-ledger';
 import { expectInert } from '../../../integration/export/export-harness';
 
 const HOSTILE = [
@@ -25,12 +26,21 @@ function node(over: Partial<ExportedNode>): ExportedNode {
   };
 }
 
+/** The side-effect ledger repeats commands and tool names: hostile ones too. */
+const sideEffects: LedgerEntry[] = [
+  {
+    nodeId: 'n3"><script>alert(1)</script>', toolUseId: 't1', tool: '<img src=x onerror=alert(1)>', timestamp: null, kinds: ['unknown'], effects: ['<b>x</b>'],
+    summary: HOSTILE.slice(0, 200), outcome: 'missing', afterThrough: false,
+    replayOf: { nodeId: 'javascript:alert(1)', toolUseId: 't0', summary: HOSTILE.slice(0, 200), outcome: 'missing', reason: 'missing-outcome', effect: '<script>alert(2)</script>' },
+  },
+];
+
 function render(nodes: ExportedNode[], title = HOSTILE): string {
   const writer = htmlExportWriter();
   const session = { id: 's', source: 'claude-code' as const, title, project: '/p"><script>alert(1)</script>', startedAt: null, updatedAt: null };
   return writer.head({ session, head: 'n1', through: null, links: [], nodes: nodes.length, exportedAt: '2026-12-01T00:00:00.000Z', arborVersion: 'test' })
     + writer.nodes(nodes)
-    + writer.tail({ redacted: 0, kept: 0, noRedact: false });
+    + writer.tail({ redacted: 0, kept: 0, noRedact: false, sideEffects });
 }
 
 describe('the HTML export on hostile transcript text', () => {

@@ -25,7 +25,8 @@ async function click(element: HTMLElement) {
   });
 }
 
-const methods = (client: ReturnType<typeof createFakeClient>) => client.calls.map((c) => c.method);
+/** The operations asked for (the side-effect ledger the preview reads beside them is a read, not an operation). */
+const methods = (client: ReturnType<typeof createFakeClient>) => client.calls.map((c) => c.method).filter((method) => method !== 'effects.ledger');
 
 describe('RewindDialog', () => {
   it('shows the preview before anything can be applied, then applies with that preview’s token', async () => {
@@ -47,7 +48,7 @@ describe('RewindDialog', () => {
     const apply = screen.getByTestId('rewind-apply');
     expect(apply.textContent).toBe('Rewind 4 files');
     await act(async () => fireEvent.click(apply));
-    expect(client.calls[1]).toEqual({ method: 'rewind.apply', request: { nodeId: 'n1', token: 'token-abc' } });
+    expect(client.calls.find((call) => call.method === 'rewind.apply')).toEqual({ method: 'rewind.apply', request: { nodeId: 'n1', token: 'token-abc' } });
     expect(screen.getByTestId('rewind-result').textContent).toContain('Rewound 4 files (2 written, 1 created, 1 deleted)');
   });
 
