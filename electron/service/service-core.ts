@@ -4,6 +4,7 @@
  */
 import { projectLineage } from './project-lineage';
 import { createStatsMethods } from './stats-methods';
+import { foldersOfNode } from './session-folders';
 import { linkedSessions } from '../db/session-lineage';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -162,6 +163,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...graphs,
     'nodes.get': async ({ nodeId }) => detailOf(nodeId),
     'nodes.details': async ({ nodeIds }, context) => getNodeDetails(nodeIds, detailOf, context?.signal),
+    'nodes.folder': async ({ nodeId }) => ({ folder: foldersOfNode(store, nodeId).folder }),
     ...createWorkspaceMethods(workspace),
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),
