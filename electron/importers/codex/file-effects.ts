@@ -372,7 +372,7 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
 /**
  * Each `ghost_snapshot` commit, when the turn's folder is a repository that has it, tells the touched files'
  * exact contents where it stands: anchors (before = after) the reconstruction checks its replay against. A
- * missing repository or commit changes nothing.
+ * missing repository or commit, or one that cannot be read, changes nothing; the step keeps why (`ghostMiss`).
  */
 async function readGhostStates(
   ghosts: readonly { readonly node: number; readonly commit: string; readonly cwd: string | null }[],
@@ -386,9 +386,17 @@ async function readGhostStates(
   if (touched.size === 0) return;
   const paths = [...touched];
   for (const ghost of ghosts) {
-    if (ghost.cwd === null) continue;
+    if (ghost.cwd === null) {
+      at(ghost.node).ghostMiss = { commit: ghost.commit, why: 'no-repository', folder: null };
+      continue;
+    }
     const read = await readGhostCommitFiles(ghost.cwd, ghost.commit, paths, signal);
-    if (read.kind !== 'read') continue;
+    if (read.kind !== 'read') {
+      // Nothing changes, but the Files tab says why the commit told nothing.
+      const why = read.kind === 'no-commit' ? 'no-commit' : read.kind;
+      at(ghost.node).ghostMiss = { commit: ghost.commit, why, folder: ghost.cwd, ...(read.kind === 'unreadable' ? { detail: read.detail } : {}) };
+      continue;
+    }
     for (const [path, content] of read.files) {
       at(ghost.node).edits.push({ tool: GHOST_TOOL, toolUseId: `ghost:${ghost.commit}`, path, before: content, after: content, source: 'snapshot', patch: [], replacements: [] });
     }
