@@ -28,6 +28,7 @@ import {
   type StepEffects,
 } from '../transcript';
 import { readGhostCommitFiles } from '../../git/ghost-commit';
+import { rawCallId } from './rollout-entry';
 import { parseApplyPatch, patchInCommand, type PatchOperation } from './apply-patch';
 
 /** What one Codex call is, read from its line. */
@@ -323,12 +324,14 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
     if (node.toolCalls.length > 0) {
       const calls = new Map(readCodexCalls(raw).map((call) => [call.id, call]));
       for (const ref of node.toolCalls) {
-        seenCalls.add(ref.id);
-        const read = calls.get(ref.id) ?? { id: ref.id, name: ref.name, input: undefined, command: null, workdir: null, changes: null, unreadablePatch: false };
-        const call = withApplied(read, applied.get(ref.id));
-        applied.delete(ref.id);
-        if (ref.outcome === 'missing') unanswered.set(ref.id, { call, cwd, node: index });
-        else pending.set(ref.id, { call, outcome: ref.outcome, cwd, node: index });
+        // Keyed by the id the lines write (a repeated id is stored as `id#n`): the latest open call of an id is the one its output answers.
+        const id = rawCallId(ref.id);
+        seenCalls.add(id);
+        const read = calls.get(id) ?? { id, name: ref.name, input: undefined, command: null, workdir: null, changes: null, unreadablePatch: false };
+        const call = withApplied(read, applied.get(id));
+        applied.delete(id);
+        if (ref.outcome === 'missing') unanswered.set(id, { call, cwd, node: index });
+        else pending.set(id, { call, outcome: ref.outcome, cwd, node: index });
       }
     }
     if (pending.size > 0) {
