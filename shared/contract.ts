@@ -77,6 +77,11 @@ export interface ArborMethods extends UsageMethods {
   'sessions.graphPage': { request: { sessionId: SessionId; page: number }; result: SessionGraphPage };
   'nodes.get': { request: { nodeId: NodeId }; result: NodeDetail };
   /**
+   * The folder in force at the node: the session's own folder, unless a record above it moved the session
+   * (a Codex `turn_context` naming another cwd, a relocation, a worktree). The session header shows it.
+   */
+  'nodes.folder': { request: { nodeId: NodeId }; result: { folder: string | null } };
+  /**
    * Several nodes' details at once (at most NODE_DETAILS_MAX ids), in the order asked, duplicates once; ids
    * that name no node are listed in `missing` (the conversation view reads a branch a screenful at a time).
    */
@@ -287,6 +292,7 @@ export const requestValidators: { [M in MethodName]: Validator<RequestOf<M>> } =
   'sessions.graph': v.object({ sessionId: v.string({ min: 1, max: 200 }) }),
   'sessions.graphPage': v.object({ sessionId: v.string({ min: 1, max: 200 }), page: v.int({ min: 0, max: 1_000_000 }) }),
   'nodes.get': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
+  'nodes.folder': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
   'nodes.details': v.object({ nodeIds: v.array(nodeId, { max: NODE_DETAILS_MAX }) }),
   'nodes.files': v.object({ nodeId: v.string({ min: 1, max: 200 }) }),
   'nodes.file': v.object({ nodeId: v.string({ min: 1, max: 200 }), path, bytes: v.optional(v.boolean()), replayed: v.optional(v.boolean()) }),

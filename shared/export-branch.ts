@@ -1,13 +1,13 @@
 /**
  * Which nodes an export holds, in reading order: the branch through a node as the conversation view shows it
  * (root → node → the end of its branch, following the graph's display tree: at a fork, branch 1 below the
- * node), with each subagent run folded in right after the call that spawned it. The walk mirrors
- * renderer/src/conversation/branch-path.ts (lineChild, branchEnd), which the main side cannot import.
- * Loops over typed arrays only: a 50k-node branch is walked without recursion.
+ * node), with each subagent run folded in right after the call that spawned it. The walk is the conversation
+ * view's own (graph/branch-walk.ts). Loops over typed arrays only: a 50k-node branch is walked without recursion.
  */
 import type { NodeId, NodeSummary } from './model';
 import type { WorkspaceNodeInfo } from './operations';
 import { BRANCH_NONE, branchHeads, branchOrdinal, buildDisplayTree, classifyBranchPoints, type BranchOrdinal } from './graph/branch-points';
+import { agentRunsOf, branchEnd, lineChild, pathTo, type BranchWalkStructure } from './graph/branch-walk';
 import { buildSessionTree } from './graph/session-tree';
 
 export interface ExportStep {
@@ -31,33 +31,13 @@ export function exportBranch(nodes: readonly NodeSummary[], workspaceNodes: read
   const session = buildSessionTree(nodes);
   const branches = classifyBranchPoints(session, branchHeads(session, workspaceNodes));
   const display = buildDisplayTree(session, branches);
-  const isAgent = (index: number): boolean => session.agentRoot[index] === 1;
+  const structure: BranchWalkStructure = { session, branches, display };
 
-  const lineChild = (node: number): number => {
-    const start = display.childStart[node]!;
-    const end = display.childStart[node + 1]!;
-    let first = -1;
-    for (let c = start; c < end; c++) {
-      const child = display.children[c]!;
-      if (isAgent(child)) continue;
-      if (first < 0) first = child;
-      if (branches.branch[node] === BRANCH_NONE) break;
-      if (branchOrdinal(session, branches, child, display)?.index === 1) return child;
-    }
-    return first;
-  };
-
-  let selected = through === null ? newestMainNode(nodes) : (session.indexById.get(through) ?? -1);
+  const selected = through === null ? newestMainNode(nodes) : (session.indexById.get(through) ?? -1);
   if (selected < 0) return { steps: [], head: null };
   // A node inside a subagent run is read under the call that spawned it, on the main line.
-  for (let at = selected; at >= 0; at = display.parent[at]!) {
-    if (isAgent(at) && display.parent[at]! >= 0) selected = display.parent[at]!;
-  }
-  let leaf = selected;
-  for (let at = lineChild(selected); at >= 0; at = lineChild(at)) leaf = at;
-  const up: number[] = [];
-  for (let at = leaf; at >= 0; at = display.parent[at]!) up.push(at);
-  up.reverse();
+  const { leaf } = branchEnd(structure, selected);
+  const up = pathTo(structure, leaf);
 
   const steps: ExportStep[] = [];
   const ordinalOf = (index: number): BranchOrdinal | null => {
@@ -71,16 +51,12 @@ export function exportBranch(nodes: readonly NodeSummary[], workspaceNodes: read
   // Subagent runs (and runs they spawn) in reading order, with an explicit stack.
   const foldRuns = (index: number, outerRun: NodeId | null): void => {
     const stack: { at: number; run: NodeId }[] = [];
-    const runsOf = (at: number): number[] => {
-      const runs: number[] = [];
-      for (let c = display.childStart[at]!; c < display.childStart[at + 1]!; c++) if (isAgent(display.children[c]!)) runs.push(display.children[c]!);
-      return runs;
-    };
+    const runsOf = (at: number): number[] => agentRunsOf(structure, at);
     for (const root of runsOf(index).reverse()) stack.push({ at: root, run: outerRun ?? nodes[root]!.id });
     while (stack.length > 0) {
       const { at, run } = stack.pop()!;
       push(at, run);
-      const next = lineChild(at);
+      const next = lineChild(structure, at);
       if (next >= 0) stack.push({ at: next, run });
       // Nested runs read before the rest of this run's line.
       for (const root of runsOf(at).reverse()) stack.push({ at: root, run });

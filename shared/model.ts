@@ -369,11 +369,26 @@ export interface KnownNodeFile extends NodeFileBase {
   readonly size: number;
 }
 
+/**
+ * A Codex `ghost_snapshot` on the node's path whose commit could not be read, so it could not tell the files'
+ * contents there: the folder is no repository (or the turn named none), the repository lacks the commit, or
+ * reading it failed (`detail` says how).
+ */
+export interface GhostSnapshotMiss {
+  readonly commit: string;
+  readonly why: 'no-repository' | 'no-commit' | 'unreadable';
+  /** The turn's folder (null when the turn named none). */
+  readonly folder: string | null;
+  readonly detail?: string;
+}
+
 export interface UnknownNodeFile extends NodeFileBase {
   readonly known: 'unknown';
   /** The step from which this file's content is not known; null when no step on the path ever told it. */
   readonly unknownSince: NodeId | null;
   readonly reason: FileUnknownReason;
+  /** The nearest ghost snapshot above the node that could have told the content, and why it could not be read. */
+  readonly ghost?: GhostSnapshotMiss;
   /** Always true: the form older readers of `arbor files --json` look for. */
   readonly unknown: true;
 }
@@ -402,6 +417,8 @@ export interface NodeFileContent {
   /** When the content is not known: since which step and why (absent when the state does not cover the path). */
   readonly unknownSince?: NodeId | null;
   readonly reason?: FileUnknownReason;
+  /** As UnknownNodeFile's: a ghost snapshot above that could not be read. */
+  readonly ghost?: GhostSnapshotMiss;
   /**
    * Set when the state does not cover the path: a reconstructed state covers only the files the session
    * touched, a snapshot only its folder.

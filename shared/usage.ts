@@ -91,12 +91,16 @@ export interface StatsReport {
   readonly filters: StatsFilters;
   readonly total: UsageFigure;
   readonly rows: readonly UsageFigureRow[];
+  /** True while the replies of a store from before tokens were counted are still being read: figures are partial. */
+  readonly counting: boolean;
 }
 
 /** A session's figure and, for the graph, each branch's (root → a branch's head). */
 export interface SessionUsage {
   readonly sessionId: string;
   readonly total: UsageFigure;
+  /** As StatsReport's: the figure may be partial. */
+  readonly counting: boolean;
 }
 
 export interface BranchUsage {

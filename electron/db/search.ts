@@ -265,10 +265,13 @@ export function prepareIndexStatements(db: WritableDB) {
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
     ),
-    // seq only grows (AUTOINCREMENT, no deletes), so the watermark over the newest seq is the share indexed,
-    // read in O(1) on every search instead of counting a million rows.
+    // seq only grows (AUTOINCREMENT), so the watermark over the newest seq is the share indexed, read in O(1) on
+    // every search instead of counting a million rows. A deletion can take the newest nodes and leave the
+    // watermark above max(seq) (new nodes still get seqs above it): everything left is indexed, so the share is
+    // clamped here, where it is read, not by each reader.
     progress: db.prepare<[], { indexed: number; total: number }>(
-      `SELECT (SELECT value FROM meta WHERE key = 'fts_indexed_upto') AS indexed, coalesce((SELECT max(seq) FROM nodes), 0) AS total`,
+      `SELECT min(coalesce((SELECT value FROM meta WHERE key = 'fts_indexed_upto'), 0), total) AS indexed, total
+       FROM (SELECT coalesce((SELECT max(seq) FROM nodes), 0) AS total)`,
     ),
   };
 }
@@ -363,7 +366,5 @@ export function pendingIndexRows(s: IndexStatements): number {
 
 /** Nodes indexed so far out of all stored (by seq: approximate when an import's batch was rolled back). */
 export function indexProgress(s: IndexStatements): SearchIndexProgress {
-  const row = s.progress.get();
-  const total = row?.total ?? 0;
-  return { indexed: Math.min(row?.indexed ?? 0, total), total };
+  return s.progress.get() ?? { indexed: 0, total: 0 };
 }

@@ -8,6 +8,7 @@ import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexP
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
+import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
 import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
@@ -134,6 +135,9 @@ export interface SessionStore {
   /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
   compactNextChunk(rows: number): number;
   pendingCompactionRows(): number;
+  /** Counts up to `rows` more lines stored before migration 023 into `node_usage`; returns how many it consumed (0 = none left). */
+  backfillUsageChunk(rows: number): number;
+  pendingUsageRows(): number;
   /** The newest stored rows, before an import that stores its raw lines as read (`compressRaw` false). */
   compactionMark(): CompactionMark;
   /** After it: the background compaction compresses the rows stored since `mark`. */
@@ -153,6 +157,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const linkStatements = prepareLinkStatements(db.write);
   const indexStatements = prepareIndexStatements(db.write);
   const compactionStatements = prepareCompactionStatements(db.write);
+  const usageBackfill = prepareUsageBackfill(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
   const lineageQueries = prepareLineageQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
@@ -216,6 +221,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     mergeIndexStep: () => mergeIndexStep(db.write, indexStatements),
     compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
     pendingCompactionRows: () => pendingCompactionRows(compactionStatements),
+    backfillUsageChunk: (rows) => backfillUsageChunk(db.write, usageBackfill, rows),
+    pendingUsageRows: () => pendingUsageRows(usageBackfill),
     compactionMark: () => compactionMark(compactionStatements),
     compactLater: (mark) => compactLater(db.write, compactionStatements, mark),
     close: () => db.close(),

@@ -6,6 +6,7 @@ import type { AgentPlan, ModelPrice, StatsFilters, StatsGrouping, UsageGroupRow 
 import type { DatabaseHandles } from './database';
 import { DEFAULT_PRICES } from './price-defaults';
 import { insertPrice, preparePriceQueries, preparePriceWrites, readPlans, readPrices, removePrice, resetPrices, setPlan } from './price-table';
+import { USAGE_BACKFILL_KEYS } from './usage-backfill';
 import { branchUsage, prepareUsageQueries, usageGroups } from './usage-queries';
 
 export interface UsageStore {
@@ -20,6 +21,8 @@ export interface UsageStore {
   resetPrices(): void;
   plans(): AgentPlan[];
   setPlan(plan: AgentPlan): void;
+  /** True while lines stored before migration 023 are still being counted (usage-backfill.ts): figures are partial. */
+  counting(): boolean;
 }
 
 export function createUsageStore(handles: DatabaseHandles): UsageStore {
@@ -34,10 +37,16 @@ export function createUsageStore(handles: DatabaseHandles): UsageStore {
       resetPrices: () => undefined,
       plans: () => [],
       setPlan: () => undefined,
+      counting: () => false,
     };
   }
   const queries = prepareUsageQueries(handles.read);
   const priceQueries = preparePriceQueries(handles.read);
+  const value = (key: string) => `coalesce((SELECT value FROM meta WHERE key = '${key}'), 0)`;
+  const backfill = handles.read.prepare<[], { counting: number }>(
+    `SELECT ${value(USAGE_BACKFILL_KEYS.nodesUntil)} > ${value(USAGE_BACKFILL_KEYS.nodesDone)}
+         OR ${value(USAGE_BACKFILL_KEYS.recordsUntil)} > ${value(USAGE_BACKFILL_KEYS.recordsDone)} AS counting`,
+  );
   let writes: ReturnType<typeof preparePriceWrites> | null = null;
   // Prepared on first use: a read-only store never writes, and its writer may not exist.
   const write = () => (writes ??= preparePriceWrites(handles.write));
@@ -50,5 +59,6 @@ export function createUsageStore(handles: DatabaseHandles): UsageStore {
     resetPrices: () => handles.write.transaction(() => resetPrices(write()))(),
     plans: () => readPlans(priceQueries),
     setPlan: (plan) => setPlan(write(), plan),
+    counting: () => backfill.get()?.counting === 1,
   };
 }

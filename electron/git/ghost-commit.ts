@@ -15,7 +15,9 @@ export type GhostCommitFiles =
   /** Absolute path → its text at the commit; a path not in the commit's tree (or binary, or outside the repository) is absent. */
   | { readonly kind: 'read'; readonly root: string; readonly files: ReadonlyMap<string, string> }
   | { readonly kind: 'no-repository'; readonly folder: string }
-  | { readonly kind: 'no-commit'; readonly root: string; readonly commit: string };
+  | { readonly kind: 'no-commit'; readonly root: string; readonly commit: string }
+  /** The repository is there but reading the commit failed (a corrupt or unreadable object, a permission). */
+  | { readonly kind: 'unreadable'; readonly root: string; readonly commit: string; readonly detail: string };
 
 /** The folder holding `.git` (a folder, or a worktree's `.git` file) at or above `folder`. */
 function workTreeRoot(folder: string): string | undefined {
@@ -42,7 +44,7 @@ export async function readGhostCommitFiles(folder: string, commit: string, paths
     await git.readCommit({ fs, gitdir, oid: commit });
   } catch (error) {
     if (isNotFound(error)) return { kind: 'no-commit', root, commit };
-    throw error;
+    return { kind: 'unreadable', root, commit, detail: error instanceof Error ? error.message : String(error) };
   }
   const files = new Map<string, string>();
   for (const path of paths) {

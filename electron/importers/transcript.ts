@@ -3,7 +3,7 @@
  * A parser streams a transcript file and emits ParsedNode / ParsedRecord / ImportProblem; the store
  * dedupes nodes by sourceId, groups files into sessions, pairs tool calls with results and indexes text.
  */
-import type { ImportProblem, NodeKind, NodeSummary, SourceFormat, TokenUsage } from '../../shared/model';
+import type { GhostSnapshotMiss, ImportProblem, NodeKind, NodeSummary, SourceFormat, TokenUsage } from '../../shared/model';
 
 /** A transcript file found on disk, with what its location says about it. */
 export interface TranscriptFile {
@@ -229,6 +229,8 @@ export interface StepEffects {
   mayWrite: MayWriteReason | null;
   /** Effects of a parallel tool result left hanging beside this node's line, applied first (set by the reconstruction). */
   carried?: FileEffect[];
+  /** A ghost snapshot at this node whose commit could not be read (the Files tab says why a file stays unknown). */
+  ghostMiss?: GhostSnapshotMiss;
 }
 
 export interface SessionEffects {

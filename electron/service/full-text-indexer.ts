@@ -2,8 +2,9 @@
  * Fills the full-text index in the background after an import has returned: small chunks, one
  * transaction each, yielding to the event loop between them so requests are served meanwhile. The import
  * stores no search text for most nodes (it is off its hot path): each chunk derives it from the raw lines.
- * Once the index is up to date, the same loop merges it into one segment when it has grown enough, then compresses the raw lines a store held before migration 013
- * (nothing to do in a store created since).
+ * Once the index is up to date, the same loop counts the tokens of the lines a store held before migration 023
+ * (usage-backfill.ts), merges the index into one segment when it has grown enough, then compresses the raw lines
+ * a store held before migration 013 (nothing to do in a store created since either).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeriveSearchText, SessionStore } from '../db/session-store';
@@ -50,6 +51,8 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
 
   async function run(): Promise<void> {
     await work(() => store.pendingIndexRows(), (rows) => store.indexNextChunk(rows, derive), options.onProgress);
+    // Before the merge: until it is done, the Statistics view says its figures are partial.
+    await work(() => store.pendingUsageRows(), (rows) => store.backfillUsageChunk(rows));
     // Up to date: merge the index into one segment when it has grown enough (search.ts), in short steps.
     if (!stopped && !(options.paused?.() ?? false) && store.pendingIndexRows() === 0) await work(() => 1, () => store.mergeIndexStep());
     await work(() => store.pendingCompactionRows(), (rows) => store.compactNextChunk(rows));

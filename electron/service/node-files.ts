@@ -38,7 +38,7 @@ function fileEntry(path: string, file: StateFile, status: FileChangeStatus | und
       return undefined;
     case 'unknown':
       if (file.replayed === null) return undefined;
-      return { path, ...changed, known: 'unknown', unknownSince: file.since, reason: file.reason, unknown: true };
+      return { path, ...changed, known: 'unknown', unknownSince: file.since, reason: file.reason, ...(file.ghost === undefined ? {} : { ghost: file.ghost }), unknown: true };
     case 'exact':
     case 'reconstructed':
       return file.blob === null ? undefined : { path, ...changed, known: file.known, oid: file.blob.oid, size: file.blob.size };
@@ -66,6 +66,7 @@ export function describeFile(state: NodeState, path: string, options: DescribeFi
         known: 'unknown',
         unknownSince: file.since,
         reason: file.reason,
+        ...(file.ghost === undefined ? {} : { ghost: file.ghost }),
         ...(options.replayed === true && file.replayed !== undefined ? { replayed: file.replayed } : {}),
       };
     case 'exact':

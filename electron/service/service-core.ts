@@ -4,6 +4,7 @@
  */
 import { projectLineage } from './project-lineage';
 import { createStatsMethods } from './stats-methods';
+import { foldersOfNode } from './session-folders';
 import { linkedSessions } from '../db/session-lineage';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -105,6 +106,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...(readOnly ? {} : { writerTurn: (signal, work, doing) => writerLock.withTurn(signal, work, doing) }),
   });
   if (!readOnly) await recoverOperations(workspace);
+  // A store from before tokens were counted (migration 023) counts its stored lines in the background now,
+  // not at the next import: the Statistics view says "counting…" until then.
+  if (!readOnly && store.pendingUsageRows() > 0) indexer.kick();
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const graphs = createSessionGraphs(workspace);
@@ -167,6 +171,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...graphs,
     'nodes.get': async ({ nodeId }) => detailOf(nodeId),
     'nodes.details': async ({ nodeIds }, context) => getNodeDetails(nodeIds, detailOf, context?.signal),
+    'nodes.folder': async ({ nodeId }) => ({ folder: foldersOfNode(store, nodeId).folder }),
     ...createWorkspaceMethods(workspace),
     ...createRewindMethods(workspace),
     ...createForkMethods(workspace),

@@ -29,6 +29,8 @@ export function statsReport(
   const by = request.by ?? 'day';
   const filters = request.filters ?? {};
   const pricing = pricingOf(usage);
+  // Read first: a count finishing meanwhile makes the figures more complete, never marks partial ones whole.
+  const counting = usage.counting();
   const rows = figuresByKey(usage.groups(by, filters), pricing);
   throwIfAborted(signal);
   const total = figureOf(usage.groups('all', filters), pricing);
@@ -44,5 +46,5 @@ export function statsReport(
   // The filters' choices come from everything stored, not from what the current filters leave.
   const projects = usage.groups('project', {}).map((row) => row.key);
   const agents = usage.groups('agent', {}).map((row) => row.key);
-  return { by, filters, total, rows, topSessions, projects: [...new Set(projects)], agents: [...new Set(agents)], plans: usage.plans() };
+  return { by, filters, total, rows, counting, topSessions, projects: [...new Set(projects)], agents: [...new Set(agents)], plans: usage.plans() };
 }

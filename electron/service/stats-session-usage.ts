@@ -11,7 +11,8 @@ import { pricingOf } from './stats-report';
 
 export function sessionUsage(sessions: SessionStore, usage: UsageStore, sessionId: string): SessionUsage {
   if (sessions.getSession(sessionId) === null) throw new ArborError('NOT_FOUND', `No session ${sessionId}`);
-  return { sessionId, total: figureOf(usage.groups('all', { sessionId }), pricingOf(usage)) };
+  const counting = usage.counting();
+  return { sessionId, total: figureOf(usage.groups('all', { sessionId }), pricingOf(usage)), counting };
 }
 
 export function branchesUsage(usage: UsageStore, headIds: readonly string[], signal?: AbortSignal): { branches: BranchUsage[] } {

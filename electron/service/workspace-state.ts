@@ -19,7 +19,7 @@ import { hookSnapshotAt } from './hook-snapshots';
 import { sessionFolders, type FolderAt } from './session-folders';
 import { lineageNodes } from './session-lineage';
 import { readSessionNodes } from './session-nodes-reader';
-import type { FileChangeStatus, FileUnknownReason, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
+import type { FileChangeStatus, FileUnknownReason, GhostSnapshotMiss, NodeId, NodeSummary, WorkspaceStateKnown } from '../../shared/model';
 
 /** A file's content in a state: text, null (absent), unknown, or binary (not shown as text). */
 export type StateContent = FileContent | BinaryContent;
@@ -49,6 +49,8 @@ export interface UnknownStateFile {
   readonly since: NodeId | null;
   readonly reason: FileUnknownReason;
   readonly replayed: string | null | undefined;
+  /** A ghost snapshot above that could have told the content, and why it could not be read. */
+  readonly ghost?: GhostSnapshotMiss;
 }
 
 /** One node's state, whichever way it is known. Paths are absolute. */
@@ -351,6 +353,7 @@ function reconstructedState(node: NodeSummary, reconstruction: Reconstruction): 
   const state = reconstruction.stateAt(node.id);
   const unknown = new Set(state.unknownFiles);
   const touched = new Set(reconstruction.touchedFiles);
+  let ghostMiss: { readonly miss: GhostSnapshotMiss | null } | undefined;
   /** Why a touched file is not known here; undefined when its text in `state.files` is right. */
   const unknownSinceOf = (path: string): { readonly nodeId: NodeId | null; readonly reason: FileUnknownReason } | undefined =>
     // The reconstruction's reasons are the contract's: this stops compiling if it gains one the model lacks.
@@ -370,7 +373,10 @@ function reconstructedState(node: NodeSummary, reconstruction: Reconstruction): 
       if (!touched.has(path)) return { known: 'not-covered' };
       const since = unknownSinceOf(path);
       const text = state.files.get(path);
-      if (since !== undefined) return { known: 'unknown', since: since.nodeId, reason: since.reason, replayed: unknown.has(path) ? undefined : text };
+      if (since !== undefined) {
+        const ghost = (ghostMiss ??= { miss: reconstruction.ghostMissAt(node.id) }).miss;
+        return { known: 'unknown', since: since.nodeId, reason: since.reason, replayed: unknown.has(path) ? undefined : text, ...(ghost === null ? {} : { ghost }) };
+      }
       return { known: 'reconstructed', blob: text == null ? null : textBlob(text) };
     },
     bytesOf(path) {

@@ -82,6 +82,7 @@ export function createFakeService(): FakeService {
       throw new ArborError('NOT_FOUND', 'no such node');
     },
     'nodes.details': async (request) => (record('nodes.details', request), { details: [], missing: [...request.nodeIds] }),
+    'nodes.folder': async (request) => (record('nodes.folder', request), { folder: null }),
     'nodes.files': async (request) => {
       record('nodes.files', request);
       throw new ArborError('NOT_FOUND', 'no such node');

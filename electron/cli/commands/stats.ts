@@ -28,7 +28,14 @@ Options:
     if (!STATS_GROUPINGS.includes(by) || by === 'session') throw new UsageError('--by takes day, model, project or agent');
     const service = await context.service();
     const sessionId = positionals[0] === undefined ? undefined : await sessionIdOf(service.api, positionals[0], context.signal);
-    const stats = await service.api['stats.get']({ by, ...(sessionId === undefined ? {} : { filters: { sessionId } }) }, { signal: context.signal });
+    const request = { by, ...(sessionId === undefined ? {} : { filters: { sessionId } }) };
+    let stats = await service.api['stats.get'](request, { signal: context.signal });
+    if (stats.counting) {
+      // A store from before tokens were counted (right after an upgrade): finish counting rather than answer partially.
+      if (context.io.interactive) context.io.stderr('Counting tokens in stored sessions…\n');
+      await service.idle();
+      stats = await service.api['stats.get'](request, { signal: context.signal });
+    }
     if (values.json === true) {
       context.io.stdout(`${JSON.stringify(stats)}\n`);
       return 0;

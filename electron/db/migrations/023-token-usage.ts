@@ -4,10 +4,11 @@
  * sessions, projects, agents and days are read through the node's row. `prices`: the price table as data,
  * the shipped defaults (price-defaults.ts, with the date they were taken) until the user edits them.
  * `agent_plans`: the agents the user runs on a subscription plan. A store from before fills `node_usage` from
- * the raw lines it keeps (usage-backfill.ts); appends add their own replies as they are stored.
+ * the raw lines it keeps, in the background (usage-backfill.ts): this migration only records where that work
+ * ends, so it is O(1) whatever the store's size. Appends add their own replies as they are stored.
  */
 import { DEFAULT_PRICES } from '../price-defaults';
-import { backfillUsage } from '../usage-backfill';
+import { START_USAGE_BACKFILL_SQL } from '../usage-backfill';
 import { insertPrice, preparePriceWrites } from '../price-table';
 import type { Migration } from './index';
 
@@ -49,6 +50,6 @@ export const migration023TokenUsage: Migration = {
     `);
     const writes = preparePriceWrites(db);
     for (const price of DEFAULT_PRICES) insertPrice(writes, price);
-    backfillUsage(db);
+    db.exec(START_USAGE_BACKFILL_SQL);
   },
 };

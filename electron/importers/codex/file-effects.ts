@@ -28,6 +28,7 @@ import {
   type StepEffects,
 } from '../transcript';
 import { readGhostCommitFiles } from '../../git/ghost-commit';
+import { rawCallId } from './rollout-entry';
 import { parseApplyPatch, patchInCommand, type PatchOperation } from './apply-patch';
 
 /** What one Codex call is, read from its line. */
@@ -323,12 +324,14 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
     if (node.toolCalls.length > 0) {
       const calls = new Map(readCodexCalls(raw).map((call) => [call.id, call]));
       for (const ref of node.toolCalls) {
-        seenCalls.add(ref.id);
-        const read = calls.get(ref.id) ?? { id: ref.id, name: ref.name, input: undefined, command: null, workdir: null, changes: null, unreadablePatch: false };
-        const call = withApplied(read, applied.get(ref.id));
-        applied.delete(ref.id);
-        if (ref.outcome === 'missing') unanswered.set(ref.id, { call, cwd, node: index });
-        else pending.set(ref.id, { call, outcome: ref.outcome, cwd, node: index });
+        // Keyed by the id the lines write (a repeated id is stored as `id#n`): the latest open call of an id is the one its output answers.
+        const id = rawCallId(ref.id);
+        seenCalls.add(id);
+        const read = calls.get(id) ?? { id, name: ref.name, input: undefined, command: null, workdir: null, changes: null, unreadablePatch: false };
+        const call = withApplied(read, applied.get(id));
+        applied.delete(id);
+        if (ref.outcome === 'missing') unanswered.set(id, { call, cwd, node: index });
+        else pending.set(id, { call, outcome: ref.outcome, cwd, node: index });
       }
     }
     if (pending.size > 0) {
@@ -372,7 +375,7 @@ export async function readCodexEffects(nodes: readonly NodeSummary[], readRaw: R
 /**
  * Each `ghost_snapshot` commit, when the turn's folder is a repository that has it, tells the touched files'
  * exact contents where it stands: anchors (before = after) the reconstruction checks its replay against. A
- * missing repository or commit changes nothing.
+ * missing repository or commit, or one that cannot be read, changes nothing; the step keeps why (`ghostMiss`).
  */
 async function readGhostStates(
   ghosts: readonly { readonly node: number; readonly commit: string; readonly cwd: string | null }[],
@@ -386,9 +389,17 @@ async function readGhostStates(
   if (touched.size === 0) return;
   const paths = [...touched];
   for (const ghost of ghosts) {
-    if (ghost.cwd === null) continue;
+    if (ghost.cwd === null) {
+      at(ghost.node).ghostMiss = { commit: ghost.commit, why: 'no-repository', folder: null };
+      continue;
+    }
     const read = await readGhostCommitFiles(ghost.cwd, ghost.commit, paths, signal);
-    if (read.kind !== 'read') continue;
+    if (read.kind !== 'read') {
+      // Nothing changes, but the Files tab says why the commit told nothing.
+      const why = read.kind === 'no-commit' ? 'no-commit' : read.kind;
+      at(ghost.node).ghostMiss = { commit: ghost.commit, why, folder: ghost.cwd, ...(read.kind === 'unreadable' ? { detail: read.detail } : {}) };
+      continue;
+    }
     for (const [path, content] of read.files) {
       at(ghost.node).edits.push({ tool: GHOST_TOOL, toolUseId: `ghost:${ghost.commit}`, path, before: content, after: content, source: 'snapshot', patch: [], replacements: [] });
     }

@@ -13,7 +13,10 @@ import { toolResultLabel } from '../claude-code/tool-labels';
 import type { ReadLine } from '../line-reader';
 import { RAW_LIMIT, type ParsedNode, type ParsedRecord, type ParseOptions, type ParseResult, type ParseSink, type TranscriptFile } from '../transcript';
 import { parseWithLineage } from './lineage';
-import { readSessionMeta, summarizeLine, type StepEntry } from './rollout-entry';
+import { CALL_USE, readSessionMeta, summarizeLine, type StepEntry } from './rollout-entry';
+
+type StepCalls = StepEntry['calls'];
+type StepResults = StepEntry['results'];
 import { readRolloutLines } from './rollout-lines';
 
 export interface CodexParseOptions extends ParseOptions {
@@ -58,6 +61,9 @@ class RolloutState {
   private held: ParsedNode | null = null;
   private waiting: ParsedRecord[] = [];
   private readonly callNames = new Map<string, string>();
+  /** Call ids seen so far, and the stored id of the open (unanswered) call of each: see `pairCalls`. */
+  private readonly callsSeen = new Map<string, number>();
+  private readonly openCalls = new Map<string, string>();
   private readonly lastEcho = new Map<string, { source: 'event' | 'item'; text: string; sourceId: string }>();
   private seenMeta = false;
   private forked = false;
@@ -114,6 +120,7 @@ class RolloutState {
       if (emit) this.record({ type: `echo:${type === 'event_msg' ? String(payload.type) : 'message'}`, refSourceId: this.lastEcho.get(entry.echo?.role ?? '')?.sourceId ?? this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length });
       return;
     }
+    const { calls, results } = this.pairCalls(entry);
     for (const call of entry.calls) this.callNames.set(call.id, call.name);
     const node: ParsedNode = {
       sourceId,
@@ -124,8 +131,8 @@ class RolloutState {
       timestamp,
       label: this.labelOf(entry),
       text: entry.text,
-      toolUses: entry.calls,
-      toolResults: entry.results.map((result) => ({ toolUseId: result.toolUseId, isError: result.isError })),
+      toolUses: calls,
+      toolResults: results.map((result) => ({ toolUseId: result.toolUseId, isError: result.isError })),
       spawnedAgentId: null,
       spawnedByToolUseId: null,
       sidechain: this.file.role === 'subagent',
@@ -168,6 +175,29 @@ class RolloutState {
     if (meta.id !== null && meta.id !== this.threadId && !this.forked) return { linkedSession: { kind: 'continues', sessionSourceId: meta.id } };
     if (meta.parentThreadId !== null) return { linkedSession: { kind: 'subagent', sessionSourceId: meta.parentThreadId } };
     return {};
+  }
+
+  /**
+   * Ids as stored: a call pairs with its output by `call_id`, which a resumed rollout (or Arbor's own
+   * generator, numbering from 1 in each part) can repeat. A repeated id gets `#n` (its n-th use) so each call
+   * keeps its own result, and an output pairs with the nearest open call of its id. The raw lines keep the id as
+   * written: `rawCallId` reads it back.
+   */
+  private pairCalls(entry: { readonly calls: StepCalls; readonly results: StepResults }): { calls: StepCalls; results: StepResults } {
+    if (entry.calls.length === 0 && entry.results.length === 0) return entry;
+    const calls = entry.calls.map((call) => {
+      const uses = (this.callsSeen.get(call.id) ?? 0) + 1;
+      this.callsSeen.set(call.id, uses);
+      const id = uses === 1 ? call.id : `${call.id}${CALL_USE}${uses}`;
+      this.openCalls.set(call.id, id);
+      return id === call.id ? call : { ...call, id };
+    });
+    const results = entry.results.map((result) => {
+      const id = this.openCalls.get(result.toolUseId) ?? result.toolUseId;
+      this.openCalls.delete(result.toolUseId);
+      return id === result.toolUseId ? result : { ...result, toolUseId: id };
+    });
+    return { calls, results };
   }
 
   private labelOf(entry: StepEntry): string {

@@ -11,6 +11,15 @@ import { codexCallLabel, patchLabel } from './tool-labels';
 import { outputText, readToolOutput } from './tool-output';
 import { isMergeSummaryText, mergeSummaryLabel } from '../../../shared/merge-summary';
 
+/** Between a repeated call id and its use count, as the parser stores it (`call_7#2`); never in a Codex id. */
+export const CALL_USE = '#';
+
+/** A stored call id as the raw lines write it. */
+export const rawCallId = (id: string): string => {
+  const at = id.lastIndexOf(CALL_USE);
+  return at < 0 ? id : id.slice(0, at);
+};
+
 export interface StepEntry {
   readonly as: 'step';
   readonly kind: NodeKind;

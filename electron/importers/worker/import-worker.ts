@@ -13,7 +13,12 @@ import { parseTranscript } from '../registry';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink, StoredRaw } from '../transcript';
 import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, type ParseWorkerData, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
 
-const MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+/**
+ * Read buffers sent but not yet stored, at most: a writer's batch (import-writer.ts, 24 MiB of lines) and a read
+ * chunk beyond it, so the writer never waits for lines. 64 MiB held twice that for nothing (peak RSS, with
+ * parse-worker.ts's WORKER_HEAP_LIMITS: 454–461 MB at 32 MiB, 464–498 MB at 64, same bytes written).
+ */
+const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 /**
  * Encoded lines are copied into arenas of this size, transferred with their batch: deflate hands back each line
  * in a buffer of its own, often a slice of a larger one, and transferring those would move far more than the line.

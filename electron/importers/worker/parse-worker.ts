@@ -61,11 +61,20 @@ export interface ParseWorkerOptions {
 /** The write worker's turn budget: a batch per turn cost it throughput, and a cancel still waits at most this. */
 export const WRITE_WORKER_TURN_MS = 100;
 
+/**
+ * The import's two worker threads (this parser and the write worker) keep a small young generation: each
+ * batch's parsed nodes and cloned messages die young, and V8's default semi-spaces let them hold tens of MB of
+ * garbage between scavenges. One 239 MB transcript peaked at 519–538 MB RSS without it and 456–498 MB with it
+ * (budget 500 MB; same load, same CPU time and bytes written; 454–461 MB with 32 MiB in flight, import-worker.ts). No change of the previous session raised the
+ * peak: its starting code (8d1703b) measured 525 MB at that load too.
+ */
+export const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
+
 export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
   const turnBudgetMs = options.turnBudgetMs ?? 0;
   const entry = workerEntry();
   const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
-  const worker = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data });
+  const worker = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;

@@ -486,5 +486,13 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     editsAt(nodeId) {
       return effects[indexOf(nodeId)]?.edits ?? [];
     },
+    ghostMissAt(nodeId) {
+      // O(the path's depth), asked once per listing of a node's files.
+      for (let j = indexOf(nodeId); j >= 0; j = tree.parent[j]!) {
+        const miss = effects[j]?.ghostMiss;
+        if (miss !== undefined) return miss;
+      }
+      return null;
+    },
   };
 }

@@ -1,5 +1,5 @@
 /** What a reconstruction answers (reconstruct-session.ts builds it): per-node file states, their problems and figures. */
-import type { NodeId } from '../../../shared/model';
+import type { GhostSnapshotMiss, NodeId } from '../../../shared/model';
 import type { FileHistorySource } from './checkpoints';
 import type { FileContent, FileEdit } from './file-edits';
 import type { MayWriteReason, ReadRecords, ReadSessionEffects } from '../../importers/transcript';
@@ -84,6 +84,8 @@ export interface Reconstruction {
   changedAt(nodeId: NodeId): FileChange[];
   /** The edits whose outcome is this node, as read from the transcript. */
   editsAt(nodeId: NodeId): readonly FileEdit[];
+  /** The nearest ghost snapshot at or above the node whose commit could not be read, or null. */
+  ghostMissAt(nodeId: NodeId): GhostSnapshotMiss | null;
 }
 
 export interface ReconstructOptions {

@@ -1,9 +1,7 @@
 /**
  * The conversation view reads one branch: the path from the root through the selected node to the end of
- * its branch. It walks the graph's display tree, so it follows the same line the graph draws: below a node
- * the path takes the child the graph keeps in the node's own column (at a fork or retry, branch 1, the
- * oldest; elsewhere the transcript's line with recording artifacts spliced in). Subagent runs are not on the
- * path; they hang off the call that spawned them. Everything is loops over typed arrays (50k-node branches).
+ * its branch, walked by shared/graph/branch-walk.ts (the export walks the same one), and turns it into rows.
+ * Everything is loops over typed arrays (50k-node branches).
  */
 import type { NodeSummary } from '../../../shared/model';
 import type { WorkspaceNodeInfo } from '../../../shared/operations';
@@ -16,6 +14,7 @@ import {
   type BranchOrdinal,
   type BranchPoints,
 } from '../../../shared/graph/branch-points';
+import { agentRunPath, branchEnd, lineChild, pathTo } from '../../../shared/graph/branch-walk';
 import type { Forest } from '../../../shared/graph/forest';
 import { buildSessionTree, type SessionTree } from '../../../shared/graph/session-tree';
 import type { SessionStructure } from '../../../shared/graph/session-structure';
@@ -46,6 +45,8 @@ export function conversationStructureOf(tree: SessionStructure): ConversationStr
   return structure;
 }
 
+export { agentRunPath, branchEnd, lineChild, pathTo };
+
 /** The path shown, and the subagent run the selection sits in (opened under its call), if any. */
 export interface BranchPath {
   readonly path: Int32Array;
@@ -53,61 +54,10 @@ export interface BranchPath {
   readonly openAgent: number;
 }
 
-/** The child the line goes on with below `node`: branch 1 at a branch point, else the first non-agent child. */
-export function lineChild(structure: ConversationStructure, node: number): number {
-  const { display, session, branches } = structure;
-  const start = display.childStart[node]!;
-  const end = display.childStart[node + 1]!;
-  let first = -1;
-  for (let c = start; c < end; c++) {
-    const child = display.children[c]!;
-    if (session.agentRoot[child] === 1) continue;
-    if (first < 0) first = child;
-    if (branches.branch[node] === BRANCH_NONE) break;
-    if (branchOrdinal(session, branches, child, display)?.index === 1) return child;
-  }
-  return first;
-}
-
 /** The branch through `selected` (a node index); an empty path for -1. */
 export function branchPath(structure: ConversationStructure, selected: number): BranchPath {
   const { leaf, openAgent } = branchEnd(structure, selected);
   return { path: pathTo(structure, leaf), openAgent };
-}
-
-/**
- * The last node of the branch through `selected` (-1 for none), which names the branch: the path is the
- * root's line down to it. O(the branch below the selection), so a cache of branches can be asked first.
- */
-export function branchEnd(structure: ConversationStructure, selected: number): { leaf: number; openAgent: number } {
-  const { display, session } = structure;
-  if (selected < 0 || selected >= display.size) return { leaf: -1, openAgent: -1 };
-  // A node inside a subagent run is read under the call that spawned it, on the main line.
-  let anchor = selected;
-  let openAgent = -1;
-  for (let at = selected; at >= 0; at = display.parent[at]!) {
-    if (session.agentRoot[at] === 1 && display.parent[at]! >= 0) {
-      openAgent = at;
-      anchor = display.parent[at]!;
-    }
-  }
-  let leaf = anchor;
-  for (let at = lineChild(structure, anchor); at >= 0; at = lineChild(structure, at)) leaf = at;
-  return { leaf, openAgent };
-}
-
-/** The display tree's line from the root down to `leaf`. */
-export function pathTo(structure: ConversationStructure, leaf: number): Int32Array {
-  const up: number[] = [];
-  for (let at = leaf; at >= 0; at = structure.display.parent[at]!) up.push(at);
-  return Int32Array.from(up.reverse());
-}
-
-/** A subagent run's own line, from its root down. */
-export function agentRunPath(structure: ConversationStructure, root: number): Int32Array {
-  const line: number[] = [];
-  for (let at = root; at >= 0; at = lineChild(structure, at)) line.push(at);
-  return Int32Array.from(line);
 }
 
 export type RowKind = 'message' | 'annotation' | 'compaction';

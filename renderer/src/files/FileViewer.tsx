@@ -27,7 +27,7 @@ export function versionOf(content: NodeFileContent): FileVersion {
 function unknownWhy(content: NodeFileContent, describeUnknown: DescribeUnknown): string | undefined {
   if (content.known !== 'unknown') return undefined;
   if (content.notCovered) return 'The state here does not cover it (a reconstruction covers only the files the session touched).';
-  return content.reason === undefined ? undefined : describeUnknown({ since: content.unknownSince ?? null, reason: content.reason });
+  return content.reason === undefined ? undefined : describeUnknown({ since: content.unknownSince ?? null, reason: content.reason, ...(content.ghost === undefined ? {} : { ghost: content.ghost }) });
 }
 
 /**

@@ -41,7 +41,7 @@ export function NodeFilesView({ node }: { readonly node: NodeSummary }) {
   const describeUnknown = useDescribeUnknown(files);
   // A changed file whose content here is not known is marked in the changed list too.
   const unknownOf = useMemo(
-    () => new Map((files?.files ?? []).flatMap((file) => (file.known === 'unknown' ? [[file.path, { since: file.unknownSince, reason: file.reason }] as const] : []))),
+    () => new Map((files?.files ?? []).flatMap((file) => (file.known === 'unknown' ? [[file.path, { since: file.unknownSince, reason: file.reason, ...(file.ghost === undefined ? {} : { ghost: file.ghost }) }] as const] : []))),
     [files],
   );
 

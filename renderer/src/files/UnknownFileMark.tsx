@@ -1,16 +1,21 @@
-import { describeUnknownReason } from '../../../shared/file-known';
-import type { FileUnknownReason, NodeId } from '../../../shared/model';
+import { describeGhostMiss, describeUnknownReason } from '../../../shared/file-known';
+import type { FileUnknownReason, GhostSnapshotMiss, NodeId } from '../../../shared/model';
 
 /** Why a file's content at a node is not known: from which step (null: no step on the path told it), and why. */
 export interface UnknownWhy {
   readonly since: NodeId | null;
   readonly reason: FileUnknownReason;
+  readonly ghost?: GhostSnapshotMiss;
 }
 
-/** "Content not known here since “Bash: npm run build”: a shell command may have changed it." */
+/**
+ * "Content not known here since “Bash: npm run build”: a shell command may have changed it." and, when a
+ * Codex ghost snapshot above could have told it, why its commit could not be read.
+ */
 export function unknownSentence(why: UnknownWhy, stepLabel: string | null | undefined): string {
   const since = why.since === null ? '' : ` since ${stepLabel ? `“${stepLabel}”` : 'an earlier step'}`;
-  return `Content not known here${since}: ${describeUnknownReason(why.reason)}.`;
+  const ghost = why.ghost === undefined ? '' : ` ${describeGhostMiss(why.ghost)}`;
+  return `Content not known here${since}: ${describeUnknownReason(why.reason)}.${ghost}`;
 }
 
 /**

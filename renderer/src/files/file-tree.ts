@@ -71,7 +71,7 @@ export function buildFileTree(entries: readonly NodeFileEntry[], root: string): 
       path: entry.path,
       relative,
       ...(entry.status ? { status: entry.status } : {}),
-      ...(entry.known === 'unknown' ? { unknown: { since: entry.unknownSince, reason: entry.reason } } : { size: entry.size }),
+      ...(entry.known === 'unknown' ? { unknown: { since: entry.unknownSince, reason: entry.reason, ...(entry.ghost === undefined ? {} : { ghost: entry.ghost }) } } : { size: entry.size }),
     });
   }
   return freeze(top);

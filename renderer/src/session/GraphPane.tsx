@@ -1,7 +1,7 @@
-import { useCallback, useEffect } from 'react';
-import type { NodeId } from '../../../shared/model';
+import { useCallback, useEffect, useMemo } from 'react';
+import type { NodeId, SessionGraph } from '../../../shared/model';
 import { useAppState } from '../app/app-context';
-import { absoluteTime, plural, relativeTime, shortenPath } from '../app/format';
+import { absoluteTime, plural, relativeTime } from '../app/format';
 import { DemoOffer } from '../import/DemoOffer';
 import { prewarmLayoutWorker } from '../graph/layout-engine';
 import { SessionGraphView } from '../graph/SessionGraphView';
@@ -15,6 +15,7 @@ import { DeleteSessionButton } from '../forget/DeleteSessionButton';
 import { SideEffectsButton } from './SideEffectsButton';
 import { SessionLinks } from './SessionLinks';
 import { SessionCost } from '../statistics/SessionCost';
+import { SessionFolder } from './SessionFolder';
 import { SessionResume } from './SessionResume';
 import { SourceDeletedNote } from './SourceDeletedNote';
 
@@ -47,6 +48,8 @@ export function GraphPane() {
   // State markers come after the graph is on screen (a reconstruction can take a while); each new
   // graph (a refresh after a fork, say) asks again.
   const shownGraph = showing ? graph : null;
+  // The header's folder is the one at the selection, else at the latest step: found once per graph.
+  const latest = useMemo(() => (graph === null ? null : latestStep(graph)), [graph]);
   useNodeStatesAfterFirstView(shownGraph, loadNodeStates);
 
   let body: React.ReactNode;
@@ -84,7 +87,7 @@ export function GraphPane() {
             {graph.session.title}
           </h1>
           <div className="graph-pane__meta">
-            {graph.session.project ? <span title={graph.session.project}>{shortenPath(graph.session.project)}</span> : null}
+            <SessionFolder project={graph.session.project} nodeId={selectedNodeId ?? latest} />
             <span title={absoluteTime(graph.session.startedAt)}>started {relativeTime(graph.session.startedAt)}</span>
             <span>{plural(graph.session.nodeCount, 'node')}</span>
             <span>{plural(graph.session.branchCount, 'branch point')}</span>
@@ -108,4 +111,14 @@ export function GraphPane() {
       </div>
     </main>
   );
+}
+
+/** The main thread's last step in transcript order (Arbor's own nodes, listed last, and subagent lines are not steps of it). */
+function latestStep({ nodes, workspaceNodes = [] }: SessionGraph): NodeId | null {
+  const added = new Set(workspaceNodes.map((info) => info.nodeId));
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i]!;
+    if (!node.sidechain && node.kind !== 'progress' && !added.has(node.id)) return node.id;
+  }
+  return null;
 }

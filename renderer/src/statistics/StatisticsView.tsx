@@ -26,6 +26,9 @@ export function StatisticsLayer() {
 
 type Metric = 'cost' | 'tokens';
 
+/** How often a partial answer (tokens still being counted) is asked again. */
+const COUNTING_POLL_MS = 2000;
+
 function barsOf(rows: StatsAnswer['rows'], metric: Metric): Bar[] {
   return rows.map((row) => ({
     key: row.key,
@@ -69,6 +72,13 @@ function StatisticsView({ onClose }: { readonly onClose: () => void }) {
       return next;
     });
   const changed = useCallback(() => setRevision((r) => r + 1), []);
+  // A store from before tokens were counted is read in the background: ask again until it is done.
+  const counting = byDay?.counting === true || byModel?.counting === true;
+  useEffect(() => {
+    if (!counting) return;
+    const timer = setTimeout(changed, COUNTING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [counting, byDay, changed]);
 
   let body: React.ReactNode;
   if (error !== null) body = <ErrorBox error={error} what="The statistics could not be read." />;
@@ -115,6 +125,11 @@ function StatisticsView({ onClose }: { readonly onClose: () => void }) {
             </select>
           </label>
         </div>
+        {counting && (
+          <p className="stats-counting" role="status" data-testid="stats-counting">
+            Counting tokens in sessions stored before this version… these figures are partial.
+          </p>
+        )}
         <Total figure={byDay.total} />
         <div className="stats-charts">
           <BarChart title={`${metric === 'cost' ? 'Cost' : 'Tokens'} per day`} bars={barsOf(byDay.rows, metric)} />

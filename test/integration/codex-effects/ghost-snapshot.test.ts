@@ -116,9 +116,14 @@ describe('Codex ghost_snapshot that cannot be read', () => {
     const workspace = join(h.root, 'repo-missing-commit');
     await commitFiles(workspace, { 'src/a.ts': 'export const a = 1;\n' });
     const id = idOf(5);
-    const nodes = await imported(editAfterGhost(id, workspace, '1234567890abcdef1234567890abcdef12345678', 'legacy'), id);
+    const missing = '1234567890abcdef1234567890abcdef12345678';
+    const nodes = await imported(editAfterGhost(id, workspace, missing, 'legacy'), id);
     const last = await fileAt(nodes[nodes.length - 1]!, join(workspace, 'src/a.ts'));
     expect([last.known, last.reason]).toEqual(['unknown', 'no-pre-state']);
+    // The Files tab's unknown mark says why the commit told nothing.
+    expect(last.ghost).toEqual({ commit: missing, why: 'no-commit', folder: workspace });
+    const listed = await h.service.api['nodes.files']({ nodeId: nodes[nodes.length - 1]!.id });
+    expect(listed.files.find((file) => file.path === join(workspace, 'src/a.ts'))).toMatchObject({ known: 'unknown', ghost: { why: 'no-commit', commit: missing } });
   });
 
   it('a folder that is no repository changes nothing', async () => {
@@ -130,5 +135,30 @@ describe('Codex ghost_snapshot that cannot be read', () => {
     const nodes = await imported(editAfterGhost(id, workspace, commit, 'legacy'), id);
     const last = await fileAt(nodes[nodes.length - 1]!, join(workspace, 'src/a.ts'));
     expect([last.known, last.reason]).toEqual(['unknown', 'no-pre-state']);
+    expect(last.ghost).toEqual({ commit, why: 'no-repository', folder: workspace });
+  });
+
+  it('a commit that cannot be read (a corrupt object) changes nothing, and says reading it failed', async () => {
+    const workspace = join(h.root, 'repo-corrupt');
+    const commit = await commitFiles(workspace, { 'src/a.ts': 'export const a = 1;\n' });
+    // The loose commit object, overwritten with bytes that do not inflate.
+    fs.writeFileSync(join(workspace, '.git', 'objects', commit.slice(0, 2), commit.slice(2)), 'not zlib');
+    const id = idOf(7);
+    const nodes = await imported(editAfterGhost(id, workspace, commit, 'legacy'), id);
+    const last = await fileAt(nodes[nodes.length - 1]!, join(workspace, 'src/a.ts'));
+    expect([last.known, last.reason]).toEqual(['unknown', 'no-pre-state']);
+    expect(last.ghost).toMatchObject({ commit, why: 'unreadable', folder: workspace });
+    expect(last.ghost?.detail).toBeTruthy();
+  });
+
+  it('a file whose content no ghost snapshot was asked for has no ghost reason', async () => {
+    const workspace = join(h.root, 'repo-no-ghost');
+    mkdirSync(workspace, { recursive: true });
+    const id = idOf(8);
+    const builder = new RolloutBuilder({ id, cwd: workspace }).user('Bump a');
+    patchStep(builder, workspace, [EDIT]);
+    const nodes = await imported(builder.agent('a is 2 now.').complete(), id);
+    const last = await fileAt(nodes[nodes.length - 1]!, join(workspace, 'src/a.ts'));
+    expect([last.known, last.ghost]).toEqual(['unknown', undefined]);
   });
 });

@@ -50,4 +50,23 @@ describe('Codex turn_context folder changes', () => {
     const firstTurn = nodes.find((node) => node.kind === 'assistant')!;
     expect((await h.service.api['rewind.preview']({ nodeId: firstTurn.id })).workspace).toBe(first);
   });
+
+  it('nodes.folder (the session header) says the folder in force at a node: the first turn\'s, then the moved one', async () => {
+    const first = join(h.root, 'first');
+    const second = join(h.root, 'second');
+    const id = '019e0000-0000-7000-8000-000000000302';
+    const builder = new RolloutBuilder({ id, cwd: first }).user('Look here');
+    builder.agent('Looked.').complete().cd(second).user('Look there');
+    builder.agent('Looked there.').complete();
+    const folder = join(h.root, 'codex');
+    mkdirSync(folder, { recursive: true });
+    await builder.write(join(folder, `rollout-2026-11-30T10-00-00-${id}.jsonl`));
+    await h.service.api['import.run']({ paths: [folder] });
+    const { session, nodes } = await h.service.api['sessions.graph']({ sessionId: id });
+    expect(session.project).toBe(first);
+    const firstReply = nodes.find((node) => node.kind === 'assistant')!;
+    const lastReply = nodes.findLast((node) => node.kind === 'assistant')!;
+    expect(await h.service.api['nodes.folder']({ nodeId: firstReply.id })).toEqual({ folder: first });
+    expect(await h.service.api['nodes.folder']({ nodeId: lastReply.id })).toEqual({ folder: second });
+  });
 });

@@ -51,6 +51,12 @@ describe('the tables a deletion walks', () => {
     }
   });
 
+  it('counted replies go with their node through the list alone (regression: a trigger on nodes deleted them a second time)', () => {
+    const triggers = handles.write.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%node_usage%'").all();
+    expect(triggers.map((trigger) => trigger.name)).toEqual([]);
+    expect(FORGET_TABLES.some((entry) => entry.table === 'node_usage')).toBe(true);
+  });
+
   it('fails when a migration adds a table with a node column that the list misses (a per-node annotation table, say)', () => {
     handles.write.exec('CREATE TABLE node_notes (node_seq INTEGER NOT NULL REFERENCES nodes(seq), note TEXT)');
     handles.write.exec('CREATE TABLE note_colours (name TEXT PRIMARY KEY, rgb TEXT)');

@@ -3,7 +3,7 @@ import type { SessionStore } from '../../../../electron/db/session-store';
 import { createFullTextIndexer } from '../../../../electron/service/full-text-indexer';
 
 /** A store whose indexing costs `msPerRow` on an injected clock, with `pending` rows to index. */
-function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSteps = 0) {
+function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSteps = 0, uncounted = 0) {
   let clock = 0;
   const asked: number[] = [];
   const steps: string[] = [];
@@ -24,6 +24,14 @@ function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSte
       clock += 10;
       return 1;
     },
+    pendingUsageRows: () => uncounted,
+    backfillUsageChunk: (rows: number) => {
+      const consumed = Math.min(rows, uncounted);
+      uncounted -= consumed;
+      if (consumed > 0) steps.push('usage');
+      clock += consumed * msPerRow;
+      return consumed;
+    },
     pendingCompactionRows: () => uncompressed,
     compactNextChunk: (rows: number) => {
       const consumed = Math.min(rows, uncompressed);
@@ -33,7 +41,7 @@ function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSte
       return consumed;
     },
   } as unknown as SessionStore;
-  return { store, asked, steps, now: () => clock, left: () => ({ pending, uncompressed }) };
+  return { store, asked, steps, now: () => clock, left: () => ({ pending, uncompressed, uncounted }) };
 }
 
 describe('full-text indexer', () => {
@@ -71,8 +79,20 @@ describe('full-text indexer', () => {
     const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
     indexer.kick();
     await indexer.idle();
-    expect(left()).toEqual({ pending: 0, uncompressed: 0 });
+    expect(left()).toEqual({ pending: 0, uncompressed: 0, uncounted: 0 });
     expect(steps.indexOf('compact')).toBeGreaterThan(steps.lastIndexOf('index'));
+  });
+
+  it('counts the tokens of a store made before migration 023 in chunks once the index is up to date, before merging it', async () => {
+    const { store, steps, now, left } = slowStore(1000, 0.4, 0, 2, 4000);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(left().uncounted).toBe(0);
+    // Chunked: many short transactions, not one holding the writer for the whole store.
+    expect(steps.filter((step) => step === 'usage').length).toBeGreaterThan(10);
+    expect(steps.indexOf('usage')).toBeGreaterThan(steps.lastIndexOf('index'));
+    expect(steps.indexOf('merge')).toBeGreaterThan(steps.lastIndexOf('usage'));
   });
 
   it('merges the index in steps once it is up to date, before compressing old rows', async () => {

@@ -1,6 +1,6 @@
 /** The Statistics view, the session header's cost and the branch heads behind the branch tooltip (issue 15). */
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatsAnswer } from '../../../../shared/contract';
 import type { UsageFigure } from '../../../../shared/usage';
 import { branchHeads } from '../../../../renderer/src/statistics/branch-heads';
@@ -13,9 +13,21 @@ import { createFakeClient, nodeSummary } from '../fake-client';
 import { renderWithStore } from '../render';
 
 afterEach(() => {
+  vi.useRealTimers();
   cleanup();
   statisticsStore.getState().close();
 });
+
+/** Timers that run as time passes, and can be moved on: the views' "ask again while counting" wait is not waited for. */
+function movableTimers(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+}
+
+async function pollOnce(): Promise<void> {
+  await act(async () => {
+    vi.advanceTimersByTime(2000);
+  });
+}
 
 const figure = (over: Partial<UsageFigure>): UsageFigure => ({
   tokens: { input: 1000, output: 200, cacheRead: 5000, cacheWrite: 0 },
@@ -43,6 +55,7 @@ const answer = (by: 'day' | 'model'): StatsAnswer => ({
   projects: ['/work/app'],
   agents: ['claude-code'],
   plans: [],
+  counting: false,
 });
 
 describe('Statistics view', () => {
@@ -62,6 +75,21 @@ describe('Statistics view', () => {
     expect(screen.getByTestId('stats-top-sessions').textContent).toContain('Add a flag');
   });
 
+  it('while a store from before tokens were counted is still being read, says the figures are partial and asks again', async () => {
+    movableTimers();
+    let counting = true;
+    const client = createFakeClient({
+      'stats.get': (request) => ({ ...answer(request.by === 'model' ? 'model' : 'day'), counting }),
+      'prices.list': () => ({ prices: [], plans: [], defaultsDate: '2026-12-02' }),
+    });
+    renderWithStore(<StatisticsLayer />, client);
+    act(() => statisticsStore.getState().show());
+    expect((await screen.findByRole('status')).textContent).toContain('these figures are partial');
+    counting = false;
+    await pollOnce();
+    await waitFor(() => expect(screen.queryByTestId('stats-counting')).toBeNull());
+  });
+
   it('a filter asks again with it', async () => {
     const client = createFakeClient({
       'stats.get': (request) => answer(request.by === 'model' ? 'model' : 'day'),
@@ -77,7 +105,7 @@ describe('Statistics view', () => {
 
 describe('session header cost', () => {
   it('says the cost and how it is known; a subscription says so instead of dollars', async () => {
-    const client = createFakeClient({ 'stats.session': ({ sessionId }) => ({ sessionId, total: sessionId === 'sub' ? figure({ usd: null, bases: ['subscription'], subscriptionTokens: 6200 }) : figure({}) }) });
+    const client = createFakeClient({ 'stats.session': ({ sessionId }) => ({ sessionId, total: sessionId === 'sub' ? figure({ usd: null, bases: ['subscription'], subscriptionTokens: 6200 }) : figure({}), counting: false }) });
     renderWithStore(
       <>
         <SessionCost sessionId="paid" revision={1} />
@@ -90,6 +118,21 @@ describe('session header cost', () => {
     expect(paid!.textContent).toBe('$0.01 · 6.2k tokens');
     expect(paid!.getAttribute('title')).toContain('priced (prices of 2026-12-02)');
     expect(sub!.textContent).toBe('subscription · 6.2k tokens');
+  });
+});
+
+describe('session header cost while counting', () => {
+  it('says "counting…" until the stored lines are counted, then the figure', async () => {
+    movableTimers();
+    let counting = true;
+    const client = createFakeClient({
+      'stats.session': ({ sessionId }) => (counting ? { sessionId, total: figure({ replies: 0 }), counting } : { sessionId, total: figure({}), counting }),
+    });
+    renderWithStore(<SessionCost sessionId="old" revision={1} />, client);
+    expect((await screen.findByTestId('session-cost')).textContent).toBe('counting…');
+    counting = false;
+    await pollOnce();
+    await waitFor(() => expect(screen.getByTestId('session-cost').textContent).toBe('$0.01 · 6.2k tokens'));
   });
 });
 
