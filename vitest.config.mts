@@ -4,10 +4,20 @@ import { defineConfig } from 'vitest/config';
 const r = (p: string) => resolve(import.meta.dirname, p);
 
 /**
- * Files that keep a fresh process each: app/ stubs the electron module and process listeners (main.test.ts), and
- * the append-reads test counts the bytes its thread reads, which anything an earlier file left running would add to.
+ * Files that keep a fresh process each: app/ stubs the electron module and process listeners (main.test.ts); the
+ * append-reads test counts the bytes its thread reads, which anything an earlier file left running would add to;
+ * and the tests that race another process or thread for a turn (a write waiting for an import, an import's
+ * SIGTERM, the hook hand-off, sessions.changed while the write worker goes on) run as they always have, so a lost
+ * race is never the sharing's doing (workspace-writes-beside-import lost one at load 5 in a fresh process too).
  */
-const OWN_PROCESS = ['test/unit/electron/app/**/*.test.ts', 'test/integration/service/import-append-reads.test.ts'];
+const OWN_PROCESS = [
+  'test/unit/electron/app/**/*.test.ts',
+  'test/integration/service/import-append-reads.test.ts',
+  'test/integration/cli/workspace-writes-beside-import.test.ts',
+  'test/integration/cli/import-special-files.test.ts',
+  'test/integration/hooks/hook-handover.test.ts',
+  'test/integration/service/import-run.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -62,6 +72,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Only the Electron entry files import 'electron'; their tests get the fake (ELECTRON-SETUP.md §2).
           alias: { electron: r('test/fakes/electron.ts') },
+          globalSetup: [r('test/setup/cli-bundle-folder.ts')],
         },
       },
       {
