@@ -7,7 +7,10 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: 'test/e2e',
-  workers: 1,
+  // Two spec files at a time: each test has its own server and data dir (fixtures/arbor-server.ts), and one
+  // test at a time left a core idle while its server started, its import ran or the page waited on the server.
+  // A file's tests stay in one worker, in order.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -56,6 +56,8 @@ export interface ParseWorkerOptions {
   readonly turnBudgetMs?: number;
   /** Tests: the worker encodes lines once this much is in flight (0: every line; default in import-worker.ts). */
   readonly encodeFromInFlightBytes?: number;
+  /** Tests: told of each file's end as it arrives, before it is delivered (so a test knows every batch has arrived). */
+  readonly onEndArrived?: () => void;
 }
 
 /** The write worker's turn budget: a batch per turn cost it throughput, and a cancel still waits at most this. */
@@ -101,6 +103,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
       return;
     }
     inbox.push(message);
+    if (message.type === 'end') options.onEndArrived?.();
     deliver();
   });
 

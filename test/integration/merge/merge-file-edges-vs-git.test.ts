@@ -96,6 +96,23 @@ async function both(args: readonly string[], options: { parent?: string; env?: R
   };
 }
 
+/**
+ * `both` for each line, two lines at a time, results in the lines' order: a case is a node start-up beside a quick
+ * git, so one case at a time left the second core idle.
+ */
+async function bothForEach(lines: readonly (readonly string[])[]): Promise<{ git: Run; arbor: Run }[]> {
+  const results: { git: Run; arbor: Run }[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < lines.length) {
+      const index = next++;
+      results[index] = await both(lines[index] as readonly string[]);
+    }
+  };
+  await Promise.all([lane(), lane()]);
+  return results;
+}
+
 const firstLine = (text: string): string => text.split('\n')[0] ?? '';
 
 /** Same status, output and file as git; on refusal, git's first line of stderr and nothing more. */
@@ -140,8 +157,9 @@ describe.skipIf(!hasGit)('arbor merge-file edges vs git merge-file (the built le
       ['--h', 'ours', 'base', 'theirs'],
       ['-q', 'ours', 'base'],
     ];
-    for (const args of lines) {
-      const result = await both(args);
+    const results = await bothForEach(lines);
+    for (const [index, args] of lines.entries()) {
+      const result = results[index]!;
       expect(result.git.status, args.join(' ')).toBe(129);
       expectSameAsGit(result, args);
       expect(result.arbor.stderr.split('\n'), args.join(' ')).toHaveLength(2);
@@ -149,8 +167,7 @@ describe.skipIf(!hasGit)('arbor merge-file edges vs git merge-file (the built le
   }, 120_000);
 
   it('prints its usage on stdout for -h with status 129 like git, and for --help with status 0', async () => {
-    for (const args of [['-h'], ['-ph'], ['ours', 'base', 'theirs', '-h']]) {
-      const { git, arbor } = await both(args);
+    for (const { git, arbor } of await bothForEach([['-h'], ['-ph'], ['ours', 'base', 'theirs', '-h']])) {
       expect(git.status).toBe(129);
       expect(arbor.status).toBe(129);
       expect(firstLine(arbor.stdout)).toBe(firstLine(git.stdout).replace('git merge-file', 'arbor merge-file'));
@@ -163,14 +180,16 @@ describe.skipIf(!hasGit)('arbor merge-file edges vs git merge-file (the built le
   }, 60_000);
 
   it("gives git's message and status 255 for a file it cannot read, which no caller takes for a conflict count", async () => {
-    for (const args of [
+    const lines = [
       ['-p', 'missing', 'base', 'theirs'],
       ['-p', 'ours', 'base', 'missing'],
       ['ours', 'missing', 'theirs'],
       ['-p', 'folder', 'base', 'theirs'],
       ['-q', '-p', 'missing', 'base', 'theirs'],
-    ]) {
-      const result = await both(args);
+    ];
+    const results = await bothForEach(lines);
+    for (const [index, args] of lines.entries()) {
+      const result = results[index]!;
       expect(result.git.status).toBe(255);
       expectSameAsGit(result, args);
     }
@@ -214,7 +233,8 @@ describe.skipIf(!hasGit)('arbor merge-file edges vs git merge-file (the built le
       ['ours', '-p', 'base', '--', 'theirs'],
       ['-p', '--', 'ours', 'base', 'theirs'],
     ];
-    for (const args of lines) expectSameAsGit(await both(args), args);
+    const results = await bothForEach(lines);
+    for (const [index, args] of lines.entries()) expectSameAsGit(results[index]!, args);
   }, 180_000);
 
   it('answers --diff-algorithm as the installed git does (git 2.39 does not know it)', async () => {

@@ -179,11 +179,13 @@ describe('how the parse worker paces what it delivers', () => {
     if (!existsSync(projects)) await writeSyntheticCorpus(projects, { totalBytes: 6 * 1024 * 1024, nodesPerSession: 3000, seed: 5 });
     const { files } = await transcriptReader.discover([projects], {});
     const file = [...files].sort((a, b) => b.size - a.size)[0]!;
-    const worker = startParseWorker(options);
+    let endArrived: () => void = () => {};
+    const arrived = new Promise<void>((done) => (endArrived = done));
+    const worker = startParseWorker({ ...options, onEndArrived: () => endArrived() });
     try {
       expect(await worker.ready).toBe(true);
       worker.start([{ file, startOffset: 0, startLine: 1 }]);
-      await new Promise((done) => setTimeout(done, 2000)); // every batch has arrived (the worker reads ahead)
+      await arrived; // every batch has arrived (the worker reads ahead; the file's end comes after its batches)
       let turn = 0;
       let ticking = true;
       const tick = (): void => {
