@@ -23,8 +23,13 @@ const TURN: readonly NodeKind[] = ['user', 'thinking', 'tool_call', 'progress', 
 export function warmupSession(count = WARMUP_NODES): PackedGraphNodes {
   const parents = new Int32Array(count);
   const kinds = new Uint8Array(count);
+  const sidechain = new Uint8Array(count);
   const ids: string[] = [];
   const timestamps: string[] = [];
+  // Extra edges as real sessions have them, so the compiled code sees the same shapes: a subagent run per
+  // ten turns (its root points at the spawning call) and a compaction's logical parent.
+  const edges: (number | string)[] = [];
+  const edgeTargets: number[] = [];
   const start = Date.UTC(2026, 0, 5, 9);
   let last = -1;
   let previousPrompt = -1;
@@ -36,10 +41,23 @@ export function warmupSession(count = WARMUP_NODES): PackedGraphNodes {
       if (i % (TURN.length * 7) === 0 && previousPrompt > 0) parent = parents[previousPrompt]!;
       previousPrompt = i;
     }
+    const turn = Math.floor(i / TURN.length);
+    const subagent = kind === 'thinking' && i % TURN.length === 8 && turn % 10 === 5;
+    if (subagent) {
+      // The subagent's first line: a root of its own, linked to the call before it.
+      parent = -1;
+      sidechain[i] = 1;
+      edges.push(i, 'subagent', `warmup-${i - 1}`);
+      edgeTargets.push(i - 1);
+    } else if (kind === 'user' && turn === 40) {
+      parent = -1;
+      edges.push(i, 'logical', `warmup-${last}`);
+      edgeTargets.push(last);
+    }
     parents[i] = parent;
     kinds[i] = KINDS.indexOf(kind);
-    // A hook line hangs off its call and does not continue the chain.
-    if (kind !== 'progress') last = i;
+    // A hook line hangs off its call, and a subagent's root off on its own: neither continues the chain.
+    if (kind !== 'progress' && !subagent) last = i;
     ids.push(`warmup-${i}`);
     timestamps.push(new Date(start + i * 1000).toISOString());
   }
@@ -51,9 +69,9 @@ export function warmupSession(count = WARMUP_NODES): PackedGraphNodes {
     outsideParents: [],
     kindTable: KINDS,
     kinds,
-    sidechain: new Uint8Array(count),
-    edges: [],
-    edgeTargets: new Int32Array(0),
+    sidechain,
+    edges,
+    edgeTargets: Int32Array.from(edgeTargets),
   };
 }
 

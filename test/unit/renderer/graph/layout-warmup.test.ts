@@ -1,7 +1,7 @@
 /**
  * The made-up session a prewarmed layout worker runs its code on (renderer/src/graph/layout-warmup.ts) is a
  * well-formed graph shaped like a real one, so the warm-up runs the same paths a real open does: turns with
- * calls, results and hook lines, and rewound prompts that make branch points.
+ * calls, results and hook lines, rewound prompts that make branch points, subagent runs and a compaction.
  */
 import { describe, expect, it } from 'vitest';
 import { unpackGraphNodes } from '../../../../shared/graph/packed-nodes';
@@ -25,6 +25,9 @@ describe('the layout worker warm-up session', () => {
     const overview = buildTurnOverview(openColumns(session, []).arrays);
     expect(overview.count).toBe(50);
     expect(overview.branches.some((count) => count > 1)).toBe(true);
+    expect(session.edges.filter((part) => part === 'subagent').length).toBe(5);
+    expect(session.edges.filter((part) => part === 'logical').length).toBe(1);
+    expect(Array.from(session.edgeTargets).every((target) => target >= 0 && target < 600)).toBe(true);
   });
 
   it('runs an open and folds it as a real open would', () => {
