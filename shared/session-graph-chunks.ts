@@ -173,11 +173,32 @@ export interface SessionGraphPage {
   /** Page 0: the session, and the nodes Arbor added (absent when none). */
   readonly session?: SessionSummary;
   readonly workspaceNodes?: SessionGraph['workspaceNodes'];
-  /** The page's SessionGraphChunk as JSON text, as stored; '' when `graph` answers instead. */
+  /** The page's SessionGraphChunk as JSON text, as stored; '' when `graph` or `chunkValue` answers instead. */
   readonly chunk: string;
+  /**
+   * The chunk itself, where the transport wrote the stored text into its own JSON as it is (the web host's
+   * wireText): escaped into a string, 13 MB of pages at 100k nodes were escaped by the host, then unescaped
+   * and parsed a second time by the page.
+   */
+  readonly chunkValue?: SessionGraphChunk;
   /**
    * A graph that is not the stored one alone (Arbor's nodes, a linked session's, a store that cannot keep
    * it): the whole of it on page 0, in `sessions.graph`'s transport form, and `pages` is 1.
    */
   readonly graph?: unknown;
+}
+
+/** The text a stored chunk ends with (chunkText writes `codec` last), which marks a page's chunk as one. */
+const CHUNK_TEXT_END = `"codec":${JSON.stringify(SESSION_GRAPH_CHUNK_CODEC)}}`;
+
+/** Whether a result is a `sessions.graphPage` answer carrying a stored chunk's text. */
+export function isStoredChunkPage(value: unknown): value is SessionGraphPage {
+  if (typeof value !== 'object' || value === null) return false;
+  const page = value as Partial<SessionGraphPage>;
+  return typeof page.version === 'string' && typeof page.pages === 'number' && typeof page.chunk === 'string' && page.chunk.startsWith('{') && page.chunk.endsWith(CHUNK_TEXT_END);
+}
+
+/** A page's chunk, whichever way it travelled. */
+export function chunkOfPage(page: SessionGraphPage): SessionGraphChunk {
+  return page.chunkValue ?? (JSON.parse(page.chunk) as SessionGraphChunk);
 }

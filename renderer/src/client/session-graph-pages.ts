@@ -6,10 +6,10 @@
  */
 import type { MethodName, RequestOf, ResultOf } from '../../../shared/contract';
 import { ArborError, CancelledError } from '../../../shared/errors';
-import { packEncodedNodes, rememberPackedNodes } from '../../../shared/graph/packed-nodes';
+import { rememberPackedNodes } from '../../../shared/graph/packed-nodes';
 import type { SessionGraph } from '../../../shared/model';
-import { assembleSessionGraphChunks, type SessionGraphChunk, type SessionGraphPage } from '../../../shared/session-graph-chunks';
-import { decodeSessionGraph } from '../../../shared/session-graph-wire';
+import { decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
+import { chunkOfPage, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import type { ArborClient, CallOptions } from './arbor-client';
 import { fromTransport } from './arbor-client';
 import { markGraphStage } from './graph-timing';
@@ -45,10 +45,8 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
     const pages = [first, ...(await Promise.all(rest))];
     markGraphStage('received');
     // A page of another version: an import or a link changed the session between two pages.
-    if (pages.some((page) => page.version !== first.version || page.pages !== first.pages || page.chunk === '')) continue;
-    const encoded = assembleSessionGraphChunks(first.session, pages.map((page) => JSON.parse(page.chunk) as SessionGraphChunk), first.workspaceNodes);
-    const graph = decodeSessionGraph(encoded);
-    const packed = packEncodedNodes(encoded, graph.nodes);
+    if (pages.some((page) => page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined))) continue;
+    const { graph, packed } = decodeSessionGraphChunks(first.session, pages.map(chunkOfPage), first.workspaceNodes);
     if (packed !== null) rememberPackedNodes(graph.nodes, packed);
     markGraphStage('decoded');
     return graph;

@@ -12,7 +12,15 @@ import type { WorkspaceNodeInfo } from '../../../shared/operations';
 import { markGraphStage } from '../client/graph-timing';
 import { computeLayout, openStructure } from './layout-compute';
 import { packedNodesOf } from '../../../shared/graph/packed-nodes';
-import { packGraphNodes, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type StructureArrays } from './layout-protocol';
+import {
+  packGraphNodes,
+  type LayoutRequest,
+  type LayoutResponse,
+  type OverviewRequest,
+  type OverviewResponse,
+  type StructureArrays,
+  type WarmupRequest,
+} from './layout-protocol';
 
 export interface OpenedGraph {
   readonly structure: SessionStructure;
@@ -53,12 +61,14 @@ let spareWorker: Worker | null = null;
 
 /**
  * Starts a layout worker now, while a session's nodes are still on their way: a new worker loads and
- * compiles its script for a few hundred ms, which would otherwise come after the nodes arrived.
+ * compiles its script for a few hundred ms, which would otherwise come after the nodes arrived. It then runs
+ * its code once on a made-up session (layout-warmup.ts), so the first real open is not run cold.
  */
 export function prewarmLayoutWorker(): void {
   if (spareWorker !== null || typeof Worker === 'undefined') return;
   try {
     spareWorker = startWorker();
+    spareWorker.postMessage({ type: 'warm' } satisfies WarmupRequest);
   } catch {
     spareWorker = null;
   }

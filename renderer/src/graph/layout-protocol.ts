@@ -29,6 +29,11 @@ export interface OverviewRequest {
   readonly type: 'overview';
 }
 
+/** Runs the worker's code once on a made-up session before a real one arrives (layout-warmup.ts); no answer. */
+export interface WarmupRequest {
+  readonly type: 'warm';
+}
+
 export interface OverviewResponse {
   readonly id: number;
   readonly ok: true;

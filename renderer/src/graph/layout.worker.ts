@@ -1,13 +1,22 @@
 /// <reference lib="webworker" />
 /** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
 import { layoutColumns, openColumns, type OpenedColumns } from './layout-compute';
-import { layoutTransfer, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse } from './layout-protocol';
+import { layoutTransfer, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type WarmupRequest } from './layout-protocol';
 import { buildTurnOverview } from '../../../shared/graph/turn-overview';
+import { warmLayoutCode } from './layout-warmup';
 
 let opened: OpenedColumns | null = null;
 
-self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest>) => {
+self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest | WarmupRequest>) => {
   const request = event.data;
+  if (request.type === 'warm') {
+    try {
+      warmLayoutCode();
+    } catch {
+      // A warm-up that fails costs nothing but the warm-up: the real open reports its own errors.
+    }
+    return;
+  }
   if (request.type === 'overview') {
     (self as unknown as { postMessage(message: OverviewResponse | LayoutResponse): void }).postMessage(overviewAnswer(request.id));
     return;

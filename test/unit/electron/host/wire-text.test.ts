@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ASCII_FROM_CHARS, wireText } from '../../../../electron/host/wire-text';
 import type { NodeSummary } from '../../../../shared/model';
+import { chunkOfPage, encodeSessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
+import { chunkText } from '../../../../electron/db/session-graph-store';
 import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
 import type { ServerMessage } from '../../../../shared/wire';
 
@@ -33,5 +35,26 @@ describe('wireText', () => {
     expect(JSON.parse(b)).toEqual(second);
     expect(/^[\x00-\x7f]*$/.test(b)).toBe(true);
     expect(b.replace('"id":41', '"id":3')).toBe(a);
+  });
+
+  it('writes a stored graph page\'s chunk in as a value, not as an escaped string', () => {
+    const node = (id: string, parentId: string | null, label: string): NodeSummary => ({
+      id, sessionId: 'S1', sourceId: id, parentSourceId: parentId, parentId, extraEdges: [], kind: 'user', timestamp: null, label, toolCalls: [], sidechain: false, agentId: null, model: null,
+    });
+    const chunk = encodeSessionGraphChunk('S1', [node('a', null, 'say "hi" ✓'), node('b', 'a', 'plain')])!;
+    const session = { id: 'S1', source: 'claude-code' as const, title: 'café ✓', project: null, startedAt: null, updatedAt: null, nodeCount: 2, fileCount: 1, branchCount: 0 };
+    const page: SessionGraphPage = { version: 'v1', page: 0, pages: 1, session, chunk: chunkText(chunk) };
+    const text = wireText({ t: 'res', id: 9, ok: true, result: page });
+    expect(/^[\x00-\x7f]*$/.test(text)).toBe(true);
+    expect(text).toContain('"chunk":"","chunkValue":{"ids":["a","b"]');
+    const sent = JSON.parse(text) as { id: number; result: SessionGraphPage };
+    expect(sent.id).toBe(9);
+    expect(sent.result).toEqual({ version: 'v1', page: 0, pages: 1, session, chunk: '', chunkValue: chunk });
+    expect(chunkOfPage(sent.result)).toEqual(chunkOfPage(page));
+  });
+
+  it('sends a page whose chunk text is not a stored chunk as a plain string', () => {
+    const page: SessionGraphPage = { version: 'v1', page: 0, pages: 1, chunk: '{"ids":[]}' };
+    expect(JSON.parse(wireText({ t: 'res', id: 2, ok: true, result: page }))).toEqual({ t: 'res', id: 2, ok: true, result: page });
   });
 });

@@ -9,7 +9,7 @@ import type { ArborClient } from '../../../../renderer/src/client/arbor-client';
 import { ArborError } from '../../../../shared/errors';
 import { packedNodesOf } from '../../../../shared/graph/packed-nodes';
 import type { NodeSummary, SessionGraph, SessionSummary } from '../../../../shared/model';
-import { encodeSessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
+import { encodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
 import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
 
 const SESSION: SessionSummary = { id: 'S1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 6, fileCount: 1, branchCount: 0 };
@@ -36,6 +36,14 @@ describe('reading a session graph in pages', () => {
   it('assembles the pages into the graph and keeps its packed nodes', async () => {
     const all = nodes(6);
     const pages = pagesOf(all, 4);
+    const graph = await readGraphPages(async (_method, request) => pages[(request as { page: number }).page] as never, 'S1');
+    expect(graph).toEqual({ session: SESSION, nodes: all });
+    expect(packedNodesOf(graph!.nodes)?.parents).toEqual(Int32Array.from([-1, 0, 1, 2, 3, 4]));
+  });
+
+  it('reads pages whose chunks came as values (the web host) as it reads chunks as text', async () => {
+    const all = nodes(6);
+    const pages = pagesOf(all, 4).map((page) => ({ ...page, chunk: '', chunkValue: JSON.parse(page.chunk) as SessionGraphChunk }));
     const graph = await readGraphPages(async (_method, request) => pages[(request as { page: number }).page] as never, 'S1');
     expect(graph).toEqual({ session: SESSION, nodes: all });
     expect(packedNodesOf(graph!.nodes)?.parents).toEqual(Int32Array.from([-1, 0, 1, 2, 3, 4]));

@@ -1,0 +1,197 @@
+/**
+ * A session graph's stored chunks (shared/session-graph-chunks.ts) decoded straight into its nodes and their
+ * packed form (what the layout worker is posted), chunk by chunk. Assembling the chunks into one compact form
+ * first, then decoding and packing that, built a dozen session-long arrays only to read each once; at 100k
+ * nodes that was a third of the renderer's decode and much of its garbage collection. The answer is the same
+ * as decodeSessionGraph(assembleSessionGraphChunks(…)) with packEncodedNodes (the unit test holds them equal).
+ */
+import { ArborError } from './errors';
+import type { PackedGraphNodes } from './graph/packed-nodes';
+import type { ExtraEdge, ExtraEdgeKind, NodeKind, NodeSummary, SessionGraph, SessionSummary, ToolCallRef, ToolOutcome } from './model';
+import { isSessionGraphChunk, type SessionGraphChunk } from './session-graph-chunks';
+import { isoTimeFormatter } from './session-graph-wire';
+
+export interface DecodedSessionGraph {
+  readonly graph: SessionGraph;
+  /** Null when a node does not fit the packed form (the view packs or posts objects then). */
+  readonly packed: PackedGraphNodes | null;
+}
+
+const OUTCOMES: readonly ToolOutcome[] = ['ok', 'error', 'missing'];
+const NO_EDGES: readonly ExtraEdge[] = Object.freeze([]);
+const NO_CALLS: readonly ToolCallRef[] = Object.freeze([]);
+const COLUMNS = ['parents', 'kinds', 'times', 'labels', 'sidechain', 'agents', 'models'] as const;
+
+function malformed(what: string): never {
+  throw new ArborError('INTERNAL', `Malformed session graph chunk from Arbor: ${what}`);
+}
+
+/** A value of a chunk's own table, checked. */
+function pick<T>(table: readonly T[], code: unknown, name: string): T {
+  if (typeof code !== 'number' || !(code >= 0 && code < table.length)) malformed(`bad ${name} code`);
+  return table[code]!;
+}
+
+/** Global codes for the values of each chunk's table (first sight appends). */
+function tableMerger<T>() {
+  const codes = new Map<T, number>();
+  const table: T[] = [];
+  return {
+    table,
+    code(value: T): number {
+      let code = codes.get(value);
+      if (code === undefined) {
+        code = table.length;
+        codes.set(value, code);
+        table.push(value);
+      }
+      return code;
+    },
+  };
+}
+
+/** Checks each chunk's shape; the session's node count and the ids chunks name across chunks, by their first index. */
+function survey(chunks: readonly SessionGraphChunk[]): { total: number; named: Map<string, number> } {
+  let total = 0;
+  const named = new Map<string, number>();
+  for (const chunk of chunks) {
+    if (!isSessionGraphChunk(chunk) || !Array.isArray(chunk.ids)) malformed('not a chunk');
+    const count = chunk.ids.length;
+    for (const name of COLUMNS) if (!Array.isArray(chunk[name]) || chunk[name].length !== count) malformed(`${name} has the wrong length`);
+    for (const name of ['sourceParents', 'edges', 'calls', 'kindTable', 'agentTable', 'modelTable', 'callNameTable'] as const) {
+      if (!Array.isArray(chunk[name])) malformed(`no ${name}`);
+    }
+    for (let i = 0; i < count; i++) if (typeof chunk.parents[i] === 'string') named.set(chunk.parents[i] as string, -1);
+    for (let k = 0, e = 0; k + 2 < chunk.edges.length; k += 3, e++) if ((chunk.edgeTargets?.[e] ?? -1) < 0) named.set(chunk.edges[k + 2] as string, -1);
+    total += count;
+  }
+  if (named.size > 0) {
+    let start = 0;
+    for (const chunk of chunks) {
+      for (let i = 0; i < chunk.ids.length; i++) if (named.get(chunk.ids[i]!) === -1) named.set(chunk.ids[i]!, start + i);
+      start += chunk.ids.length;
+    }
+  }
+  return { total, named };
+}
+
+/** The chunks (in order) as the session's graph and its packed nodes; throws ArborError INTERNAL on bad input. */
+export function decodeSessionGraphChunks(
+  session: SessionSummary,
+  chunks: readonly SessionGraphChunk[],
+  workspaceNodes?: SessionGraph['workspaceNodes'],
+): DecodedSessionGraph {
+  const { total, named } = survey(chunks);
+  const nodes = new Array<NodeSummary>(total);
+  const timestamps = new Array<string>(total);
+  const parents = new Int32Array(total);
+  const outsideParents: (number | string)[] = [];
+  const kinds = new Uint8Array(total);
+  const sidechain = new Uint8Array(total);
+  const packedEdges: (number | string)[] = [];
+  const edgeTargets: number[] = [];
+  const idParts: string[] = [];
+  const kindTable = tableMerger<string>();
+  const isoTime = isoTimeFormatter();
+  let packable = true;
+  let start = 0;
+  for (const chunk of chunks) {
+    const count = chunk.ids.length;
+    const kindCodes = chunk.kindTable.map((kind) => kindTable.code(kind));
+    const sourceParents = new Map<number, string | null>();
+    for (let k = 0; k + 1 < chunk.sourceParents.length; k += 2) sourceParents.set(chunk.sourceParents[k] as number, chunk.sourceParents[k + 1] as string | null);
+    const edges = new Map<number, ExtraEdge[]>();
+    for (let k = 0, e = 0; k + 2 < chunk.edges.length; k += 3, e++) {
+      const index = chunk.edges[k] as number;
+      const edge: ExtraEdge = { kind: chunk.edges[k + 1] as ExtraEdgeKind, nodeId: chunk.edges[k + 2] as string };
+      const list = edges.get(index);
+      if (list) list.push(edge);
+      else edges.set(index, [edge]);
+      const local = chunk.edgeTargets?.[e] ?? -1;
+      const target = local < 0 ? (named.get(edge.nodeId) ?? -1) : local + start;
+      if (!(Number.isInteger(target) && target >= -1 && target < total)) packable = false;
+      packedEdges.push(index + start, edge.kind, edge.nodeId);
+      edgeTargets.push(target);
+    }
+    const calls = new Map<number, ToolCallRef[]>();
+    for (let k = 0; k + 3 < chunk.calls.length; k += 4) {
+      const index = chunk.calls[k] as number;
+      const call: ToolCallRef = {
+        id: chunk.calls[k + 1] as string,
+        name: pick(chunk.callNameTable, chunk.calls[k + 2], 'tool name'),
+        outcome: pick(OUTCOMES, chunk.calls[k + 3], 'outcome'),
+      };
+      const list = calls.get(index);
+      if (list) list.push(call);
+      else calls.set(index, [call]);
+    }
+    // A chunk's first time delta counts from 0: it is the absolute time.
+    let ms = 0;
+    for (let i = 0; i < count; i++) {
+      const at = start + i;
+      const id = chunk.ids[i]!;
+      const parent = chunk.parents[i];
+      let parentId: string | null;
+      if (parent === -1) {
+        parentId = null;
+        parents[at] = -1;
+      } else if (typeof parent === 'number' && Number.isInteger(parent) && parent >= 0 && parent < count) {
+        parentId = chunk.ids[parent]!;
+        parents[at] = start + parent;
+      } else if (typeof parent === 'string') {
+        parentId = parent;
+        const index = named.get(parent) ?? -1;
+        if (index >= 0) parents[at] = index;
+        else {
+          parents[at] = -2;
+          outsideParents.push(at, parent);
+        }
+      } else malformed(`bad parent of node ${at}`);
+      const time = chunk.times[i];
+      let timestamp: string | null;
+      if (typeof time === 'number') {
+        ms += time;
+        timestamp = isoTime(ms);
+      } else timestamp = time ?? null;
+      const kindCode = pick(kindCodes, chunk.kinds[i], 'kind');
+      nodes[at] = {
+        id,
+        sessionId: session.id,
+        sourceId: id,
+        parentSourceId: sourceParents.has(i) ? sourceParents.get(i)! : parentId,
+        parentId,
+        extraEdges: edges.get(i) ?? NO_EDGES,
+        kind: kindTable.table[kindCode] as NodeKind,
+        timestamp,
+        label: chunk.labels[i]!,
+        toolCalls: calls.get(i) ?? NO_CALLS,
+        sidechain: chunk.sidechain[i] === 1,
+        agentId: pick(chunk.agentTable, chunk.agents[i], 'agent'),
+        model: pick(chunk.modelTable, chunk.models[i], 'model'),
+      };
+      if (packable && (id.includes('\n') || timestamp === '' || (timestamp !== null && timestamp.includes('\n')))) packable = false;
+      timestamps[at] = timestamp ?? '';
+      kinds[at] = kindCode;
+      sidechain[at] = chunk.sidechain[i]!;
+    }
+    if (count > 0) idParts.push(chunk.ids.join('\n'));
+    start += count;
+  }
+  const graph: SessionGraph = workspaceNodes === undefined ? { session, nodes } : { session, nodes, workspaceNodes };
+  if (!packable || kindTable.table.length > 255) return { graph, packed: null };
+  return {
+    graph,
+    packed: {
+      count: total,
+      ids: idParts.join('\n'),
+      timestamps: timestamps.join('\n'),
+      parents,
+      outsideParents,
+      kindTable: kindTable.table as NodeKind[],
+      kinds,
+      sidechain,
+      edges: packedEdges,
+      edgeTargets: Int32Array.from(edgeTargets),
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The stored chunks decoded straight into nodes and packed nodes (shared/session-graph-chunk-decode.ts) give
+ * what assembling them into one compact form, then decoding and packing it, gave: for every cut of a session
+ * with parents, edge ends, tables and times crossing chunks, and for nodes the packed form cannot hold.
+ */
+import { describe, expect, it } from 'vitest';
+import { ArborError } from '../../../shared/errors';
+import { packEncodedNodes } from '../../../shared/graph/packed-nodes';
+import type { NodeSummary, SessionSummary } from '../../../shared/model';
+import { decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
+import { assembleSessionGraphChunks, encodeSessionGraphChunk, type SessionGraphChunk } from '../../../shared/session-graph-chunks';
+import { decodeSessionGraph } from '../../../shared/session-graph-wire';
+import { syntheticGraph } from '../../../scripts/bench/graph';
+
+const SESSION: SessionSummary = { id: 'bench', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 0, fileCount: 1, branchCount: 0 };
+
+/** The synthetic session with what the codec treats specially: non-canonical times, outside parents and edge ends, several calls. */
+function awkwardNodes(count: number): NodeSummary[] {
+  return syntheticGraph(count, 11).map((node, i) => {
+    if (i % 97 === 5) return { ...node, timestamp: null };
+    if (i % 89 === 3) return { ...node, timestamp: '2026-02-30T09:00:00.000Z', label: 'fix the “bug” — ✓ 🌳' };
+    if (i % 83 === 4) return { ...node, parentId: 'elsewhere', parentSourceId: 'elsewhere-source' };
+    if (i % 61 === 8 && i > 0) return { ...node, parentSourceId: 'resumed-copy' };
+    if (i % 79 === 6) return { ...node, model: 'claude-opus-4-6', agentId: 'agent-1', extraEdges: [{ kind: 'merge', nodeId: 'outside' }, { kind: 'logical', nodeId: 'node-0' }] };
+    if (i % 71 === 2 && node.toolCalls.length > 0) return { ...node, toolCalls: [{ ...node.toolCalls[0]!, outcome: 'error' }, { id: `x-${i}`, name: 'WebFetch', outcome: 'missing' }] };
+    return node;
+  });
+}
+
+/** Cut as the store cuts, through JSON as they are stored and sent. */
+function chunksOf(nodes: readonly NodeSummary[], size: number): SessionGraphChunk[] {
+  const chunks: SessionGraphChunk[] = [];
+  for (let start = 0; start < nodes.length; start += size) chunks.push(JSON.parse(JSON.stringify(encodeSessionGraphChunk(SESSION.id, nodes.slice(start, start + size)))) as SessionGraphChunk);
+  return chunks;
+}
+
+describe('decoding stored graph chunks', () => {
+  const nodes = awkwardNodes(1000);
+
+  it('gives the nodes and packed form the assembled graph gives, for every cut', () => {
+    for (const size of [1, 7, 300, 999, 5000]) {
+      const chunks = chunksOf(nodes, size);
+      const assembled = assembleSessionGraphChunks(SESSION, chunks);
+      const expected = decodeSessionGraph(assembled);
+      const decoded = decodeSessionGraphChunks(SESSION, chunks);
+      expect(decoded.graph).toEqual(expected);
+      expect(decoded.packed).toEqual(packEncodedNodes(assembled, expected.nodes));
+    }
+  });
+
+  it('gives back the nodes that were stored', () => {
+    expect(decodeSessionGraphChunks(SESSION, chunksOf(nodes, 300)).graph.nodes).toEqual(nodes);
+  });
+
+  it('keeps the workspace nodes beside them', () => {
+    const workspaceNodes = [{ nodeId: 'node-3', kind: 'snapshot' as const, dir: '/w' }];
+    expect(decodeSessionGraphChunks(SESSION, chunksOf(nodes.slice(0, 10), 4), workspaceNodes).graph.workspaceNodes).toEqual(workspaceNodes);
+  });
+
+  it('gives no packed form when a timestamp is empty, and still the nodes', () => {
+    const odd = nodes.slice(0, 20).map((node, i) => (i === 9 ? { ...node, timestamp: '' } : node));
+    const decoded = decodeSessionGraphChunks(SESSION, chunksOf(odd, 8));
+    expect(decoded.packed).toBeNull();
+    expect(decoded.graph.nodes).toEqual(odd);
+  });
+
+  it('decodes no chunks as an empty graph', () => {
+    const decoded = decodeSessionGraphChunks(SESSION, []);
+    expect(decoded.graph.nodes).toEqual([]);
+    expect(decoded.packed?.count).toBe(0);
+  });
+
+  it('refuses a malformed chunk with INTERNAL', () => {
+    const [chunk] = chunksOf(nodes.slice(0, 5), 5);
+    expect(() => decodeSessionGraphChunks(SESSION, [{ ...chunk!, kinds: [0] }])).toThrow(ArborError);
+    expect(() => decodeSessionGraphChunks(SESSION, [{ ...chunk!, codec: 'x' } as unknown as SessionGraphChunk])).toThrow(/Malformed/);
+    expect(() => decodeSessionGraphChunks(SESSION, [{ ...chunk!, kinds: chunk!.kinds.map(() => 99) }])).toThrow(/kind/);
+    expect(() => decodeSessionGraphChunks(SESSION, [{ ...chunk!, parents: chunk!.parents.map(() => 40) }])).toThrow(/parent/);
+  });
+});
