@@ -17,6 +17,8 @@ const OWN_PROCESS = [
   'test/integration/cli/import-special-files.test.ts',
   'test/integration/hooks/hook-handover.test.ts',
   'test/integration/service/import-run.test.ts',
+  'test/integration/forget/forget-beside-import.test.ts',
+  'test/integration/archive-move/archive-beside-writers.test.ts',
 ];
 
 export default defineConfig({
