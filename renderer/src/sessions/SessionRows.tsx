@@ -164,8 +164,10 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
           data-testid="session-delete"
           aria-label={`Delete session ${session.title}`}
           title="Delete this session… (Delete key)"
-          // The list is one tab stop (arrows move, Delete deletes): the button is for the mouse.
+          // The list is one tab stop (arrows move, Delete deletes): the button is for the mouse. Hidden from assistive
+          // technology, as an option may hold no control of its own (axe: nested-interactive); the Delete key is theirs.
           tabIndex={-1}
+          aria-hidden="true"
           onClick={(event) => {
             event.stopPropagation();
             onDelete(session.id);

@@ -2,7 +2,7 @@ import { act, cleanup, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NodeSummary, SessionGraph } from '../../../../shared/model';
 import { computeLayout, openStructure } from '../../../../renderer/src/graph/layout-compute';
-import { requestNodes, type LayoutRequest, type LayoutResponse } from '../../../../renderer/src/graph/layout-protocol';
+import { requestNodes, type LayoutRequest, type LayoutResponse, type WarmupRequest } from '../../../../renderer/src/graph/layout-protocol';
 import { GraphPane } from '../../../../renderer/src/session/GraphPane';
 import { createFakeClient, deferred, nodeDetail, nodeSummary, session } from '../fake-client';
 import { renderWithStore } from '../render';
@@ -21,7 +21,9 @@ class FakeLayoutWorker {
     FakeLayoutWorker.created++;
     FakeLayoutWorker.instances.push(this);
   }
-  postMessage(request: LayoutRequest): void {
+  postMessage(request: LayoutRequest | WarmupRequest): void {
+    // The spare worker's warm-up gets no answer, as in layout.worker.ts.
+    if (request.type === 'warm') return;
     setTimeout(() => {
       let response: LayoutResponse;
       if (request.type === 'open') {

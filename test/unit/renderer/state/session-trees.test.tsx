@@ -4,7 +4,7 @@ import { buildSessionStructure, type SessionStructure } from '../../../../shared
 import type { NodeSummary, SessionGraph } from '../../../../shared/model';
 import { conversationMode } from '../../../../renderer/src/conversation/conversation-mode';
 import { computeLayout, openStructure } from '../../../../renderer/src/graph/layout-compute';
-import { requestNodes, type LayoutRequest, type LayoutResponse } from '../../../../renderer/src/graph/layout-protocol';
+import { requestNodes, type LayoutRequest, type LayoutResponse, type WarmupRequest } from '../../../../renderer/src/graph/layout-protocol';
 import { GraphPane } from '../../../../renderer/src/session/GraphPane';
 import { createSessionTrees, sessionTrees } from '../../../../renderer/src/state/session-trees';
 import { createFakeClient, deferred, nodeDetail, nodeSummary, session } from '../fake-client';
@@ -100,7 +100,9 @@ class CountingLayoutWorker {
   onmessage: ((event: { data: LayoutResponse }) => void) | null = null;
   onerror: ((event: { message: string }) => void) | null = null;
   private structure: SessionStructure | null = null;
-  postMessage(request: LayoutRequest): void {
+  postMessage(request: LayoutRequest | WarmupRequest): void {
+    // The spare worker's warm-up gets no answer, as in layout.worker.ts (answered as a relayout, it threw).
+    if (request.type === 'warm') return;
     if (CountingLayoutWorker.hold !== null) {
       void CountingLayoutWorker.hold.then(() => this.answer(request));
       return;

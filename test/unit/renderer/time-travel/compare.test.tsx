@@ -49,7 +49,8 @@ describe('Compare', () => {
     // Side by side first: two editors, the old text on the left.
     let shown = await screen.findByTestId('diff-view');
     expect(shown.getAttribute('data-layout')).toBe('split');
-    expect(shown.querySelectorAll('.cm-editor')).toHaveLength(2);
+    // The editors load lazily (lazy-editors.tsx): on a busy machine the view is there before they are.
+    await waitFor(() => expect(shown.querySelectorAll('.cm-editor')).toHaveLength(2));
     await click(screen.getByText('Unified'));
     await waitFor(() => expect(screen.getByTestId('diff-view').getAttribute('data-layout')).toBe('unified'));
     shown = screen.getByTestId('diff-view');
