@@ -158,23 +158,20 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         ) : null}
       </div>
       {onDelete !== undefined ? (
-        <button
-          type="button"
+        // A mark for the mouse, not a control: an option may hold no control of its own (axe's nested-interactive
+        // flags a button there even with tabindex -1 and aria-hidden), and the Delete key does the same from the list.
+        <span
           className="session-row__delete"
           data-testid="session-delete"
-          aria-label={`Delete session ${session.title}`}
-          title="Delete this session… (Delete key)"
-          // The list is one tab stop (arrows move, Delete deletes): the button is for the mouse. Hidden from assistive
-          // technology, as an option may hold no control of its own (axe: nested-interactive); the Delete key is theirs.
-          tabIndex={-1}
           aria-hidden="true"
+          title="Delete this session… (Delete key)"
           onClick={(event) => {
             event.stopPropagation();
             onDelete(session.id);
           }}
         >
           Delete…
-        </button>
+        </span>
       ) : null}
     </div>
   );
