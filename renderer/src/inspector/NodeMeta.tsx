@@ -37,12 +37,9 @@ export function NodeMeta({ detail, sourceDeleted = false }: { detail: NodeDetail
           {detail.file.split(/[\\/]/).pop()}:{detail.line}
         </code>
         {sourceDeleted ? (
-          <>
-            {' '}
-            <span className="source-deleted-note" data-testid="source-deleted-source" title={SOURCE_DELETED_TOOLTIP}>
-              source deleted — kept in Arbor’s store
-            </span>
-          </>
+          <span className="source-deleted-note" data-testid="source-deleted-source" title={SOURCE_DELETED_TOOLTIP}>
+            source deleted — kept in Arbor’s store
+          </span>
         ) : null}
       </>,
     ]);
