@@ -21,6 +21,9 @@ export interface SessionDeletePlan {
   readonly forks: readonly { readonly fork: string; readonly dir: string; readonly dirCreated: boolean; readonly transcript: string | null }[];
 }
 
+/** How a dependant goes on from the session it depends on, in the words the Delete dialog and `arbor delete` share. */
+export const DEPENDANT_KINDS: Readonly<Record<string, string>> = { fork: 'a fork of it', continues: 'continues it', follows: 'follows it' };
+
 export type SessionDeleteOutcome =
   /** A dry run: nothing was removed. */
   | { readonly status: 'preview'; readonly plan: SessionDeletePlan }

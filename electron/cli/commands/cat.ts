@@ -1,5 +1,5 @@
 import { ArborError } from '../../../shared/errors';
-import { describeUnknownReason } from '../../../shared/file-known';
+import { describeGhostMiss, describeUnknownReason } from '../../../shared/file-known';
 import type { NodeFileContent } from '../../../shared/model';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';
@@ -56,9 +56,13 @@ Options:
   },
 };
 
-/** "since step ID [kind] label: reason", or ": reason" when no step ever told the content. */
+/**
+ * "since step ID [kind] label (reason)", or "(reason)" when no step ever told the content; with a Codex ghost
+ * snapshot above that could have told it, why it did not (as `arbor files` and the Files tab say).
+ */
 async function unknownSince(file: NodeFileContent, context: CliContext): Promise<string> {
-  const reason = file.reason === undefined ? 'the reason is not recorded' : describeUnknownReason(file.reason);
+  const told = file.reason === undefined ? 'the reason is not recorded' : describeUnknownReason(file.reason);
+  const reason = file.ghost === undefined ? told : `${told}. ${describeGhostMiss(file.ghost).replace(/\.$/, '')}`;
   if (file.unknownSince == null) return `(${reason})`;
   const service = await context.service();
   const step = await service.api['nodes.get']({ nodeId: file.unknownSince }, { signal: context.signal }).then(

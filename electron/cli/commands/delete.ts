@@ -1,4 +1,4 @@
-import type { SessionDeleteOutcome, SessionDeletePlan } from '../../../shared/forget';
+import { DEPENDANT_KINDS, type SessionDeleteOutcome, type SessionDeletePlan } from '../../../shared/forget';
 import { parseCommandArgs } from '../args';
 import { type CliCommand } from '../command';
 import { plural } from '../format';
@@ -53,6 +53,12 @@ export function describePlan(plan: SessionDeletePlan): string {
     `  ${plural(plan.snapshots, 'snapshot')} (their objects, unless another session reaches them)`,
     `  ${plural(plan.operations, 'journal entry', 'journal entries')}`,
   ];
+  if (plan.dependants.length > 0) {
+    const goes = plan.dependants.length === 1 ? 'goes' : 'go';
+    const it = plan.sessionIds.length === 1 ? 'it' : 'them';
+    lines.push(`  ${plural(plan.dependants.length, 'session')} ${goes} on from ${it} (their first steps are stored in ${it}):`);
+    for (const dependant of plan.dependants) lines.push(`    ${dependant.sessionId}  ${dependant.title}  (${dependantNote(dependant, plan.sessionIds.length)})`);
+  }
   for (const fork of plan.forks) lines.push(`  fork ${fork.fork}: ${fork.dir}${fork.dirCreated ? '' : ' (existed before the fork: kept)'}${fork.transcript ? `, ${fork.transcript}` : ''}`);
   const onDisk = plan.files.filter((file) => file.onDisk);
   if (onDisk.length > 0) {
@@ -61,10 +67,19 @@ export function describePlan(plan: SessionDeletePlan): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The dialog's words; with several sessions asked for, "it" names the one this goes on from. */
+function dependantNote(dependant: SessionDeletePlan['dependants'][number], asked: number): string {
+  const note = DEPENDANT_KINDS[dependant.kind] ?? `${dependant.kind} it`;
+  return asked === 1 ? note : note.replace(/\bit$/, dependant.of);
+}
+
 function describeOutcome(outcome: SessionDeleteOutcome): string {
   switch (outcome.status) {
     case 'preview':
-      return `Would delete:\n${describePlan(outcome.plan)}Run again with --yes to delete.\n`;
+      // Alone, --yes would be refused: say what would be, rather than a command that fails.
+      return outcome.plan.dependants.length > 0
+        ? `Would delete:\n${describePlan(outcome.plan)}Not deleted alone: run again with --forks --yes to delete ${outcome.plan.dependants.length === 1 ? 'it' : 'them'} too.\n`
+        : `Would delete:\n${describePlan(outcome.plan)}Run again with --yes to delete.\n`;
     case 'has-dependants':
       return `Would delete:\n${describePlan(outcome.plan)}`;
     case 'deleted':

@@ -1,6 +1,6 @@
 import type { FileChangeStatus, NodeFileEntry, NodeFiles, WorkspaceStateKnown } from '../../../shared/model';
 import { assertNever } from '../../../shared/errors';
-import { describeUnknownReason } from '../../../shared/file-known';
+import { describeGhostMiss, describeUnknownReason } from '../../../shared/file-known';
 import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
 import { oneLine, plural } from '../format';
@@ -19,9 +19,10 @@ size in bytes otherwise (A/M/D: the node added, modified or deleted it). \`arbor
 Options:
   --json      Print {"node","known","changed":[{path,status,binary?}],"unknownSince","files":[…]}, each file
               {path,status?,known:"exact"|"reconstructed",oid,size} or {path,status?,known:"unknown",
-              unknownSince,reason,unknown:true}. oid is the git blob id (\`git hash-object\`; a symlink's
+              unknownSince,reason,ghost?,unknown:true}. oid is the git blob id (\`git hash-object\`; a symlink's
               is that of its target path, as git stores links), size in bytes; unknownSince is the step
-              from which the content is not known (null: no step on the path ever told it)
+              from which the content is not known (null: no step on the path ever told it); ghost: a
+              Codex ghost snapshot above that could have told it, {commit,why,folder,detail?}
   -h, --help  Show this help`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 1, max: 1 });
@@ -81,5 +82,7 @@ function fileLine(file: NodeFileEntry, sizeWidth: number, stateUnknownSince: str
   const size = (file.known === 'unknown' ? '-' : String(file.size)).padStart(sizeWidth);
   if (file.known !== 'unknown') return `  ${mark} ${size}  ${file.path}`;
   const since = file.unknownSince === null || file.unknownSince === stateUnknownSince ? '' : ` since ${file.unknownSince}`;
-  return `  ${mark} ${size}  ${file.path}  (not known${since}: ${describeUnknownReason(file.reason)})`;
+  // A Codex ghost snapshot above could have told it: why it did not, as the Files tab says (issue 15).
+  const ghost = file.ghost === undefined ? '' : `. ${describeGhostMiss(file.ghost).replace(/\.$/, '')}`;
+  return `  ${mark} ${size}  ${file.path}  (not known${since}: ${describeUnknownReason(file.reason)}${ghost})`;
 }

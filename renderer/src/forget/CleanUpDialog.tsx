@@ -15,6 +15,7 @@ import { ErrorBox } from '../time-travel/ErrorBox';
 import { Modal } from '../time-travel/Modal';
 import { ProgressLine } from '../time-travel/ProgressLine';
 import { useOperationProgress } from '../time-travel/use-operation-progress';
+import { TruncatedPath } from './TruncatedPath';
 import './forget.css';
 
 interface Candidate {
@@ -153,7 +154,7 @@ export function CleanUpDialog({ onClose }: { readonly onClose: () => void }) {
             <li key={candidate.fork} className="forget-candidate" data-testid="clean-up-fork" data-fork-id={candidate.fork}>
               <label>
                 <input type="checkbox" checked={chosen.has(candidate.fork)} disabled={running} onChange={(event) => toggle(candidate.fork, event.target.checked)} />{' '}
-                <code className="tt-dir">{candidate.dir}</code>
+                <TruncatedPath path={candidate.dir} testId="clean-up-dir" />
               </label>
               <div className="forget-candidate__meta">
                 <span className={`forget-why forget-why--${candidate.why}`}>{candidate.why === 'orphan' ? 'folder deleted' : 'temporary, past its time'}</span>
@@ -161,8 +162,9 @@ export function CleanUpDialog({ onClose }: { readonly onClose: () => void }) {
                 {candidate.createdAt !== null ? <span title={absoluteTime(candidate.createdAt)}>made {relativeTime(candidate.createdAt)}</span> : null}
               </div>
               {candidate.transcript !== null ? (
-                <div className="forget-candidate__meta">
-                  transcript <code className="tt-dir">{candidate.transcript}</code>
+                <div className="forget-candidate__meta forget-candidate__path">
+                  <span>transcript</span>
+                  <TruncatedPath path={candidate.transcript} testId="clean-up-transcript" />
                 </div>
               ) : null}
             </li>

@@ -6,7 +6,7 @@
  * error stays in the dialog, and the list and the open session follow once it is done.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { SessionDeleteOutcome, SessionDeletePlan } from '../../../shared/forget';
+import { DEPENDANT_KINDS, type SessionDeleteOutcome, type SessionDeletePlan } from '../../../shared/forget';
 import type { SessionId } from '../../../shared/model';
 import { useAppState, useArborClient } from '../app/app-context';
 import { formatCount, plural } from '../app/format';
@@ -158,8 +158,6 @@ export function DeleteSessionDialog({ sessionId, onClose }: { readonly sessionId
     </Modal>
   );
 }
-
-const DEPENDANT_KINDS: Readonly<Record<string, string>> = { fork: 'a fork of it', continues: 'continues it', follows: 'follows it' };
 
 function PlanFacts({ plan, withForks }: { readonly plan: SessionDeletePlan; readonly withForks: boolean }) {
   const forkTranscripts = new Set(plan.forks.flatMap((fork) => (fork.transcript === null ? [] : [fork.transcript])));

@@ -86,6 +86,8 @@ function NodeInspector({ detail }: { detail: NodeDetail }) {
   const { node } = detail;
   // Arbor's own nodes (snapshot, fork, merge) say what they are, as in the graph.
   const workspaceKind = useAppState((s) => s.graph?.workspaceNodes?.find((info) => info.nodeId === node.id)?.kind ?? null);
+  // The list's archive mark (issue 15): none of the session's transcripts is on disk, this node's included.
+  const sourceDeleted = useAppState((s) => s.sessions.some((session) => session.id === s.selectedSessionId && session.sourceDeleted === true));
   return (
     <div className={`node-inspector kind-${node.kind}`}>
       <header className="node-inspector__head">
@@ -107,7 +109,7 @@ function NodeInspector({ detail }: { detail: NodeDetail }) {
         <NodeFilesView key={node.id} node={node} />
       ) : (
         <>
-          <NodeMeta detail={detail} />
+          <NodeMeta detail={detail} sourceDeleted={sourceDeleted} />
           {showRaw ? <RawView detail={detail} /> : <ContentView detail={detail} onOpenNode={(id) => void selectNode(id)} />}
         </>
       )}

@@ -1,8 +1,12 @@
 import type { NodeDetail } from '../../../shared/model';
 import { absoluteTime, formatCount, relativeTime } from '../app/format';
+import { SOURCE_DELETED_TOOLTIP } from '../session/SourceDeletedNote';
 
-/** The facts about a node: when, which model, what it cost, where it ran. */
-export function NodeMeta({ detail }: { detail: NodeDetail }) {
+/**
+ * The facts about a node: when, which model, what it cost, where it ran. `sourceDeleted` is the session's
+ * archive mark: its transcript is gone from disk, so the Source line says where the line is kept now.
+ */
+export function NodeMeta({ detail, sourceDeleted = false }: { detail: NodeDetail; sourceDeleted?: boolean }) {
   const { node, usage } = detail;
   const rows: Array<[string, React.ReactNode]> = [];
   if (node.timestamp) rows.push(['Time', <span title={relativeTime(node.timestamp)}>{absoluteTime(node.timestamp)}</span>]);
@@ -28,9 +32,16 @@ export function NodeMeta({ detail }: { detail: NodeDetail }) {
   if (detail.file !== '') {
     rows.push([
       'Source',
-      <code className="break" title={detail.file}>
-        {detail.file.split(/[\\/]/).pop()}:{detail.line}
-      </code>,
+      <>
+        <code className="break" title={detail.file}>
+          {detail.file.split(/[\\/]/).pop()}:{detail.line}
+        </code>
+        {sourceDeleted ? (
+          <span className="source-deleted-note" data-testid="source-deleted-source" title={SOURCE_DELETED_TOOLTIP}>
+            source deleted — kept in Arbor’s store
+          </span>
+        ) : null}
+      </>,
     ]);
   }
   rows.push(['Node id', <code className="break">{node.sourceId}</code>]);

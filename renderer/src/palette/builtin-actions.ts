@@ -4,6 +4,7 @@ import { forgetActions } from '../forget/forget-actions';
 import { projectLineageActions } from '../lineage/lineage-actions';
 import { statisticsActions } from '../statistics/statistics-actions';
 import { archiveActions } from '../archive/archive-actions';
+import { openLedgerDialog } from '../session/ledger-dialog-store';
 import type { PaletteAction } from './palette-registry';
 
 export interface PaletteControls {
@@ -50,7 +51,11 @@ export function builtinActions(state: AppState, controls: PaletteControls): Pale
   }
   const session = state.selectedSessionId;
   if (session !== null) {
-    actions.push({ id: 'export', title: 'Export the session or branch…', group: 'Session', keywords: 'share markdown html json redact save', run: () => openExportDialog({ sessionId: session, nodeId: node }) });
+    actions.push(
+      { id: 'export', title: 'Export the session or branch…', group: 'Session', keywords: 'share markdown html json redact save', run: () => openExportDialog({ sessionId: session, nodeId: node }) },
+      // The header's "Side effects…" link: the ledger of every step that reached outside the workspace.
+      { id: 'side-effects', title: 'Show side effects…', group: 'Session', keywords: 'ledger push publish network outcome double replay', run: () => openLedgerDialog(session) },
+    );
   }
   actions.push(
     ...projectLineageActions(state),

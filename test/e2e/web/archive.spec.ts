@@ -71,6 +71,8 @@ for (const scheme of ['light', 'dark'] as const) {
       const note = page.getByTestId('source-deleted-note');
       await expect(note).toContainText('source deleted');
       await expect(note).toHaveAttribute('title', /browse, search, export, fork and rewind work as before/);
+      // The inspector's Source line of the selected step says where its line is kept now.
+      await expect(page.getByTestId('source-deleted-source')).toHaveText('source deleted — kept in Arbor’s store');
       await app.screenshot(`archive-02-source-deleted-${scheme}`);
       expect(await seriousViolations(page)).toEqual([]);
       await app.expectNoError();

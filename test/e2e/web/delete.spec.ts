@@ -142,6 +142,15 @@ test.describe('the demo session', () => {
     await expect(cleanUp.fork(orphan.fork)).toContainText('folder deleted');
     await expect(cleanUp.fork(orphan.fork).getByRole('checkbox')).toBeChecked();
     await expect(cleanUp.run).toHaveText('Remove 1 fork and reclaim space');
+    // The fork's long paths stay on their label's line, cut in the middle, whole in the tooltip.
+    const transcriptPath = cleanUp.fork(orphan.fork).getByTestId('clean-up-transcript');
+    await expect(transcriptPath).toHaveAttribute('title', orphan.transcript!);
+    const pathBox = (await transcriptPath.boundingBox())!;
+    const labelBox = (await cleanUp.fork(orphan.fork).locator('.forget-candidate__path > span').boundingBox())!;
+    expect(pathBox.height).toBeLessThan(2 * labelBox.height);
+    expect(Math.abs(pathBox.y + pathBox.height / 2 - (labelBox.y + labelBox.height / 2))).toBeLessThan(labelBox.height / 2);
+    const listBox = (await cleanUp.root.getByTestId('clean-up-list').boundingBox())!;
+    expect(pathBox.x + pathBox.width).toBeLessThanOrEqual(listBox.x + listBox.width);
     await app.screenshot('delete-07-clean-up-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await app.screenshot('delete-08-clean-up-dark');

@@ -42,6 +42,34 @@ describe('arbor delete', () => {
     expect(await listed()).toHaveLength(4);
   });
 
+  it('a dry run or a refusal of a session others go on from names them, with their titles and how they go on (as the dialog does), in text and --json', async () => {
+    const titles = Object.fromEntries(
+      (JSON.parse((await cli(['ls', '--json'])).stdout) as { sessions: SessionSummary[] }).sessions.map((s) => [s.id, s.title]),
+    );
+    const run = await cli(['delete', PARENT]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('  2 sessions go on from it (their first steps are stored in it):\n');
+    expect(run.stdout).toContain(`    ${FORK}  ${titles[FORK]}  (a fork of it)\n`);
+    expect(run.stdout).toContain(`    ${CONTINUATION}  ${titles[CONTINUATION]}  (continues it)\n`);
+    // Not the command that would be refused.
+    expect(run.stdout).not.toContain('Run again with --yes to delete.');
+    expect(run.stdout).toMatch(/run again with --forks --yes to delete them too\.\n$/);
+    const json = JSON.parse((await cli(['delete', PARENT, '--json'])).stdout) as SessionDeleteOutcome;
+    expect(json.status).toBe('preview');
+    expect([...json.plan.dependants].sort((a, b) => a.sessionId.localeCompare(b.sessionId))).toEqual(
+      [
+        { sessionId: FORK, kind: 'fork', of: PARENT, title: titles[FORK] },
+        { sessionId: CONTINUATION, kind: 'continues', of: PARENT, title: titles[CONTINUATION] },
+      ].sort((a, b) => a.sessionId.localeCompare(b.sessionId)),
+    );
+    // The refusal lists them the same way.
+    const refused = await cli(['delete', PARENT, '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(`    ${FORK}  ${titles[FORK]}  (a fork of it)\n`);
+    expect(refused.stdout).toContain(`    ${CONTINUATION}  ${titles[CONTINUATION]}  (continues it)\n`);
+    expect(await listed()).toHaveLength(4);
+  });
+
   it('refuses to delete a session others go on from, naming them, and deletes nothing (exit 1)', async () => {
     const run = await cli(['delete', PARENT, '--yes', '--json']);
     expect(run.code).toBe(1);

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { Inspector } from '../../../../renderer/src/inspector/Inspector';
 import { LongText } from '../../../../renderer/src/inspector/LongText';
 import { render } from '@testing-library/react';
-import { createFakeClient, nodeDetail, nodeSummary } from '../fake-client';
+import { createFakeClient, nodeDetail, nodeSummary, session } from '../fake-client';
 import { renderWithStore } from '../render';
 import type { NodeDetail } from '../../../../shared/model';
 import { readFileSync } from 'node:fs';
@@ -122,5 +122,22 @@ describe('Inspector', () => {
     });
     expect(screen.queryByTestId('inspector-preview')).toBeNull();
     expect(screen.getByTestId('inspector-kind').getAttribute('data-kind')).toBe('tool_call');
+  });
+
+  it("marks the Source line of a session whose transcript was deleted as kept in Arbor's store, and only that session's", async () => {
+    const detail = nodeDetail('p1', { file: '/home/u/.claude/projects/app/s1.jsonl', line: 7 });
+    const view = await show(detail);
+    await act(async () => {
+      view.store.setState({ selectedSessionId: 's1', sessions: [session('s1', { sourceDeleted: true }), session('s2')] });
+    });
+    const mark = screen.getByTestId('source-deleted-source');
+    expect(mark.textContent).toBe('source deleted — kept in Arbor’s store');
+    expect(mark.getAttribute('title')).toMatch(/no longer on disk/);
+    expect(mark.closest('dd')?.textContent).toContain('s1.jsonl:7');
+    await act(async () => {
+      view.store.setState({ selectedSessionId: 's2' });
+    });
+    expect(screen.queryByTestId('source-deleted-source')).toBeNull();
+    expect(screen.getByTestId('inspector').textContent).toContain('s1.jsonl:7');
   });
 });
