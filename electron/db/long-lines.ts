@@ -1,0 +1,121 @@
+/**
+ * The whole bytes of transcript lines longer than RAW_LIMIT (migration 034, issue 15 "the archive"): the node
+ * or record row keeps the line's head, these tables the line itself, in chunks, so a session whose transcript was
+ * deleted still forks and exports its big tool results byte for byte.
+ *
+ * Why chunks in the store, not a blob in the snapshot object store: a 20 MB line took 53–90 ms as 1 MiB chunks
+ * here (zlib level 1, text output compressing 6×) against 116–160 ms as one git blob (ObjectWriter, stored pack)
+ * — and the object writer takes the body whole, where chunks are written as they are read, so a line over the
+ * line reader's 64 MiB is kept in bounded memory too, and a deletion removes it with the session's rows.
+ * Base64 images barely compress (21 → 15.8 MB for 6× the time: 476 ms), so a line whose first chunk saves less
+ * than a quarter is stored as read.
+ */
+import { deflateSync, inflateSync } from 'node:zlib';
+import type { DatabaseHandles } from './database';
+import { ArborError } from '../../shared/errors';
+
+/** Bytes per stored chunk: one read of the file, one row, one compression call. */
+export const LONG_LINE_CHUNK_BYTES = 1024 * 1024;
+
+export type LongLineCodec = 0 | 1;
+export const LONG_LINE_PLAIN: LongLineCodec = 0;
+/** zlib (RFC 1950) level 1: a chunk's stream on its own. */
+export const LONG_LINE_ZLIB: LongLineCodec = 1;
+
+/** A chunk kept compressed only when it shrinks to this share of its size or less. */
+const WORTH_COMPRESSING = 0.75;
+
+export interface LongLineHead {
+  readonly fileId: number;
+  /** What the store holds of the line now: its head row's full length, and whether the whole line is kept. */
+  readonly rawBytes: number;
+  readonly whole: boolean;
+}
+
+/** Where an oversize line was read: its node's id (null for a record), line number and byte offset. */
+export interface LongLinePlace {
+  readonly nodeId: string | null;
+  readonly line: number;
+  readonly offset: number;
+}
+
+export interface LongLines {
+  /**
+   * The row holding this line's head: the node (by id) or the record (by offset) first stored from this file at
+   * this line; null when there is none (a node first stored from another file keeps its bytes there).
+   */
+  headOf(path: string, place: LongLinePlace): LongLineHead | null;
+  /** Starts a line: drops any chunks a stopped copy left. */
+  begin(fileId: number, line: number): void;
+  /** Stores chunk `index`; `compress` false stores it as read. Returns whether it was stored compressed. */
+  addChunk(fileId: number, line: number, index: number, bytes: Buffer, compress: boolean): boolean;
+  /** Marks the line complete (after its last chunk). */
+  finish(fileId: number, line: number, totalBytes: number, chunks: number, sha256: string): void;
+  /** The whole line of `path`:`line`, or null when the store keeps only its head. */
+  read(path: string, line: number): Buffer | null;
+}
+
+const cache = new WeakMap<DatabaseHandles, LongLines>();
+
+/** One set of prepared statements per store. Writes go through the writer; `read` through the reader. */
+export function longLinesOf(handles: DatabaseHandles): LongLines {
+  let lines = cache.get(handles);
+  if (lines === undefined) cache.set(handles, (lines = createLongLines(handles)));
+  return lines;
+}
+
+function createLongLines(handles: DatabaseHandles): LongLines {
+  const { read, write } = handles;
+  const fileId = write.prepare<[string], { id: number }>('SELECT id FROM files WHERE path = ?');
+  const nodeHead = write.prepare<[string, number, number], { raw_bytes: number }>('SELECT raw_bytes FROM nodes WHERE id = ? AND file_id = ? AND line = ?');
+  const recordHead = write.prepare<[number, number, number], { raw_bytes: number }>('SELECT raw_bytes FROM records WHERE file_id = ? AND offset = ? AND line = ?');
+  const stored = write.prepare<[number, number], { total_bytes: number }>('SELECT total_bytes FROM long_lines WHERE file_id = ? AND line = ?');
+  const dropChunks = write.prepare<[number, number]>('DELETE FROM long_line_chunks WHERE file_id = ? AND line = ?');
+  const dropLine = write.prepare<[number, number]>('DELETE FROM long_lines WHERE file_id = ? AND line = ?');
+  const insertChunk = write.prepare<[number, number, number, number, Buffer]>(
+    'INSERT OR REPLACE INTO long_line_chunks (file_id, line, chunk, codec, data) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertLine = write.prepare<[number, number, number, number, string]>(
+    'INSERT OR REPLACE INTO long_lines (file_id, line, total_bytes, chunks, sha256) VALUES (?, ?, ?, ?, ?)',
+  );
+  const lineRow = read.prepare<[string, number], { file_id: number; total_bytes: number; chunks: number }>(
+    'SELECT l.file_id, l.total_bytes, l.chunks FROM long_lines l JOIN files f ON f.id = l.file_id WHERE f.path = ? AND l.line = ?',
+  );
+  const chunkRows = read.prepare<[number, number], { chunk: number; codec: number; data: Buffer }>(
+    'SELECT chunk, codec, data FROM long_line_chunks WHERE file_id = ? AND line = ? ORDER BY chunk',
+  );
+  const begin = write.transaction((fileId: number, line: number) => {
+    dropLine.run(fileId, line);
+    dropChunks.run(fileId, line);
+  });
+
+  return {
+    headOf(path, place) {
+      const file = fileId.get(path);
+      if (file === undefined) return null;
+      const row = place.nodeId !== null ? nodeHead.get(place.nodeId, file.id, place.line) : recordHead.get(file.id, place.offset, place.line);
+      if (row === undefined) return null;
+      return { fileId: file.id, rawBytes: row.raw_bytes, whole: stored.get(file.id, place.line)?.total_bytes === row.raw_bytes };
+    },
+    begin: (fileId, line) => begin(fileId, line),
+    addChunk(fileId, line, index, bytes, compress) {
+      const packed = compress ? deflateSync(bytes, { level: 1 }) : null;
+      const keep = packed !== null && packed.length <= bytes.length * WORTH_COMPRESSING;
+      insertChunk.run(fileId, line, index, keep ? LONG_LINE_ZLIB : LONG_LINE_PLAIN, keep ? packed : bytes);
+      return keep;
+    },
+    finish(fileId, line, totalBytes, chunks, sha256) {
+      insertLine.run(fileId, line, totalBytes, chunks, sha256);
+    },
+    read(path, line) {
+      const row = lineRow.get(path, line);
+      if (row === undefined) return null;
+      const parts = chunkRows.all(row.file_id, line).map((chunk) => (chunk.codec === LONG_LINE_ZLIB ? inflateSync(chunk.data) : chunk.data));
+      const whole = Buffer.concat(parts);
+      if (parts.length !== row.chunks || whole.length !== row.total_bytes) {
+        throw new ArborError('INTERNAL', `The stored copy of ${path}:${line} is incomplete (${whole.length} of ${row.total_bytes} bytes)`, { path, line });
+      }
+      return whole;
+    },
+  };
+}
