@@ -10,6 +10,7 @@
  * Base64 images barely compress (21 → 15.8 MB for 6× the time: 476 ms), so a line whose first chunk saves less
  * than a quarter is stored as read.
  */
+import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { DatabaseHandles } from './database';
 import { ArborError } from '../../shared/errors';
@@ -57,7 +58,7 @@ export interface LongLines {
 
 const cache = new WeakMap<DatabaseHandles, LongLines>();
 
-/** One set of prepared statements per store. Writes go through the writer; `read` through the reader. */
+/** One set of prepared statements per store. The import's writes and lookups go through the writer; `read` through the reader. */
 export function longLinesOf(handles: DatabaseHandles): LongLines {
   let lines = cache.get(handles);
   if (lines === undefined) cache.set(handles, (lines = createLongLines(handles)));
@@ -65,57 +66,72 @@ export function longLinesOf(handles: DatabaseHandles): LongLines {
 }
 
 function createLongLines(handles: DatabaseHandles): LongLines {
-  const { read, write } = handles;
-  const fileId = write.prepare<[string], { id: number }>('SELECT id FROM files WHERE path = ?');
-  const nodeHead = write.prepare<[string, number, number], { raw_bytes: number }>('SELECT raw_bytes FROM nodes WHERE id = ? AND file_id = ? AND line = ?');
-  const recordHead = write.prepare<[number, number, number], { raw_bytes: number }>('SELECT raw_bytes FROM records WHERE file_id = ? AND offset = ? AND line = ?');
-  const stored = write.prepare<[number, number], { total_bytes: number }>('SELECT total_bytes FROM long_lines WHERE file_id = ? AND line = ?');
-  const dropChunks = write.prepare<[number, number]>('DELETE FROM long_line_chunks WHERE file_id = ? AND line = ?');
-  const dropLine = write.prepare<[number, number]>('DELETE FROM long_lines WHERE file_id = ? AND line = ?');
-  const insertChunk = write.prepare<[number, number, number, number, Buffer]>(
-    'INSERT OR REPLACE INTO long_line_chunks (file_id, line, chunk, codec, data) VALUES (?, ?, ?, ?, ?)',
-  );
-  const insertLine = write.prepare<[number, number, number, number, string]>(
-    'INSERT OR REPLACE INTO long_lines (file_id, line, total_bytes, chunks, sha256) VALUES (?, ?, ?, ?, ?)',
-  );
-  const lineRow = read.prepare<[string, number], { file_id: number; total_bytes: number; chunks: number }>(
-    'SELECT l.file_id, l.total_bytes, l.chunks FROM long_lines l JOIN files f ON f.id = l.file_id WHERE f.path = ? AND l.line = ?',
-  );
-  const chunkRows = read.prepare<[number, number], { chunk: number; codec: number; data: Buffer }>(
-    'SELECT chunk, codec, data FROM long_line_chunks WHERE file_id = ? AND line = ? ORDER BY chunk',
-  );
-  const begin = write.transaction((fileId: number, line: number) => {
-    dropLine.run(fileId, line);
-    dropChunks.run(fileId, line);
+  const { read } = handles;
+  let writer: ReturnType<typeof prepareWriter> | undefined;
+  const write = (): ReturnType<typeof prepareWriter> => (writer ??= prepareWriter(handles));
+  // A store opened read-only is not migrated: before 034 it has no copies, and a line is read from its file.
+  const hasTable = read.prepare<[], { one: number }>("SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'long_lines'").get() !== undefined;
+  const lineRow = hasTable
+    ? read.prepare<[string, number], { file_id: number; total_bytes: number; chunks: number; sha256: string }>(
+        'SELECT l.file_id, l.total_bytes, l.chunks, l.sha256 FROM long_lines l JOIN files f ON f.id = l.file_id WHERE f.path = ? AND l.line = ?',
+      )
+    : null;
+  const chunkRows = hasTable
+    ? read.prepare<[number, number], { chunk: number; codec: number; data: Buffer }>('SELECT chunk, codec, data FROM long_line_chunks WHERE file_id = ? AND line = ? ORDER BY chunk')
+    : null;
+  // One read transaction: a deletion between the two reads cannot leave half a line.
+  const readLine = read.transaction((path: string, line: number) => {
+    const row = lineRow?.get(path, line);
+    if (row === undefined) return null;
+    return { row, chunks: chunkRows!.all(row.file_id, line) };
   });
 
   return {
     headOf(path, place) {
-      const file = fileId.get(path);
+      const statements = write();
+      const file = statements.fileId.get(path);
       if (file === undefined) return null;
-      const row = place.nodeId !== null ? nodeHead.get(place.nodeId, file.id, place.line) : recordHead.get(file.id, place.offset, place.line);
+      const row = place.nodeId !== null ? statements.nodeHead.get(place.nodeId, file.id, place.line) : statements.recordHead.get(file.id, place.offset, place.line);
       if (row === undefined) return null;
-      return { fileId: file.id, rawBytes: row.raw_bytes, whole: stored.get(file.id, place.line)?.total_bytes === row.raw_bytes };
+      return { fileId: file.id, rawBytes: row.raw_bytes, whole: statements.stored.get(file.id, place.line)?.total_bytes === row.raw_bytes };
     },
-    begin: (fileId, line) => begin(fileId, line),
+    begin: (fileId, line) => write().begin(fileId, line),
     addChunk(fileId, line, index, bytes, compress) {
       const packed = compress ? deflateSync(bytes, { level: 1 }) : null;
       const keep = packed !== null && packed.length <= bytes.length * WORTH_COMPRESSING;
-      insertChunk.run(fileId, line, index, keep ? LONG_LINE_ZLIB : LONG_LINE_PLAIN, keep ? packed : bytes);
+      write().insertChunk.run(fileId, line, index, keep ? LONG_LINE_ZLIB : LONG_LINE_PLAIN, keep ? packed : bytes);
       return keep;
     },
     finish(fileId, line, totalBytes, chunks, sha256) {
-      insertLine.run(fileId, line, totalBytes, chunks, sha256);
+      write().insertLine.run(fileId, line, totalBytes, chunks, sha256);
     },
     read(path, line) {
-      const row = lineRow.get(path, line);
-      if (row === undefined) return null;
-      const parts = chunkRows.all(row.file_id, line).map((chunk) => (chunk.codec === LONG_LINE_ZLIB ? inflateSync(chunk.data) : chunk.data));
-      const whole = Buffer.concat(parts);
-      if (parts.length !== row.chunks || whole.length !== row.total_bytes) {
-        throw new ArborError('INTERNAL', `The stored copy of ${path}:${line} is incomplete (${whole.length} of ${row.total_bytes} bytes)`, { path, line });
+      const found = readLine(path, line);
+      if (found === null) return null;
+      const { row } = found;
+      const whole = Buffer.concat(found.chunks.map((chunk) => (chunk.codec === LONG_LINE_ZLIB ? inflateSync(chunk.data) : chunk.data)));
+      if (found.chunks.length !== row.chunks || whole.length !== row.total_bytes || createHash('sha256').update(whole).digest('hex') !== row.sha256) {
+        throw new ArborError('INTERNAL', `The stored copy of ${path}:${line} is damaged (${whole.length} of ${row.total_bytes} bytes)`, { path, line });
       }
       return whole;
     },
+  };
+}
+
+function prepareWriter(handles: DatabaseHandles) {
+  const { write } = handles;
+  const dropChunks = write.prepare<[number, number]>('DELETE FROM long_line_chunks WHERE file_id = ? AND line = ?');
+  const dropLine = write.prepare<[number, number]>('DELETE FROM long_lines WHERE file_id = ? AND line = ?');
+  return {
+    fileId: write.prepare<[string], { id: number }>('SELECT id FROM files WHERE path = ?'),
+    nodeHead: write.prepare<[string, number, number], { raw_bytes: number }>('SELECT raw_bytes FROM nodes WHERE id = ? AND file_id = ? AND line = ?'),
+    recordHead: write.prepare<[number, number, number], { raw_bytes: number }>('SELECT raw_bytes FROM records WHERE file_id = ? AND offset = ? AND line = ?'),
+    stored: write.prepare<[number, number], { total_bytes: number }>('SELECT total_bytes FROM long_lines WHERE file_id = ? AND line = ?'),
+    insertChunk: write.prepare<[number, number, number, number, Buffer]>('INSERT OR REPLACE INTO long_line_chunks (file_id, line, chunk, codec, data) VALUES (?, ?, ?, ?, ?)'),
+    insertLine: write.prepare<[number, number, number, number, string]>('INSERT OR REPLACE INTO long_lines (file_id, line, total_bytes, chunks, sha256) VALUES (?, ?, ?, ?, ?)'),
+    begin: write.transaction((fileId: number, line: number) => {
+      dropLine.run(fileId, line);
+      dropChunks.run(fileId, line);
+    }),
   };
 }
