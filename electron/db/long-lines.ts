@@ -13,6 +13,8 @@
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { DatabaseHandles } from './database';
+import { decodeRaw } from './raw-line';
+import { RAW_LIMIT } from '../importers/transcript';
 import { ArborError } from '../../shared/errors';
 
 /** Bytes per stored chunk: one read of the file, one row, one compression call. */
@@ -54,6 +56,17 @@ export interface LongLines {
   finish(fileId: number, line: number, totalBytes: number, chunks: number, sha256: string): void;
   /** The whole line of `path`:`line`, or null when the store keeps only its head. */
   read(path: string, line: number): Buffer | null;
+  /**
+   * Every stored line cut at RAW_LIMIT that has no whole copy (a store imported before migration 034), with the
+   * start of its stored head, file by file. Read on the reader, in one pass.
+   */
+  forEachUncopied(headBytes: number, onLine: (line: UncopiedLongLine) => void): void;
+}
+
+export interface UncopiedLongLine extends LongLinePlace {
+  readonly path: string;
+  readonly totalBytes: number;
+  readonly head: Buffer;
 }
 
 const cache = new WeakMap<DatabaseHandles, LongLines>();
@@ -86,6 +99,17 @@ function createLongLines(handles: DatabaseHandles): LongLines {
     return { row, chunks: chunkRows!.all(row.file_id, line) };
   });
 
+  const uncopied = hasTable
+    ? read.prepare<[number, number], { path: string; node_id: string | null; line: number; offset: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
+        `SELECT f.path, h.node_id, h.line, h.offset, h.raw, h.raw_codec, h.raw_bytes FROM (
+           SELECT file_id, id AS node_id, line, offset, raw, raw_codec, raw_bytes FROM nodes WHERE raw_bytes > ?
+           UNION ALL SELECT file_id, NULL, line, offset, raw, raw_codec, raw_bytes FROM records WHERE raw_bytes > ?
+         ) h JOIN files f ON f.id = h.file_id
+         WHERE NOT EXISTS (SELECT 1 FROM long_lines l WHERE l.file_id = h.file_id AND l.line = h.line)
+         ORDER BY h.file_id, h.offset`,
+      )
+    : null;
+
   return {
     headOf(path, place) {
       const statements = write();
@@ -114,6 +138,13 @@ function createLongLines(handles: DatabaseHandles): LongLines {
         throw new ArborError('INTERNAL', `The stored copy of ${path}:${line} is damaged (${whole.length} of ${row.total_bytes} bytes)`, { path, line });
       }
       return whole;
+    },
+    forEachUncopied(headBytes, onLine) {
+      if (uncopied === null) return;
+      for (const row of uncopied.iterate(RAW_LIMIT, RAW_LIMIT)) {
+        const head = Buffer.from(decodeRaw(row.raw, row.raw_codec).subarray(0, headBytes));
+        onLine({ path: row.path, nodeId: row.node_id, line: row.line, offset: row.offset, totalBytes: row.raw_bytes, head });
+      }
     },
   };
 }

@@ -14,7 +14,7 @@ import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, Trans
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
 import type { FileHistoryArchive } from './file-history-archive';
 import { incompleteTailProblem } from './incomplete-tail';
-import { keepLongLines, longLineSighting, type LongLineSighting } from './long-line-archive';
+import { backfillLongLines, keepLongLines, longLineSighting, type LongLineSighting } from './long-line-archive';
 import { ImportLineTally } from './import-summary';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
 import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId, SourceFormat } from '../../shared/model';
@@ -163,6 +163,8 @@ export async function importSessions(
     }
     // A store imported before the archive: its transcripts' backups are copied once, by this import.
     if (options.fileHistory !== undefined) await backfillFileHistory(options.fileHistory, problems, signal, (path) => progress.backup(path));
+    // The same for a store imported before it kept long lines whole (migration 034): copied from the files still there.
+    problems.addAll((await backfillLongLines(store, signal)).problems);
   } catch (error) {
     cancelled = error;
   } finally {

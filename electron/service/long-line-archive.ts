@@ -10,10 +10,13 @@
  */
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
+import { isStoreError } from '../db/database';
 import { LONG_LINE_CHUNK_BYTES, longLinesOf, type LongLinePlace } from '../db/long-lines';
+import { readMeta, writeMeta } from '../db/store-gc-records';
 import type { SessionStore } from '../db/session-store';
 import type { ParsedNode, ParsedRecord } from '../importers/transcript';
 import { ArborError, throwIfAborted } from '../../shared/errors';
+import type { ImportProblem } from '../../shared/model';
 
 /** How much of the stored head is compared with the file's bytes (the file may have been rewritten meanwhile). */
 const HEAD_CHECK_BYTES = 4096;
@@ -102,4 +105,38 @@ async function readExactly(handle: FileHandle, buffer: Buffer, length: number, p
     filled += bytesRead;
   }
   return buffer.subarray(0, length);
+}
+
+/** The store's meta key: the long lines of transcripts imported before migration 034 were copied. */
+const BACKFILL_DONE_KEY = 'long_lines_backfilled_at';
+
+/**
+ * Once per store: the long lines of transcripts imported before the store kept them whole are copied from those
+ * transcripts that are still there (one already deleted has nothing left to copy). Returns how many were copied
+ * and, per file that could not be read, a problem.
+ */
+export async function backfillLongLines(store: SessionStore, signal?: AbortSignal, now: () => Date = () => new Date()): Promise<{ copied: number; problems: ImportProblem[] }> {
+  const db = store.handles.write;
+  if (readMeta(db, BACKFILL_DONE_KEY) !== null) return { copied: 0, problems: [] };
+  const byFile = new Map<string, LongLineSighting[]>();
+  longLinesOf(store.handles).forEachUncopied(HEAD_CHECK_BYTES, (line) => {
+    let sightings = byFile.get(line.path);
+    if (sightings === undefined) byFile.set(line.path, (sightings = []));
+    sightings.push(line);
+  });
+  let copied = 0;
+  const problems: ImportProblem[] = [];
+  for (const [path, sightings] of byFile) {
+    try {
+      copied += await keepLongLines(store, path, sightings, signal);
+    } catch (error) {
+      throwIfAborted(signal);
+      if (isStoreError(error)) throw error;
+      // The agent deleted it already: there is nothing left to copy.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      problems.push({ file: path, line: 0, reason: `could not keep its long lines whole: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  writeMeta(db, BACKFILL_DONE_KEY, now().toISOString());
+  return { copied, problems };
 }

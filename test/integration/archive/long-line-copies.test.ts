@@ -1,7 +1,7 @@
 /**
  * How the store keeps a long line's whole bytes (electron/service/long-line-archive.ts): chunk by chunk, compressed
  * only when it pays (base64 image data is kept as read), verified against the stored head (a file rewritten since
- * it was read is not copied), and read back byte for byte.
+ * it was read is not copied), read back byte for byte, and copied once for a store imported before it kept them.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { LONG_LINE_CHUNK_BYTES, LONG_LINE_PLAIN, LONG_LINE_ZLIB, longLinesOf } f
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
 import { RAW_LIMIT } from '../../../electron/importers/transcript';
 import { createArborService } from '../../../electron/service/arbor-service';
-import { keepLongLines } from '../../../electron/service/long-line-archive';
+import { backfillLongLines, keepLongLines } from '../../../electron/service/long-line-archive';
 
 let root: string;
 let transcript: string;
@@ -61,6 +61,16 @@ describe('a long line kept whole', () => {
   it('keeps base64 image data as read and a log compressed', () => {
     expect(chunksOf(2)).toEqual([{ codec: LONG_LINE_PLAIN, n: Math.ceil(Buffer.byteLength(lines[1]!) / LONG_LINE_CHUNK_BYTES) }]);
     expect(chunksOf(3)).toEqual([{ codec: LONG_LINE_ZLIB, n: Math.ceil(Buffer.byteLength(lines[2]!) / LONG_LINE_CHUNK_BYTES) }]);
+  });
+
+  it('is copied, once, for a store imported before the store kept long lines whole', async () => {
+    store.handles.write.exec("DELETE FROM long_line_chunks; DELETE FROM long_lines; DELETE FROM meta WHERE key = 'long_lines_backfilled_at'");
+    expect(longLinesOf(store.handles).read(transcript, 2)).toBeNull();
+    // What the next import runs after its files (import-sessions.ts), here alone.
+    expect(await backfillLongLines(store)).toEqual({ copied: 2, problems: [] });
+    expect(longLinesOf(store.handles).read(transcript, 2)?.equals(Buffer.from(lines[1]!))).toBe(true);
+    expect(longLinesOf(store.handles).read(transcript, 3)?.equals(Buffer.from(lines[2]!))).toBe(true);
+    expect(await backfillLongLines(store)).toEqual({ copied: 0, problems: [] });
   });
 
   it('copies nothing again when asked twice, and refuses a file rewritten since it was read', async () => {
