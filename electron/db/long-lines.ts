@@ -82,33 +82,27 @@ function createLongLines(handles: DatabaseHandles): LongLines {
   const { read } = handles;
   let writer: ReturnType<typeof prepareWriter> | undefined;
   const write = (): ReturnType<typeof prepareWriter> => (writer ??= prepareWriter(handles));
-  // A store opened read-only is not migrated: before 034 it has no copies, and a line is read from its file.
-  const hasTable = read.prepare<[], { one: number }>("SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'long_lines'").get() !== undefined;
-  const lineRow = hasTable
-    ? read.prepare<[string, number], { file_id: number; total_bytes: number; chunks: number; sha256: string }>(
-        'SELECT l.file_id, l.total_bytes, l.chunks, l.sha256 FROM long_lines l JOIN files f ON f.id = l.file_id WHERE f.path = ? AND l.line = ?',
-      )
-    : null;
-  const chunkRows = hasTable
-    ? read.prepare<[number, number], { chunk: number; codec: number; data: Buffer }>('SELECT chunk, codec, data FROM long_line_chunks WHERE file_id = ? AND line = ? ORDER BY chunk')
-    : null;
+  const lineRow = read.prepare<[string, number], { file_id: number; total_bytes: number; chunks: number; sha256: string }>(
+    'SELECT l.file_id, l.total_bytes, l.chunks, l.sha256 FROM long_lines l JOIN files f ON f.id = l.file_id WHERE f.path = ? AND l.line = ?',
+  );
+  const chunkRows = read.prepare<[number, number], { chunk: number; codec: number; data: Buffer }>(
+    'SELECT chunk, codec, data FROM long_line_chunks WHERE file_id = ? AND line = ? ORDER BY chunk',
+  );
   // One read transaction: a deletion between the two reads cannot leave half a line.
   const readLine = read.transaction((path: string, line: number) => {
-    const row = lineRow?.get(path, line);
+    const row = lineRow.get(path, line);
     if (row === undefined) return null;
-    return { row, chunks: chunkRows!.all(row.file_id, line) };
+    return { row, chunks: chunkRows.all(row.file_id, line) };
   });
 
-  const uncopied = hasTable
-    ? read.prepare<[number, number], { path: string; node_id: string | null; line: number; offset: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
+  const uncopied = read.prepare<[number, number], { path: string; node_id: string | null; line: number; offset: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
         `SELECT f.path, h.node_id, h.line, h.offset, h.raw, h.raw_codec, h.raw_bytes FROM (
            SELECT file_id, id AS node_id, line, offset, raw, raw_codec, raw_bytes FROM nodes WHERE raw_bytes > ?
            UNION ALL SELECT file_id, NULL, line, offset, raw, raw_codec, raw_bytes FROM records WHERE raw_bytes > ?
          ) h JOIN files f ON f.id = h.file_id
          WHERE NOT EXISTS (SELECT 1 FROM long_lines l WHERE l.file_id = h.file_id AND l.line = h.line)
          ORDER BY h.file_id, h.offset`,
-      )
-    : null;
+  );
 
   return {
     headOf(path, place) {
@@ -140,7 +134,6 @@ function createLongLines(handles: DatabaseHandles): LongLines {
       return whole;
     },
     forEachUncopied(headBytes, onLine) {
-      if (uncopied === null) return;
       for (const row of uncopied.iterate(RAW_LIMIT, RAW_LIMIT)) {
         const head = Buffer.from(decodeRaw(row.raw, row.raw_codec).subarray(0, headBytes));
         onLine({ path: row.path, nodeId: row.node_id, line: row.line, offset: row.offset, totalBytes: row.raw_bytes, head });
