@@ -107,6 +107,8 @@ export async function importSessions(
   progress.start(plan.length, planBytes);
 
   const touched = new Map<SessionId, { source: SourceFormat; files: number; nodes: number }>();
+  /** Files whose long lines this import copied (or tried to): the backfill of older stores leaves them alone. */
+  const triedLongLines = new Set<string>();
   const linked = new LinkedSoFar(store, problems, options);
   store.setBulkMode(true);
   const compressLater = planBytes < COMPRESS_LATER_BELOW_BYTES ? store.compactionMark() : null;
@@ -153,7 +155,10 @@ export async function importSessions(
       if (result.sessionId !== null && options.fileHistory !== undefined) {
         await keepFileHistory(options.fileHistory, item.file, problems, signal, (path) => progress.backup(path));
       }
-      if (result.sessionId !== null) await keepWholeLongLines(store, item.file.path, longLines, problems, signal);
+      if (result.sessionId !== null && longLines.length > 0) {
+        triedLongLines.add(item.file.path);
+        await keepWholeLongLines(store, item.file.path, longLines, problems, signal);
+      }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { source: item.file.format, files: 0, nodes: 0 };
         touched.set(result.sessionId, { source: counts.source, files: counts.files + 1, nodes: counts.nodes + result.nodesAdded });
@@ -164,7 +169,7 @@ export async function importSessions(
     // A store imported before the archive: its transcripts' backups are copied once, by this import.
     if (options.fileHistory !== undefined) await backfillFileHistory(options.fileHistory, problems, signal, (path) => progress.backup(path));
     // The same for a store imported before it kept long lines whole (migration 034): copied from the files still there.
-    problems.addAll((await backfillLongLines(store, signal)).problems);
+    problems.addAll((await backfillLongLines(store, signal, { skip: triedLongLines })).problems);
   } catch (error) {
     cancelled = error;
   } finally {

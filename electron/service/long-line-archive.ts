@@ -113,13 +113,18 @@ const BACKFILL_DONE_KEY = 'long_lines_backfilled_at';
 /**
  * Once per store: the long lines of transcripts imported before the store kept them whole are copied from those
  * transcripts that are still there (one already deleted has nothing left to copy). Returns how many were copied
- * and, per file that could not be read, a problem.
+ * and, per file that could not be read, a problem. `skip`: files this import already tried (reported once).
  */
-export async function backfillLongLines(store: SessionStore, signal?: AbortSignal, now: () => Date = () => new Date()): Promise<{ copied: number; problems: ImportProblem[] }> {
+export async function backfillLongLines(
+  store: SessionStore,
+  signal?: AbortSignal,
+  options: { readonly now?: () => Date; readonly skip?: ReadonlySet<string> } = {},
+): Promise<{ copied: number; problems: ImportProblem[] }> {
   const db = store.handles.write;
   if (readMeta(db, BACKFILL_DONE_KEY) !== null) return { copied: 0, problems: [] };
   const byFile = new Map<string, LongLineSighting[]>();
   longLinesOf(store.handles).forEachUncopied(HEAD_CHECK_BYTES, (line) => {
+    if (options.skip?.has(line.path) === true) return;
     let sightings = byFile.get(line.path);
     if (sightings === undefined) byFile.set(line.path, (sightings = []));
     sightings.push(line);
@@ -137,6 +142,6 @@ export async function backfillLongLines(store: SessionStore, signal?: AbortSigna
       problems.push({ file: path, line: 0, reason: `could not keep its long lines whole: ${error instanceof Error ? error.message : String(error)}` });
     }
   }
-  writeMeta(db, BACKFILL_DONE_KEY, now().toISOString());
+  writeMeta(db, BACKFILL_DONE_KEY, (options.now?.() ?? new Date()).toISOString());
   return { copied, problems };
 }

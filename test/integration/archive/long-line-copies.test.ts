@@ -83,5 +83,13 @@ describe('a long line kept whole', () => {
     await expect(keepLongLines(store, transcript, [sighting])).rejects.toMatchObject({ code: 'IO' });
     expect(chunksOf(3)).toEqual([]);
     expect(longLinesOf(store.handles).read(transcript, 3)).toBeNull();
+    // The backfill says so too, unless the import already tried that file (one problem per file and import).
+    const forget = store.handles.write.prepare("DELETE FROM meta WHERE key = 'long_lines_backfilled_at'");
+    forget.run();
+    expect(await backfillLongLines(store, undefined, { skip: new Set([transcript]) })).toEqual({ copied: 0, problems: [] });
+    forget.run();
+    const again = await backfillLongLines(store);
+    expect(again.copied).toBe(0);
+    expect(again.problems.map((problem) => problem.file)).toEqual([transcript]);
   });
 });
