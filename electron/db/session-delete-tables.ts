@@ -34,6 +34,9 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
   { table: 'nodes', deleteSql: 'DELETE FROM nodes WHERE seq IN (SELECT seq FROM temp.forget_nodes)' },
   // The stored copies' blobs go with the file's ref (delete-sessions.ts), then the prune.
   { table: 'file_history_copies', deleteSql: 'DELETE FROM file_history_copies WHERE file_id IN (SELECT id FROM temp.forget_files)' },
+  // An oversize line's whole bytes (migration 034), kept by the file whose node or record holds its head.
+  { table: 'long_line_chunks', deleteSql: 'DELETE FROM long_line_chunks WHERE file_id IN (SELECT id FROM temp.forget_files)' },
+  { table: 'long_lines', deleteSql: 'DELETE FROM long_lines WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'records', deleteSql: 'DELETE FROM records WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'files', deleteSql: 'DELETE FROM files WHERE id IN (SELECT id FROM temp.forget_files)' },
   { table: 'session_aliases', deleteSql: 'DELETE FROM session_aliases WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },

@@ -1,8 +1,10 @@
 /**
  * The resumable-transcript planner's view of a stored session: parents and children from the graph, tool
- * results from the store's pairing, and each node's whole line — from the store, or from the transcript file
- * itself when the store kept only the head of an oversized line (RAW_LIMIT).
+ * results from the store's pairing, and each node's whole line — from the store: a line over RAW_LIMIT from the
+ * whole copy the import kept (electron/db/long-lines.ts, issue 15: the transcript may be gone), and from the
+ * transcript file itself only when the store has no such copy (a store imported before migration 034).
  */
+import { longLinesOf } from '../db/long-lines';
 import type { SessionStore } from '../db/session-store';
 import { readLines } from '../importers/line-reader';
 import { ArborError, CancelledError } from '../../shared/errors';
@@ -34,10 +36,15 @@ export function storeTranscriptSource(store: SessionStore, sessionId: string, si
     return node;
   };
 
+  async function wholeLine(file: string, line: number, id: string): Promise<string> {
+    const kept = longLinesOf(store.handles).read(file, line);
+    return kept !== null ? kept.toString('utf8') : readWholeLine(file, line, id, signal);
+  }
+
   async function readEntry(id: string): Promise<TranscriptEntry> {
     const stored = store.getNode(id);
     if (stored === null) throw new ArborError('NOT_FOUND', `No node ${id}`, { nodeId: id });
-    const text = stored.rawBytes > stored.raw.length ? await readWholeLine(stored.file, stored.line, id, signal) : stored.raw.toString('utf8');
+    const text = stored.rawBytes > stored.raw.length ? await wholeLine(stored.file, stored.line, id) : stored.raw.toString('utf8');
     try {
       return readTranscriptEntry(id, text);
     } catch {

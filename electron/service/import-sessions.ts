@@ -14,6 +14,7 @@ import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, Trans
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
 import type { FileHistoryArchive } from './file-history-archive';
 import { incompleteTailProblem } from './incomplete-tail';
+import { backfillLongLines, keepLongLines, longLineSighting, type LongLineSighting } from './long-line-archive';
 import { ImportLineTally } from './import-summary';
 import { CancelledError, throwIfAborted } from '../../shared/errors';
 import type { ImportedSession, ImportProblem, ImportProgress, ImportReport, SessionId, SourceFormat } from '../../shared/model';
@@ -106,6 +107,8 @@ export async function importSessions(
   progress.start(plan.length, planBytes);
 
   const touched = new Map<SessionId, { source: SourceFormat; files: number; nodes: number }>();
+  /** Files whose long lines this import copied (or tried to): the backfill of older stores leaves them alone. */
+  const triedLongLines = new Set<string>();
   const linked = new LinkedSoFar(store, problems, options);
   store.setBulkMode(true);
   const compressLater = planBytes < COMPRESS_LATER_BELOW_BYTES ? store.compactionMark() : null;
@@ -132,23 +135,29 @@ export async function importSessions(
       // A big file's session is listed once its first batch is stored, then kept current while it imports.
       const onBatchStored = big ? linked.batchStored() : undefined;
       let result: FileOutcome;
+      const longLines: LongLineSighting[] = [];
       try {
         const parse: ParseFile =
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory, longLines);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
         worker = null;
         workerHasRest = false;
+        longLines.length = 0;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory, longLines);
       }
       if (result.sessionId !== null && options.fileHistory !== undefined) {
         await keepFileHistory(options.fileHistory, item.file, problems, signal, (path) => progress.backup(path));
+      }
+      if (result.sessionId !== null && longLines.length > 0) {
+        triedLongLines.add(item.file.path);
+        await keepWholeLongLines(store, item.file.path, longLines, problems, signal);
       }
       if (result.sessionId !== null) {
         const counts = touched.get(result.sessionId) ?? { source: item.file.format, files: 0, nodes: 0 };
@@ -159,6 +168,8 @@ export async function importSessions(
     }
     // A store imported before the archive: its transcripts' backups are copied once, by this import.
     if (options.fileHistory !== undefined) await backfillFileHistory(options.fileHistory, problems, signal, (path) => progress.backup(path));
+    // The same for a store imported before it kept long lines whole (migration 034): copied from the files still there.
+    problems.addAll((await backfillLongLines(store, signal, { skip: triedLongLines })).problems);
   } catch (error) {
     cancelled = error;
   } finally {
@@ -225,15 +236,20 @@ async function importFile(
   writeOptions: FileImportOptions,
   tally: ImportLineTally,
   fileHistory: FileHistoryArchive | undefined,
+  longLines: LongLineSighting[],
 ): Promise<FileOutcome> {
   const writer = store.beginFile(item.file, writeOptions);
   const sink: ParseSink = {
     node: (node) => {
       tally.node(node);
+      const sighting = longLineSighting(node);
+      if (sighting !== null) longLines.push(sighting);
       writer.node(node.unnamedResultOf === undefined ? node : named(store, reader, node, node.unnamedResultOf));
     },
     record: (record) => {
       tally.record(record);
+      const sighting = longLineSighting(record);
+      if (sighting !== null) longLines.push(sighting);
       writer.record(record);
       fileHistory?.collect(item.file, record);
     },
@@ -252,6 +268,23 @@ async function importFile(
     // One unreadable file (deleted meanwhile, permissions) must not stop the rest of the import.
     problems.add({ file: item.file.path, line: 0, reason: `could not read: ${error instanceof Error ? error.message : String(error)}`, notImported: true });
     return { sessionId: null, nodesAdded: 0 };
+  }
+}
+
+/** A long line that cannot be kept whole is the file's problem (its head stays stored); a cancel still stops it. */
+async function keepWholeLongLines(
+  store: SessionStore,
+  path: string,
+  sightings: readonly LongLineSighting[],
+  problems: ProblemList,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  try {
+    await keepLongLines(store, path, sightings, signal);
+  } catch (error) {
+    if (error instanceof CancelledError || signal?.aborted) throw error instanceof CancelledError ? error : new CancelledError();
+    if (isStoreError(error)) throw error;
+    problems.add({ file: path, line: 0, reason: `could not keep its long lines whole: ${error instanceof Error ? error.message : String(error)}` });
   }
 }
 

@@ -1,5 +1,7 @@
 /** Builds what the inspector shows for one node: its content read from the stored line, calls with results. */
-import type { SessionStore, StoredToolCall } from '../db/session-store';
+import { longLinesOf } from '../db/long-lines';
+import type { SessionStore, StoredNode, StoredToolCall } from '../db/session-store';
+import { RAW_LIMIT } from '../importers/transcript';
 import { ArborError } from '../../shared/errors';
 import type { AttachedRecord, ContentBlock, NodeDetail, TokenUsage, ToolCallDetail } from '../../shared/model';
 
@@ -32,12 +34,27 @@ function onceEach(records: readonly AttachedRecord[]): AttachedRecord[] {
   });
 }
 
-export function getNodeDetail(store: SessionStore, readContent: ReadNodeContent, nodeId: string): NodeDetail {
+export interface NodeDetailOptions {
+  /**
+   * Read a line over RAW_LIMIT from its whole stored copy (migration 034), so its blocks are there: the export
+   * asks for it; the inspector shows the stored head, as a multi-MB line is more than a view should receive.
+   */
+  readonly wholeLine?: boolean;
+}
+
+export function getNodeDetail(store: SessionStore, readContent: ReadNodeContent, nodeId: string, options: NodeDetailOptions = {}): NodeDetail {
   const node = store.getNode(nodeId);
   if (node === null) throw new ArborError('NOT_FOUND', `No node ${nodeId}`, { nodeId });
   const raw = node.raw.toString('utf8');
-  const content = safeRead(readContent, raw, node.format);
-  const toolCalls = store.getToolCalls(node).map((call) => toToolCallDetail(call, content, node.summary.timestamp, readContent));
+  const whole = options.wholeLine === true ? keptWholeLine(store, node) : null;
+  const content = safeRead(readContent, whole ?? raw, node.format);
+  const resultLine = (call: StoredToolCall): string => {
+    const result = call.result!;
+    if (options.wholeLine !== true || result.raw.length < RAW_LIMIT) return result.raw.toString('utf8');
+    const resultNode = store.getNode(result.nodeId);
+    return (resultNode === null ? null : keptWholeLine(store, resultNode)) ?? result.raw.toString('utf8');
+  };
+  const toolCalls = store.getToolCalls(node).map((call) => toToolCallDetail(call, content, node.summary.timestamp, readContent, resultLine));
   const records: AttachedRecord[] = onceEach(
     store.getRecords(nodeId).map((record) => ({
       type: record.type,
@@ -62,18 +79,25 @@ export function getNodeDetail(store: SessionStore, readContent: ReadNodeContent,
   };
 }
 
+/** The whole line of a node whose row keeps only the head of it, from the copy the import kept; null when there is none. */
+function keptWholeLine(store: SessionStore, node: StoredNode): string | null {
+  if (node.rawBytes <= node.raw.length) return null;
+  return longLinesOf(store.handles).read(node.file, node.line)?.toString('utf8') ?? null;
+}
+
 function toToolCallDetail(
   call: StoredToolCall,
   content: NodeContent,
   callTimestamp: string | null,
   readContent: ReadNodeContent,
+  resultLine: (call: StoredToolCall) => string,
 ): ToolCallDetail {
   const use = content.blocks.find((block) => block.type === 'tool_use' && block.id === call.id);
   let resultText: string | null = null;
   let exitCode: number | null = null;
   let running = false;
   if (call.result !== null) {
-    const resultBlock = safeRead(readContent, call.result.raw.toString('utf8'), call.result.format).blocks.find(
+    const resultBlock = safeRead(readContent, resultLine(call), call.result.format).blocks.find(
       (block) => block.type === 'tool_result' && block.toolUseId === call.id,
     );
     resultText = resultBlock?.type === 'tool_result' ? resultBlock.text : null;

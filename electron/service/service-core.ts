@@ -23,7 +23,7 @@ import { createFullTextIndexer } from './full-text-indexer';
 import { importSessions, type TranscriptReader } from './import-sessions';
 import type { ImportWorkerHost, ImportWorkerHostOptions } from './import-worker-host';
 import { startLiveTail } from './live-tail';
-import { getNodeDetail, type ReadNodeContent } from './node-detail';
+import { getNodeDetail, type NodeDetailOptions, type ReadNodeContent } from './node-detail';
 import { getNodeDetails } from './node-details';
 import { createSerialQueue } from './serial-queue';
 import { createStoreWriterLock, describeWait } from './store-writer-lock';
@@ -157,9 +157,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     );
   }
 
-  const detailOf = (nodeId: string) => {
+  const detailOf = (nodeId: string, options?: NodeDetailOptions) => {
     const snapshot = store.getSnapshotByNode(nodeId);
-    return snapshot === null ? getNodeDetail(store, parts.readNodeContent, nodeId) : snapshotNodeDetail(snapshot);
+    return snapshot === null ? getNodeDetail(store, parts.readNodeContent, nodeId, options) : snapshotNodeDetail(snapshot);
   };
   const methods: ArborApi = {
     'app.info': async () => ({
@@ -184,7 +184,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     'sessions.formatReport': async ({ sessionId }, context) => sessionFormatReport(store, sessionId, context?.signal),
     'sessions.projectLineage': async ({ project }, context) => projectLineage(graphs['sessions.list'], project, context?.signal),
     ...createStatsMethods(store, now),
-    ...createExportMethods({ graph: graphs['sessions.graph'], detail: detailOf, events, homeDir: options.homeDir, version: options.version, now }),
+    ...createExportMethods({ graph: graphs['sessions.graph'], detail: (nodeId) => detailOf(nodeId, { wholeLine: true }), events, homeDir: options.homeDir, version: options.version, now }),
     'archive.export': createArchiveExportMethod(workspace, options.version),
     ...createLedgerMethods({ graph: graphs['sessions.graph'], store }),
     'import.locations': async () => ({ locations: await locations() }),

@@ -4,7 +4,9 @@
  * imported, indexed, snapshotted and forked; `arbor delete --forks --yes` then leaves no file in the data
  * folder holding it, decompressed content included. Before the deletion the same scan finds it in the store
  * and in the snapshot packs, so a scan that could not see it would fail here first. The session's file-history
- * backup holds it too: its copy in the snapshot store (the archive) leaves with the session.
+ * backup holds it too: its copy in the snapshot store (the archive) leaves with the session. A second canary sits
+ * past the first RAW_LIMIT bytes of a long Bash output, where only the store's whole copy of that line (migration
+ * 034) holds it: found there before, gone after.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +28,7 @@ let doomed: WrittenSession;
 let kept: WrittenSession;
 const canary = `canary${randomBytes(12).toString('hex')}`;
 const keptSecret = `keptnote${randomBytes(8).toString('hex')}`;
+const longLineCanary = `longcanary${randomBytes(12).toString('hex')}`;
 
 function cli(args: string[]): Promise<Run> {
   return runCliCaptured(['--data-dir', dataDir, ...args], { cwd: root, homeDir: join(root, 'home'), env: { CLAUDE_CONFIG_DIR: config } });
@@ -35,7 +38,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'arbor-canary-'));
   mkdirSync(join(root, 'home'));
   config = join(root, 'claude');
-  doomed = writeSecretSession(join(config, 'projects'), join(root, 'work'), '0c0a0a0a-0000-4000-8000-000000000001', canary, 1);
+  doomed = writeSecretSession(join(config, 'projects'), join(root, 'work'), '0c0a0a0a-0000-4000-8000-000000000001', canary, 1, longLineCanary);
   kept = writeSecretSession(join(config, 'projects'), join(root, 'other'), '0c0a0a0a-0000-4000-8000-000000000002', keptSecret, 2);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -77,6 +80,8 @@ describe('arbor delete: the canary', () => {
     // The file-history backup's own bytes were copied into the snapshot store at import (the archive).
     const backupBytes = readFileSync(doomed.backup, 'utf8');
     expect(scanForCanary(dataDir, backupBytes).filter((find) => find.startsWith('snapshots.git/objects/')).length).toBeGreaterThan(0);
+    // The long line's tail is in the store only as its whole copy.
+    expect(scanForCanary(dataDir, longLineCanary).some((find) => find.startsWith('arbor.sqlite'))).toBe(true);
 
     const deleted = await cli(['delete', doomed.sessionId, '--forks', '--yes', '--json']);
     expect(deleted.code, deleted.stderr).toBe(0);
@@ -87,6 +92,7 @@ describe('arbor delete: the canary', () => {
 
     expect(scanForCanary(dataDir, canary)).toEqual([]);
     expect(scanForCanary(dataDir, backupBytes)).toEqual([]);
+    expect(scanForCanary(dataDir, longLineCanary)).toEqual([]);
     expect(existsSync(created.dir)).toBe(false);
     expect(existsSync(created.transcript!)).toBe(false);
     expect(JSON.parse((await cli(['search', canary, '--json'])).stdout)).toMatchObject({ hits: [] });

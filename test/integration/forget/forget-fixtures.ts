@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
+import { RAW_LIMIT } from '../../../electron/importers/transcript';
 import { Random } from '../../../shared/random';
 
 const USAGE = { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 };
@@ -26,7 +27,11 @@ export interface WrittenSession {
  * then asks for more: that prompt's checkpoint names a file-history backup of notes.txt (`<config>/file-history/
  * <id>/`, beside `projects`) whose bytes, different from the file's, also hold the secret.
  */
-export function writeSecretSession(projects: string, cwd: string, sessionId: string, secret: string, seed = 1): WrittenSession {
+/**
+ * `longLineSecret`: also a Bash output longer than RAW_LIMIT with this secret past its first RAW_LIMIT bytes, so
+ * only the store's whole copy of the long line (migration 034) holds it.
+ */
+export function writeSecretSession(projects: string, cwd: string, sessionId: string, secret: string, seed = 1, longLineSecret?: string): WrittenSession {
   mkdirSync(cwd, { recursive: true });
   const builder = new TranscriptBuilder({ sessionId, cwd, version: '2.1.30', gitBranch: 'main', slug: 'forget-test' }, new Random(seed), new Date('2026-11-01T10:00:00Z'));
   builder.userPrompt(`Please keep this note: ${secret}`);
@@ -36,6 +41,18 @@ export function writeSecretSession(projects: string, cwd: string, sessionId: str
   const writeResultId = builder.toolResult(write.calls[0]!, `File created successfully at: ${filePath}`, { type: 'create', filePath, content, structuredPatch: [], originalFile: null });
   const bash = builder.assistant([{ type: 'tool_use', id: builder.toolUseId(), name: 'Bash', input: { command: 'cat notes.txt' } }], 'claude-sonnet-4-5', USAGE, 'tool_use');
   builder.toolResult(bash.calls[0]!, content, { stdout: content, stderr: '', interrupted: false, isImage: false });
+  if (longLineSecret !== undefined) {
+    const random = new Random(seed + 100);
+    const rows: string[] = [];
+    for (let bytes = 0, n = 1; bytes < RAW_LIMIT + 64 * 1024; n++) {
+      const row = `build step ${n}: compiled src/part-${random.base62(5)}.ts in ${random.int(1, 900)} ms\n`;
+      rows.push(row);
+      bytes += row.length;
+    }
+    const output = `${rows.join('')}log ends: ${longLineSecret}\n`;
+    const build = builder.assistant([{ type: 'tool_use', id: builder.toolUseId(), name: 'Bash', input: { command: 'npm run build' } }], 'claude-sonnet-4-5', USAGE, 'tool_use');
+    builder.toolResult(build.calls[0]!, output, { stdout: output, stderr: '', interrupted: false, isImage: false });
+  }
   builder.assistant([{ type: 'text', text: 'Noted.' }], 'claude-sonnet-4-5', USAGE, 'end_turn');
   const backupName = `${createHash('sha1').update(sessionId).digest('hex').slice(0, 16)}@v1`;
   const backupContent = `checkpointed ${content}`;

@@ -1,10 +1,13 @@
 /**
- * A line longer than the store's raw limit is kept only in part in the store: the resumable transcript copies
- * it whole from the transcript file, and refuses (before writing anything) when the file no longer has it.
+ * A line longer than the store's raw limit keeps its head in its node's row and its whole bytes in the store's
+ * long-line copy (migration 034): the resumable transcript copies it whole from there, even once the transcript
+ * file is gone. Without that copy (a store imported before 034) it reads the transcript file, and refuses (before
+ * writing anything) when the file no longer has the line.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../../../electron/db/database';
 import { RAW_LIMIT } from '../../../electron/importers/transcript';
 import { openHarness, type Harness } from '../service/service-harness';
 
@@ -41,9 +44,19 @@ it('copies an oversized line whole from its transcript file', async () => {
   expect(copied[2]!.message.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: big }]);
 });
 
-// Runs last: it breaks the transcript file.
-it('refuses, writing nothing, when the transcript file no longer holds the line', async () => {
+// The two below run last: they break the transcript file.
+it('copies it whole from the store once the transcript file no longer holds it', async () => {
   writeFileSync(transcript, '');
+  const created = await harness.service.api['fork.create']({ nodeId: 'a2', dir: join(harness.root, 'fork-from-store') });
+  const copied = readFileSync(created.transcript!, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { uuid: string; message: { content: unknown } });
+  expect(copied[2]!.message.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: big }]);
+});
+
+it('refuses, writing nothing, when neither the store nor the transcript file holds the whole line', async () => {
+  // A store imported before migration 034 has no whole copy.
+  const handles = openDatabase(join(harness.root, 'data', 'arbor.sqlite'));
+  expect(handles.write.prepare('DELETE FROM long_lines').run().changes).toBe(1);
+  handles.close();
   const target = join(harness.root, 'fork-refused');
   await expect(harness.service.api['fork.create']({ nodeId: 'a2', dir: target })).rejects.toMatchObject({ code: 'IO' });
   expect(existsSync(target)).toBe(false);
