@@ -1,7 +1,7 @@
 /**
  * `sessions.graph` read as `sessions.graphPage` pages: the stored chunks of a big session arrive as they are
- * read, are checked to be of one version, and are assembled into the compact form the one-message answer
- * has, so callers get the same SessionGraph (and the layout worker the same packed nodes). Every page is asked
+ * read, are checked to be of one version, and are decoded one by one as they come in (into the nodes the
+ * one-message answer gives, and the layout worker's packed form), so callers get the same SessionGraph. Every page is asked
  * at once: how many there are follows from the session's node count (the sessions list says it), so page 0's
  * answer (~2 MB at 100k nodes, received and parsed before anything else could be asked) is not waited for;
  * without a count, or with a stale one, the pages page 0 names and nobody asked for follow it. A host
@@ -11,7 +11,7 @@ import type { MethodName, RequestOf, ResultOf } from '../../../shared/contract';
 import { ArborError, CancelledError } from '../../../shared/errors';
 import { rememberPackedNodes } from '../../../shared/graph/packed-nodes';
 import type { SessionGraph } from '../../../shared/model';
-import { decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
+import { createSessionGraphChunkDecoder, type DecodedSessionGraph } from '../../../shared/session-graph-chunk-decode';
 import { chunkOfPage, graphPagesFor, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import type { ArborClient, CallOptions } from './arbor-client';
 import { fromTransport } from './arbor-client';
@@ -35,12 +35,13 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
   for (let attempt = 0; attempt < RESTARTS; attempt++) {
     markGraphStage('sent');
     const asked: Promise<SessionGraphPage>[] = [];
-    for (let page = 0; page < ahead; page++) {
+    const ask = (page: number): void => {
       const answer = call('sessions.graphPage', { sessionId, page }, options);
-      // Awaited below unless page 0 says the graph came whole or not at all; never an unhandled rejection.
+      // Awaited in order below, unless page 0 (or an earlier page) ends the read first: never an unhandled rejection.
       answer.catch(() => undefined);
       asked.push(answer);
-    }
+    };
+    for (let page = 0; page < ahead; page++) ask(page);
     let first: SessionGraphPage;
     try {
       first = await asked[0]!;
@@ -56,17 +57,31 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
     }
     if (first.session === undefined) return null;
     // Pages past the count (asked ahead of a shorter session) are not the graph's; pages nobody asked for yet are.
-    for (let page = asked.length; page < first.pages; page++) asked.push(call('sessions.graphPage', { sessionId, page }, options));
-    const pages = [first, ...(await Promise.all(asked.slice(1, first.pages)))];
-    markGraphStage('received');
+    for (let page = asked.length; page < first.pages; page++) ask(page);
+    const read = await decodePages(first, asked.slice(1, first.pages));
     // A page of another version: an import or a link changed the session between two pages.
-    if (pages.some((page) => page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined))) continue;
-    const { graph, packed } = decodeSessionGraphChunks(first.session, pages.map(chunkOfPage), first.workspaceNodes);
-    if (packed !== null) rememberPackedNodes(graph.nodes, packed);
+    if (read === null) continue;
+    if (read.packed !== null) rememberPackedNodes(read.graph.nodes, read.packed);
     markGraphStage('decoded');
-    return graph;
+    return read.graph;
   }
   return null;
+}
+
+/**
+ * The pages decoded in order, each as soon as it is in (the later ones are still arriving meanwhile); null
+ * when one is of another version than page 0. 'received' marks the last page in, 'decoded' follows it.
+ */
+async function decodePages(first: SessionGraphPage, rest: readonly Promise<SessionGraphPage>[]): Promise<DecodedSessionGraph | null> {
+  const decoder = createSessionGraphChunkDecoder(first.session!, first.workspaceNodes);
+  for (let k = 0; k <= rest.length; k++) {
+    const page = k === 0 ? first : await rest[k - 1]!;
+    if (k === rest.length) markGraphStage('received');
+    // The later pages' answers are left to land unread: the read starts again.
+    if (page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined)) return null;
+    decoder.add(chunkOfPage(page));
+  }
+  return decoder.finish();
 }
 
 /**

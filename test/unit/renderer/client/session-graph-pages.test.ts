@@ -150,6 +150,17 @@ describe('reading a session graph in pages', () => {
       expect(host.mostInFlight()).toBe(2);
     });
 
+    it('decodes each page as it comes in, before the pages after it have answered', async () => {
+      const pages = pagesOf(nodes(6), 2);
+      const broken = { ...pages[1]!, chunk: JSON.stringify({ ...JSON.parse(pages[1]!.chunk), kinds: [0] }) };
+      // Page 2 never answers: only a page decoded on arrival can fail the read.
+      const read = readGraphPages(async (_method, request) => {
+        const page = (request as { page: number }).page;
+        return (page === 2 ? new Promise(() => undefined) : page === 1 ? broken : pages[0]) as never;
+      }, 'S1', undefined, 3);
+      await expect(read).rejects.toMatchObject({ code: 'INTERNAL' });
+    });
+
     it('a whole graph on page 0 answers even when pages asked ahead fail', async () => {
       const whole: SessionGraph = { session: SESSION, nodes: nodes(3) };
       const graph = await readGraphPages(
