@@ -50,29 +50,21 @@ function tableMerger<T>() {
   };
 }
 
-/** Checks each chunk's shape; the session's node count and the ids chunks name across chunks, by their first index. */
-function survey(chunks: readonly SessionGraphChunk[]): { total: number; named: Map<string, number> } {
-  let total = 0;
-  const named = new Map<string, number>();
-  for (const chunk of chunks) {
-    if (!isSessionGraphChunk(chunk) || !Array.isArray(chunk.ids)) malformed('not a chunk');
-    const count = chunk.ids.length;
-    for (const name of COLUMNS) if (!Array.isArray(chunk[name]) || chunk[name].length !== count) malformed(`${name} has the wrong length`);
-    for (const name of ['sourceParents', 'edges', 'calls', 'kindTable', 'agentTable', 'modelTable', 'callNameTable'] as const) {
-      if (!Array.isArray(chunk[name])) malformed(`no ${name}`);
-    }
-    for (let i = 0; i < count; i++) if (typeof chunk.parents[i] === 'string') named.set(chunk.parents[i] as string, -1);
-    for (let k = 0, e = 0; k + 2 < chunk.edges.length; k += 3, e++) if ((chunk.edgeTargets?.[e] ?? -1) < 0) named.set(chunk.edges[k + 2] as string, -1);
-    total += count;
+/** Checks a chunk's shape (ArborError INTERNAL when it is not one). */
+function checkChunk(chunk: SessionGraphChunk): void {
+  if (!isSessionGraphChunk(chunk) || !Array.isArray(chunk.ids)) malformed('not a chunk');
+  const count = chunk.ids.length;
+  for (const name of COLUMNS) if (!Array.isArray(chunk[name]) || chunk[name].length !== count) malformed(`${name} has the wrong length`);
+  for (const name of ['sourceParents', 'edges', 'calls', 'kindTable', 'agentTable', 'modelTable', 'callNameTable'] as const) {
+    if (!Array.isArray(chunk[name])) malformed(`no ${name}`);
   }
-  if (named.size > 0) {
-    let start = 0;
-    for (const chunk of chunks) {
-      for (let i = 0; i < chunk.ids.length; i++) if (named.get(chunk.ids[i]!) === -1) named.set(chunk.ids[i]!, start + i);
-      start += chunk.ids.length;
-    }
-  }
-  return { total, named };
+}
+
+export interface SessionGraphChunkDecoder {
+  /** The next chunk in order: its nodes are decoded now (while the later pages are still on their way). */
+  add(chunk: SessionGraphChunk): void;
+  /** The graph of every chunk added; parents and edge ends named across chunks are resolved here. */
+  finish(): DecodedSessionGraph;
 }
 
 /** The chunks (in order) as the session's graph and its packed nodes; throws ArborError INTERNAL on bad input. */
@@ -81,117 +73,174 @@ export function decodeSessionGraphChunks(
   chunks: readonly SessionGraphChunk[],
   workspaceNodes?: SessionGraph['workspaceNodes'],
 ): DecodedSessionGraph {
-  const { total, named } = survey(chunks);
-  const nodes = new Array<NodeSummary>(total);
-  const timestamps = new Array<string>(total);
-  const parents = new Int32Array(total);
-  const outsideParents: (number | string)[] = [];
-  const kinds = new Uint8Array(total);
-  const sidechain = new Uint8Array(total);
+  const decoder = createSessionGraphChunkDecoder(session, workspaceNodes);
+  for (const chunk of chunks) decoder.add(chunk);
+  return decoder.finish();
+}
+
+/**
+ * decodeSessionGraphChunks a chunk at a time, as the pages arrive. A parent or edge end a chunk names by id
+ * (it is in another chunk, maybe a later one) is resolved to the first node with that id when all are in.
+ */
+export function createSessionGraphChunkDecoder(session: SessionSummary, workspaceNodes?: SessionGraph['workspaceNodes']): SessionGraphChunkDecoder {
+  const nodes: NodeSummary[] = [];
+  const timestamps: string[] = [];
+  const parentParts: Int32Array[] = [];
+  const kindParts: Uint8Array[] = [];
+  const sidechainParts: Uint8Array[] = [];
+  const idsOfChunks: (readonly string[])[] = [];
   const packedEdges: (number | string)[] = [];
   const edgeTargets: number[] = [];
   const idParts: string[] = [];
   const kindTable = tableMerger<string>();
   const isoTime = isoTimeFormatter();
+  /** Nodes whose parent a chunk named by id, as [node index, parent id] pairs; edges whose end it named, by edge index. */
+  const namedParents: (number | string)[] = [];
+  const namedEnds: number[] = [];
   let packable = true;
   let start = 0;
-  for (const chunk of chunks) {
-    const count = chunk.ids.length;
-    const kindCodes = chunk.kindTable.map((kind) => kindTable.code(kind));
-    const sourceParents = new Map<number, string | null>();
-    for (let k = 0; k + 1 < chunk.sourceParents.length; k += 2) sourceParents.set(chunk.sourceParents[k] as number, chunk.sourceParents[k + 1] as string | null);
-    const edges = new Map<number, ExtraEdge[]>();
-    for (let k = 0, e = 0; k + 2 < chunk.edges.length; k += 3, e++) {
-      const index = chunk.edges[k] as number;
-      const edge: ExtraEdge = { kind: chunk.edges[k + 1] as ExtraEdgeKind, nodeId: chunk.edges[k + 2] as string };
-      const list = edges.get(index);
-      if (list) list.push(edge);
-      else edges.set(index, [edge]);
-      const local = chunk.edgeTargets?.[e] ?? -1;
-      const target = local < 0 ? (named.get(edge.nodeId) ?? -1) : local + start;
-      if (!(Number.isInteger(target) && target >= -1 && target < total)) packable = false;
-      packedEdges.push(index + start, edge.kind, edge.nodeId);
-      edgeTargets.push(target);
-    }
-    const calls = new Map<number, ToolCallRef[]>();
-    for (let k = 0; k + 3 < chunk.calls.length; k += 4) {
-      const index = chunk.calls[k] as number;
-      const call: ToolCallRef = {
-        id: chunk.calls[k + 1] as string,
-        name: pick(chunk.callNameTable, chunk.calls[k + 2], 'tool name'),
-        outcome: pick(OUTCOMES, chunk.calls[k + 3], 'outcome'),
-      };
-      const list = calls.get(index);
-      if (list) list.push(call);
-      else calls.set(index, [call]);
-    }
-    // A chunk's first time delta counts from 0: it is the absolute time.
-    let ms = 0;
-    for (let i = 0; i < count; i++) {
-      const at = start + i;
-      const id = chunk.ids[i]!;
-      const parent = chunk.parents[i];
-      let parentId: string | null;
-      if (parent === -1) {
-        parentId = null;
-        parents[at] = -1;
-      } else if (typeof parent === 'number' && Number.isInteger(parent) && parent >= 0 && parent < count) {
-        parentId = chunk.ids[parent]!;
-        parents[at] = start + parent;
-      } else if (typeof parent === 'string') {
-        parentId = parent;
-        const index = named.get(parent) ?? -1;
-        if (index >= 0) parents[at] = index;
-        else {
-          parents[at] = -2;
-          outsideParents.push(at, parent);
-        }
-      } else malformed(`bad parent of node ${at}`);
-      const time = chunk.times[i];
-      let timestamp: string | null;
-      if (typeof time === 'number') {
-        ms += time;
-        timestamp = isoTime(ms);
-      } else timestamp = time ?? null;
-      const kindCode = pick(kindCodes, chunk.kinds[i], 'kind');
-      nodes[at] = {
-        id,
-        sessionId: session.id,
-        sourceId: id,
-        parentSourceId: sourceParents.has(i) ? sourceParents.get(i)! : parentId,
-        parentId,
-        extraEdges: edges.get(i) ?? NO_EDGES,
-        kind: kindTable.table[kindCode] as NodeKind,
-        timestamp,
-        label: chunk.labels[i]!,
-        toolCalls: calls.get(i) ?? NO_CALLS,
-        sidechain: chunk.sidechain[i] === 1,
-        agentId: pick(chunk.agentTable, chunk.agents[i], 'agent'),
-        model: pick(chunk.modelTable, chunk.models[i], 'model'),
-      };
-      if (packable && (id.includes('\n') || timestamp === '' || (timestamp !== null && timestamp.includes('\n')))) packable = false;
-      timestamps[at] = timestamp ?? '';
-      kinds[at] = kindCode;
-      sidechain[at] = chunk.sidechain[i]!;
-    }
-    if (count > 0) idParts.push(chunk.ids.join('\n'));
-    start += count;
-  }
-  const graph: SessionGraph = workspaceNodes === undefined ? { session, nodes } : { session, nodes, workspaceNodes };
-  if (!packable || kindTable.table.length > 255) return { graph, packed: null };
   return {
-    graph,
-    packed: {
-      count: total,
-      ids: idParts.join('\n'),
-      timestamps: timestamps.join('\n'),
-      parents,
-      outsideParents,
-      kindTable: kindTable.table as NodeKind[],
-      kinds,
-      sidechain,
-      edges: packedEdges,
-      edgeTargets: Int32Array.from(edgeTargets),
+    add(chunk) {
+      checkChunk(chunk);
+      const count = chunk.ids.length;
+      const parents = new Int32Array(count);
+      const kinds = new Uint8Array(count);
+      const sidechain = new Uint8Array(count);
+      const kindCodes = chunk.kindTable.map((kind) => kindTable.code(kind));
+      const sourceParents = new Map<number, string | null>();
+      for (let k = 0; k + 1 < chunk.sourceParents.length; k += 2) sourceParents.set(chunk.sourceParents[k] as number, chunk.sourceParents[k + 1] as string | null);
+      const edges = new Map<number, ExtraEdge[]>();
+      for (let k = 0, e = 0; k + 2 < chunk.edges.length; k += 3, e++) {
+        const index = chunk.edges[k] as number;
+        const edge: ExtraEdge = { kind: chunk.edges[k + 1] as ExtraEdgeKind, nodeId: chunk.edges[k + 2] as string };
+        const list = edges.get(index);
+        if (list) list.push(edge);
+        else edges.set(index, [edge]);
+        const local = chunk.edgeTargets?.[e] ?? -1;
+        if (local < 0) namedEnds.push(edgeTargets.length);
+        packedEdges.push(index + start, edge.kind, edge.nodeId);
+        edgeTargets.push(local < 0 ? -1 : local + start);
+      }
+      const calls = new Map<number, ToolCallRef[]>();
+      for (let k = 0; k + 3 < chunk.calls.length; k += 4) {
+        const index = chunk.calls[k] as number;
+        const call: ToolCallRef = {
+          id: chunk.calls[k + 1] as string,
+          name: pick(chunk.callNameTable, chunk.calls[k + 2], 'tool name'),
+          outcome: pick(OUTCOMES, chunk.calls[k + 3], 'outcome'),
+        };
+        const list = calls.get(index);
+        if (list) list.push(call);
+        else calls.set(index, [call]);
+      }
+      // A chunk's first time delta counts from 0: it is the absolute time.
+      let ms = 0;
+      for (let i = 0; i < count; i++) {
+        const at = start + i;
+        const id = chunk.ids[i]!;
+        const parent = chunk.parents[i];
+        let parentId: string | null;
+        if (parent === -1) {
+          parentId = null;
+          parents[i] = -1;
+        } else if (typeof parent === 'number' && Number.isInteger(parent) && parent >= 0 && parent < count) {
+          parentId = chunk.ids[parent]!;
+          parents[i] = start + parent;
+        } else if (typeof parent === 'string') {
+          parentId = parent;
+          namedParents.push(at, parent);
+        } else malformed(`bad parent of node ${at}`);
+        const time = chunk.times[i];
+        let timestamp: string | null;
+        if (typeof time === 'number') {
+          ms += time;
+          timestamp = isoTime(ms);
+        } else timestamp = time ?? null;
+        const kindCode = pick(kindCodes, chunk.kinds[i], 'kind');
+        nodes.push({
+          id,
+          sessionId: session.id,
+          sourceId: id,
+          parentSourceId: sourceParents.has(i) ? sourceParents.get(i)! : parentId,
+          parentId,
+          extraEdges: edges.get(i) ?? NO_EDGES,
+          kind: kindTable.table[kindCode] as NodeKind,
+          timestamp,
+          label: chunk.labels[i]!,
+          toolCalls: calls.get(i) ?? NO_CALLS,
+          sidechain: chunk.sidechain[i] === 1,
+          agentId: pick(chunk.agentTable, chunk.agents[i], 'agent'),
+          model: pick(chunk.modelTable, chunk.models[i], 'model'),
+        });
+        if (packable && (id.includes('\n') || timestamp === '' || (timestamp !== null && timestamp.includes('\n')))) packable = false;
+        timestamps.push(timestamp ?? '');
+        kinds[i] = kindCode;
+        sidechain[i] = chunk.sidechain[i]!;
+      }
+      parentParts.push(parents);
+      kindParts.push(kinds);
+      sidechainParts.push(sidechain);
+      idsOfChunks.push(chunk.ids);
+      if (count > 0) idParts.push(chunk.ids.join('\n'));
+      start += count;
+    },
+    finish() {
+      const total = start;
+      const parents = joined(Int32Array, parentParts, total);
+      const kinds = joined(Uint8Array, kindParts, total);
+      const sidechain = joined(Uint8Array, sidechainParts, total);
+      const outsideParents: (number | string)[] = [];
+      if (namedParents.length > 0 || namedEnds.length > 0) {
+        // The first node with each id a chunk named, found in one pass over the ids.
+        const named = new Map<string, number>();
+        for (let k = 1; k < namedParents.length; k += 2) named.set(namedParents[k] as string, -1);
+        for (const e of namedEnds) named.set(packedEdges[e * 3 + 2] as string, -1);
+        let at = 0;
+        for (const ids of idsOfChunks) {
+          for (let i = 0; i < ids.length; i++) if (named.get(ids[i]!) === -1) named.set(ids[i]!, at + i);
+          at += ids.length;
+        }
+        for (let k = 0; k + 1 < namedParents.length; k += 2) {
+          const node = namedParents[k] as number;
+          const index = named.get(namedParents[k + 1] as string) ?? -1;
+          if (index >= 0) parents[node] = index;
+          else {
+            parents[node] = -2;
+            outsideParents.push(node, namedParents[k + 1]!);
+          }
+        }
+        for (const e of namedEnds) edgeTargets[e] = named.get(packedEdges[e * 3 + 2] as string) ?? -1;
+      }
+      for (const target of edgeTargets) if (!(Number.isInteger(target) && target >= -1 && target < total)) packable = false;
+      const graph: SessionGraph = workspaceNodes === undefined ? { session, nodes } : { session, nodes, workspaceNodes };
+      if (!packable || kindTable.table.length > 255) return { graph, packed: null };
+      return {
+        graph,
+        packed: {
+          count: total,
+          ids: idParts.join('\n'),
+          timestamps: timestamps.join('\n'),
+          parents,
+          outsideParents,
+          kindTable: kindTable.table as NodeKind[],
+          kinds,
+          sidechain,
+          edges: packedEdges,
+          edgeTargets: Int32Array.from(edgeTargets),
+        },
+      };
     },
   };
+}
+
+/** One array of `total` from the chunks' parts, in order. */
+function joined<T extends Int32Array | Uint8Array>(Type: { new (length: number): T }, parts: readonly T[], total: number): T {
+  if (parts.length === 1 && parts[0]!.length === total) return parts[0]!;
+  const out = new Type(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }

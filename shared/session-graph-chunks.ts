@@ -11,6 +11,18 @@ import { decodeSessionGraph, encodeSessionGraph, SESSION_GRAPH_CODEC, type Encod
 
 export const SESSION_GRAPH_CHUNK_CODEC = 'session-graph-chunk/1';
 
+/**
+ * Nodes per stored chunk, so per `sessions.graphPage` page (the last one shorter): ~2 MB of chunk text, ~60
+ * pages for a 1M-node session. The renderer reads it too: from a session's node count it knows how many
+ * pages to ask for at once, before page 0 has said.
+ */
+export const GRAPH_PAGE_NODES = 16_384;
+
+/** The pages a stored graph of `nodeCount` nodes has (1 for none: page 0 still answers). */
+export function graphPagesFor(nodeCount: number): number {
+  return Math.max(1, Math.ceil(nodeCount / GRAPH_PAGE_NODES));
+}
+
 /** The columns of EncodedSessionGraph for one run of nodes; indices (parents, edgeTargets) count within the chunk. */
 export type SessionGraphChunk = Omit<EncodedSessionGraph, 'codec' | 'session' | 'workspaceNodes'> & { readonly codec: typeof SESSION_GRAPH_CHUNK_CODEC };
 

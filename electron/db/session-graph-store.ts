@@ -6,13 +6,13 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { throwIfAborted } from '../../shared/errors';
-import { encodeSessionGraphChunk, type SessionGraphChunk } from '../../shared/session-graph-chunks';
+import { encodeSessionGraphChunk, GRAPH_PAGE_NODES, type SessionGraphChunk } from '../../shared/session-graph-chunks';
 import type { SessionId } from '../../shared/model';
 import type { DatabaseHandles, ReadableDB, WritableDB } from './database';
 import { FIRST_PAGE, getSessionNodesRun, prepareSessionQueries, type NodePagePosition } from './session-queries';
 
-/** Nodes per segment: ~2 MB of chunk text, ~60 segments for a 1M-node session, a few ms to encode or send. */
-export const SEGMENT_NODES = 16_384;
+/** Nodes per segment: one `sessions.graphPage` page, a few ms to encode or send (the renderer counts pages by it). */
+export const SEGMENT_NODES = GRAPH_PAGE_NODES;
 
 /** How the stored segments of a session stand; `version` changes whenever any of them is written or dropped. */
 export interface StoredGraphState {

@@ -138,6 +138,9 @@ export function createSessionGraphs(
     const session = page === 0 ? store.getSession(sessionId) : null;
     const whole = async (): Promise<SessionGraphPage> => ({ version: 'whole', page: 0, pages: 1, chunk: '', graph: (await graphOf(sessionId, signal)).graph });
     if (page === 0 && (session === null || !isStoredOnly(sessionId))) return whole();
+    // Asked ahead of page 0 (the renderer asks every page at once) for a graph that page 0 sends whole: its
+    // stored chunks are not that graph, and sending them would be megabytes read for nothing.
+    if (page > 0 && !isStoredOnly(sessionId)) return { version: 'whole', page, pages: 1, chunk: '' };
     const state = page === 0 ? await stored.ensure(sessionId, signal) : stored.state(sessionId);
     if (state === null) return whole();
     const segment = stored.segment(sessionId, page);

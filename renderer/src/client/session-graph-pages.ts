@@ -1,15 +1,18 @@
 /**
  * `sessions.graph` read as `sessions.graphPage` pages: the stored chunks of a big session arrive as they are
- * read (page 0 first, then every other page asked at once), are checked to be of one version, and are
- * assembled into the compact form the one-message answer has, so callers get the same SessionGraph (and the
- * layout worker the same packed nodes). A host without the method answers through `sessions.graph`.
+ * read, are checked to be of one version, and are decoded one by one as they come in (into the nodes the
+ * one-message answer gives, and the layout worker's packed form), so callers get the same SessionGraph. Every page is asked
+ * at once: how many there are follows from the session's node count (the sessions list says it), so page 0's
+ * answer (~2 MB at 100k nodes, received and parsed before anything else could be asked) is not waited for;
+ * without a count, or with a stale one, the pages page 0 names and nobody asked for follow it. A host
+ * without the method answers through `sessions.graph`.
  */
 import type { MethodName, RequestOf, ResultOf } from '../../../shared/contract';
 import { ArborError, CancelledError } from '../../../shared/errors';
 import { rememberPackedNodes } from '../../../shared/graph/packed-nodes';
 import type { SessionGraph } from '../../../shared/model';
-import { decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
-import { chunkOfPage, type SessionGraphPage } from '../../../shared/session-graph-chunks';
+import { createSessionGraphChunkDecoder, type DecodedSessionGraph } from '../../../shared/session-graph-chunk-decode';
+import { chunkOfPage, graphPagesFor, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import type { ArborClient, CallOptions } from './arbor-client';
 import { fromTransport } from './arbor-client';
 import { markGraphStage } from './graph-timing';
@@ -17,18 +20,31 @@ import { markGraphStage } from './graph-timing';
 /** Reads of a session that changed between its pages, before the graph is asked for in one message. */
 const RESTARTS = 3;
 
+/** Pages asked for ahead of page 0 at most (a count from a list gone wrong must not flood the host). */
+const MAX_PAGES_AHEAD = 256;
+
 type Call = <M extends MethodName>(method: M, request: RequestOf<M>, options?: CallOptions) => Promise<ResultOf<M>>;
 
 /**
  * The session's graph from its pages; null when the host has no `sessions.graphPage` (an older Arbor) or the
- * session kept changing under the pages: the caller asks `sessions.graph`.
+ * session kept changing under the pages: the caller asks `sessions.graph`. `expectedPages`: how many pages
+ * to ask for together with page 0 (graphPagesFor of the session's node count).
  */
-export async function readGraphPages(call: Call, sessionId: string, options?: CallOptions): Promise<SessionGraph | null> {
+export async function readGraphPages(call: Call, sessionId: string, options?: CallOptions, expectedPages = 1): Promise<SessionGraph | null> {
+  const ahead = Math.min(Math.max(1, Math.floor(expectedPages)), MAX_PAGES_AHEAD);
   for (let attempt = 0; attempt < RESTARTS; attempt++) {
     markGraphStage('sent');
+    const asked: Promise<SessionGraphPage>[] = [];
+    const ask = (page: number): void => {
+      const answer = call('sessions.graphPage', { sessionId, page }, options);
+      // Awaited in order below, unless page 0 (or an earlier page) ends the read first: never an unhandled rejection.
+      answer.catch(() => undefined);
+      asked.push(answer);
+    };
+    for (let page = 0; page < ahead; page++) ask(page);
     let first: SessionGraphPage;
     try {
-      first = await call('sessions.graphPage', { sessionId, page: 0 }, options);
+      first = await asked[0]!;
     } catch (error) {
       if (error instanceof CancelledError || (error instanceof ArborError && error.code !== 'BAD_REQUEST' && error.code !== 'INTERNAL')) throw error;
       return null;
@@ -40,30 +56,54 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
       return graph;
     }
     if (first.session === undefined) return null;
-    const rest: Promise<SessionGraphPage>[] = [];
-    for (let page = 1; page < first.pages; page++) rest.push(call('sessions.graphPage', { sessionId, page }, options));
-    const pages = [first, ...(await Promise.all(rest))];
-    markGraphStage('received');
+    // Pages past the count (asked ahead of a shorter session) are not the graph's; pages nobody asked for yet are.
+    for (let page = asked.length; page < first.pages; page++) ask(page);
+    const read = await decodePages(first, asked.slice(1, first.pages));
     // A page of another version: an import or a link changed the session between two pages.
-    if (pages.some((page) => page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined))) continue;
-    const { graph, packed } = decodeSessionGraphChunks(first.session, pages.map(chunkOfPage), first.workspaceNodes);
-    if (packed !== null) rememberPackedNodes(graph.nodes, packed);
+    if (read === null) continue;
+    if (read.packed !== null) rememberPackedNodes(read.graph.nodes, read.packed);
     markGraphStage('decoded');
-    return graph;
+    return read.graph;
   }
   return null;
 }
 
-/** The client with `sessions.graph` answered from pages where the host has them. */
+/**
+ * The pages decoded in order, each as soon as it is in (the later ones are still arriving meanwhile); null
+ * when one is of another version than page 0. 'received' marks the last page in, 'decoded' follows it.
+ */
+async function decodePages(first: SessionGraphPage, rest: readonly Promise<SessionGraphPage>[]): Promise<DecodedSessionGraph | null> {
+  const decoder = createSessionGraphChunkDecoder(first.session!, first.workspaceNodes);
+  for (let k = 0; k <= rest.length; k++) {
+    const page = k === 0 ? first : await rest[k - 1]!;
+    if (k === rest.length) markGraphStage('received');
+    // The later pages' answers are left to land unread: the read starts again.
+    if (page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined)) return null;
+    decoder.add(chunkOfPage(page));
+  }
+  return decoder.finish();
+}
+
+/**
+ * The client with `sessions.graph` answered from pages where the host has them. The node counts of the
+ * sessions the list answered say how many pages to ask for at once.
+ */
 export function withGraphPages(client: ArborClient): ArborClient {
   const call: Call = (method, request, options) => client.call(method, request, options);
+  const expectedPages = new Map<string, number>();
   return {
     ...client,
     host: client.host,
     connection: () => client.connection(),
     async call(method, request, options) {
+      if (method === 'sessions.list') {
+        const listed = await client.call(method, request, options);
+        for (const session of (listed as ResultOf<'sessions.list'>).sessions) expectedPages.set(session.id, graphPagesFor(session.nodeCount));
+        return listed;
+      }
       if (method !== 'sessions.graph') return client.call(method, request, options);
-      const graph = await readGraphPages(call, (request as RequestOf<'sessions.graph'>).sessionId, options);
+      const { sessionId } = request as RequestOf<'sessions.graph'>;
+      const graph = await readGraphPages(call, sessionId, options, expectedPages.get(sessionId) ?? 1);
       return (graph ?? (await client.call(method, request, options))) as ResultOf<typeof method>;
     },
   };

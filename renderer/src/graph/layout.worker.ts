@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /** The layout worker: builds the session's structure once, then lays out each fold state off the UI thread. */
 import { layoutColumns, openColumns, type OpenedColumns } from './layout-compute';
-import { layoutTransfer, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type WarmupRequest } from './layout-protocol';
+import { layoutTransfer, structureForView, type LayoutRequest, type LayoutResponse, type OverviewRequest, type OverviewResponse, type WarmupRequest } from './layout-protocol';
 import { buildTurnOverview } from '../../../shared/graph/turn-overview';
 import { warmLayoutCode } from './layout-warmup';
 
@@ -22,11 +22,14 @@ self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest | WarmupRe
     return;
   }
   let response: LayoutResponse;
+  let structureTransfer: ArrayBuffer[] = [];
   try {
     if (request.type === 'open') {
       const { layout, timing, ...session } = openColumns(request.nodes, request.expanded, request.workspaceNodes, request.hide);
       opened = session;
-      response = { id: request.id, ok: true, structure: session.arrays, layout, timing };
+      const forView = structureForView(session.arrays);
+      structureTransfer = forView.transfer;
+      response = { id: request.id, ok: true, structure: forView.structure, layout, timing };
     } else {
       if (opened === null) throw new Error('layout requested before the session was opened');
       response = { id: request.id, ok: true, structure: null, layout: layoutColumns(opened, request.expanded, request.hide) };
@@ -34,8 +37,9 @@ self.onmessage = (event: MessageEvent<LayoutRequest | OverviewRequest | WarmupRe
   } catch (error) {
     response = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }
-  // The layout moves to the view (~2 MB of arrays at 100k nodes, copied before); the structure is copied, as the worker keeps it.
-  const transfer = response.ok && opened !== null ? layoutTransfer(response.layout, opened.arrays) : [];
+  // The layout moves to the view (~2 MB of arrays at 100k nodes, copied before), and so does the structure's
+  // copy (the worker keeps its own). A buffer listed twice fails the post: the copies share none with the layout.
+  const transfer = response.ok && opened !== null ? [...layoutTransfer(response.layout, opened.arrays), ...structureTransfer] : [];
   (self as unknown as { postMessage(message: LayoutResponse, transfer: Transferable[]): void }).postMessage(response, transfer);
 };
 

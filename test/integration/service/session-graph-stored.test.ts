@@ -121,7 +121,7 @@ describe('sessions.graphPage', () => {
     store.linkChangedSessions();
   }
 
-  it('sends a big session in pages of one version that assemble to sessions.graph', async () => {
+  it('sends a big session in pages of one version that assemble to sessions.graph, asked one by one or all at once', async () => {
     importNodes(bigChain(33_000), 1);
     const graphs = createSessionGraphs(workspace);
     const first = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 0 });
@@ -133,6 +133,15 @@ describe('sessions.graphPage', () => {
     const graph = decodeSessionGraph(assembleSessionGraphChunks(first.session!, pages.map((page) => JSON.parse(page.chunk) as SessionGraphChunk)));
     expect(graph).toEqual(await graphs['sessions.graph']({ sessionId: 'S1' }));
     expect(graph.nodes).toHaveLength(33_000);
+    // Asked all at once (the renderer knows the count from the list), they read the same.
+    expect(await readGraphPages((method, request) => graphs[method as 'sessions.graphPage'](request as never) as never, 'S1', undefined, 3)).toEqual(graph);
+
+    // Arbor's snapshot joins the graph: page 0 sends it whole, and a page asked beside it is not a chunk of it.
+    store.recordSnapshot({ id: 's1', nodeId: 'snapshot-s1', sessionId: 'S1', parentId: 'n5', dir: '/w', treeOid: 'a'.repeat(40), commitOid: null, files: 1, createdAt: '2026-03-01T12:00:00.000Z' });
+    const ahead = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 1 });
+    expect(ahead).toMatchObject({ pages: 1, chunk: '' });
+    expect(ahead.chunkValue).toBeUndefined();
+    expect((await readGraphPages((method, request) => graphs[method as 'sessions.graphPage'](request as never) as never, 'S1', undefined, 3))!.nodes).toHaveLength(33_001);
   });
 
   it('a session appended between two pages answers with another version, and the client reads it again', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ArborError } from '../../../shared/errors';
 import { packEncodedNodes } from '../../../shared/graph/packed-nodes';
 import type { NodeSummary, SessionSummary } from '../../../shared/model';
-import { decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
+import { createSessionGraphChunkDecoder, decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
 import { assembleSessionGraphChunks, encodeSessionGraphChunk, type SessionGraphChunk } from '../../../shared/session-graph-chunks';
 import { decodeSessionGraph } from '../../../shared/session-graph-wire';
 import { syntheticGraph } from '../../../scripts/bench/graph';
@@ -46,6 +46,20 @@ describe('decoding stored graph chunks', () => {
       expect(decoded.graph).toEqual(expected);
       expect(decoded.packed).toEqual(packEncodedNodes(assembled, expected.nodes));
     }
+  });
+
+  it('resolves a parent or edge end named in a later chunk, decoding chunk by chunk', () => {
+    // The reply comes before its prompt in the order stored, so its chunk names a parent the next chunk holds.
+    const forward = nodes.slice(0, 12).map((node, i) => (i === 2 ? { ...node, parentId: 'node-9', extraEdges: [{ kind: 'logical' as const, nodeId: 'node-10' }] } : node));
+    const chunks = chunksOf(forward, 4);
+    const decoder = createSessionGraphChunkDecoder(SESSION);
+    for (const chunk of chunks) decoder.add(chunk);
+    const decoded = decoder.finish();
+    const assembled = assembleSessionGraphChunks(SESSION, chunks);
+    expect(decoded.graph).toEqual(decodeSessionGraph(assembled));
+    expect(decoded.packed).toEqual(packEncodedNodes(assembled, decoded.graph.nodes));
+    expect(decoded.packed!.parents[2]).toBe(9);
+    expect(decoded.packed!.edgeTargets[0]).toBe(10);
   });
 
   it('gives back the nodes that were stored', () => {

@@ -1,7 +1,8 @@
 /**
  * The client's paged `sessions.graph` (renderer/src/client/session-graph-pages.ts): pages assemble into the
  * graph with its packed nodes kept for the layout worker, a whole graph on page 0 is decoded as the
- * one-message answer is, and a host without `sessions.graphPage` is asked `sessions.graph`.
+ * one-message answer is, a host without `sessions.graphPage` is asked `sessions.graph`, and every page is
+ * asked for at once when the session's node count says how many there are.
  */
 import { describe, expect, it } from 'vitest';
 import { readGraphPages, withGraphPages } from '../../../../renderer/src/client/session-graph-pages';
@@ -9,7 +10,7 @@ import type { ArborClient } from '../../../../renderer/src/client/arbor-client';
 import { ArborError } from '../../../../shared/errors';
 import { packedNodesOf } from '../../../../shared/graph/packed-nodes';
 import type { NodeSummary, SessionGraph, SessionSummary } from '../../../../shared/model';
-import { encodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
+import { encodeSessionGraphChunk, GRAPH_PAGE_NODES, type SessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
 import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
 
 const SESSION: SessionSummary = { id: 'S1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 6, fileCount: 1, branchCount: 0 };
@@ -84,5 +85,94 @@ describe('reading a session graph in pages', () => {
     expect(await withGraphPages(inner).call('sessions.graph', { sessionId: 'S1' })).toBe(whole);
     expect(asked).toEqual(['sessions.graphPage', 'sessions.graph']);
     await expect(withGraphPages({ ...inner, call: async () => { throw new ArborError('NOT_FOUND', 'no session'); } } as ArborClient).call('sessions.graph', { sessionId: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  describe('asking for the pages', () => {
+    /**
+     * A host whose pages answer on a later task, counting the requests in flight: pages asked one after
+     * another never have more than one out; pages past the session's end answer as the host does (no chunk).
+     */
+    function pagedHost(pages: readonly SessionGraphPage[], listed: SessionSummary) {
+      const asked: number[] = [];
+      let inFlight = 0;
+      let mostInFlight = 0;
+      const answer = async (request: { page: number }): Promise<SessionGraphPage> => {
+        asked.push(request.page);
+        inFlight++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        inFlight--;
+        return pages[request.page] ?? { version: pages[0]!.version, page: request.page, pages: pages.length, chunk: '' };
+      };
+      const client = {
+        host: 'web',
+        call: async (method: string, request: unknown) => {
+          if (method === 'sessions.list') return { sessions: [listed], total: 1 };
+          if (method === 'sessions.graphPage') return answer(request as { page: number });
+          throw new ArborError('BAD_REQUEST', `not asked here: ${method}`);
+        },
+        on: () => () => undefined,
+        connection: () => 'connected',
+        onConnection: () => () => undefined,
+        close: () => undefined,
+      } as unknown as ArborClient;
+      return { client: withGraphPages(client), asked, mostInFlight: () => mostInFlight };
+    }
+
+    it('asks for every page at once when the list said how many nodes the session has', async () => {
+      const all = nodes(6);
+      const pages = pagesOf(all, 2);
+      const host = pagedHost(pages, { ...SESSION, nodeCount: 2 * GRAPH_PAGE_NODES + 1 });
+      await host.client.call('sessions.list', { limit: 10, offset: 0 });
+      expect(await host.client.call('sessions.graph', { sessionId: 'S1' })).toEqual({ session: SESSION, nodes: all });
+      expect(host.mostInFlight()).toBe(3);
+      expect(host.asked).toEqual([0, 1, 2]);
+    });
+
+    it('asks for the pages page 0 names beyond the count it had, and leaves out pages past the end', async () => {
+      const all = nodes(6);
+      const more = pagedHost(pagesOf(all, 2), { ...SESSION, nodeCount: GRAPH_PAGE_NODES + 1 });
+      await more.client.call('sessions.list', { limit: 10, offset: 0 });
+      expect(await more.client.call('sessions.graph', { sessionId: 'S1' })).toEqual({ session: SESSION, nodes: all });
+      expect(more.asked).toEqual([0, 1, 2]);
+
+      const fewer = pagedHost(pagesOf(all, 4), { ...SESSION, nodeCount: 4 * GRAPH_PAGE_NODES });
+      await fewer.client.call('sessions.list', { limit: 10, offset: 0 });
+      expect(await fewer.client.call('sessions.graph', { sessionId: 'S1' })).toEqual({ session: SESSION, nodes: all });
+      expect(fewer.asked).toEqual([0, 1, 2, 3]);
+    });
+
+    it('without a count, asks page 0 first and then the rest together', async () => {
+      const all = nodes(6);
+      const host = pagedHost(pagesOf(all, 2), SESSION);
+      expect(await host.client.call('sessions.graph', { sessionId: 'S1' })).toEqual({ session: SESSION, nodes: all });
+      expect(host.asked).toEqual([0, 1, 2]);
+      expect(host.mostInFlight()).toBe(2);
+    });
+
+    it('decodes each page as it comes in, before the pages after it have answered', async () => {
+      const pages = pagesOf(nodes(6), 2);
+      const broken = { ...pages[1]!, chunk: JSON.stringify({ ...JSON.parse(pages[1]!.chunk), kinds: [0] }) };
+      // Page 2 never answers: only a page decoded on arrival can fail the read.
+      const read = readGraphPages(async (_method, request) => {
+        const page = (request as { page: number }).page;
+        return (page === 2 ? new Promise(() => undefined) : page === 1 ? broken : pages[0]) as never;
+      }, 'S1', undefined, 3);
+      await expect(read).rejects.toMatchObject({ code: 'INTERNAL' });
+    });
+
+    it('a whole graph on page 0 answers even when pages asked ahead fail', async () => {
+      const whole: SessionGraph = { session: SESSION, nodes: nodes(3) };
+      const graph = await readGraphPages(
+        async (_method, request) => {
+          if ((request as { page: number }).page > 0) throw new ArborError('IO', 'The connection to Arbor was lost');
+          return { version: 'whole', page: 0, pages: 1, chunk: '', graph: encodeSessionGraph(whole) } as never;
+        },
+        'S1',
+        undefined,
+        3,
+      );
+      expect(graph).toEqual(whole);
+    });
   });
 });

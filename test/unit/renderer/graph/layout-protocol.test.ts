@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionStructure } from '../../../../shared/graph/session-structure';
 import { toGraphNode, type GraphNode } from '../../../../shared/graph/session-tree';
 import type { NodeSummary } from '../../../../shared/model';
-import { layoutTransfer, packGraphNodes, requestNodes, unpackGraphNodes } from '../../../../renderer/src/graph/layout-protocol';
+import { layoutTransfer, packGraphNodes, requestNodes, structureArrays, structureForView, unpackGraphNodes } from '../../../../renderer/src/graph/layout-protocol';
 import { layoutSession } from '../../../../shared/graph/session-layout';
 
 function node(id: string, over: Partial<GraphNode> = {}): GraphNode {
@@ -82,5 +82,32 @@ describe('the layout answer’s transfer list', () => {
     const sharing = { ...layout, visible: { ...layout.visible, forest: structure.display } };
     const transfer = layoutTransfer(sharing, structure);
     for (const value of Object.values(structure.display)) if (ArrayBuffer.isView(value)) expect(transfer).not.toContain(value.buffer);
+  });
+});
+
+describe('the structure an open sends the view', () => {
+  it('moves a copy to the view whole and keeps the worker’s own for the next layout', () => {
+    const nodes = awkwardNodes();
+    const structure = buildSessionStructure(nodes);
+    const kept = structureArrays(structure);
+    const expected = structuredClone(kept);
+    const { structure: sent, transfer } = structureForView(kept);
+    expect(sent).toEqual(kept);
+    expect(new Set(transfer).size).toBe(transfer.length);
+    // Every array of the copy travels in the transfer list, and none of them is the worker's.
+    const buffersOf = (arrays: typeof kept): ArrayBufferLike[] =>
+      [arrays, arrays.tree, arrays.display].flatMap((part) => Object.values(part).filter(ArrayBuffer.isView).map((value) => value.buffer));
+    const keptBuffers = new Set(buffersOf(kept));
+    const sentBuffers = buffersOf(sent);
+    expect(sentBuffers.length).toBeGreaterThan(10);
+    for (const buffer of sentBuffers) expect(transfer).toContain(buffer);
+    for (const buffer of transfer) expect(keptBuffers.has(buffer)).toBe(false);
+    // Posted with the layout's own transfer list, as the worker does: the view gets it all, the worker still has its structure.
+    const layout = layoutSession(structure, new Set());
+    const received = structuredClone({ structure: sent, layout }, { transfer: [...layoutTransfer(layout, kept), ...transfer] });
+    expect(received.structure).toEqual(expected);
+    expect(sent.display.parent.length).toBe(0);
+    expect(kept).toEqual(expected);
+    expect([...layoutSession(structure, new Set()).layout.row]).toEqual([...received.layout.layout.row]);
   });
 });
