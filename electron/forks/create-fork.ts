@@ -23,6 +23,7 @@ import { ArborError } from '../../shared/errors';
 import type { ForkCreated, SkippedPath } from '../../shared/operations';
 import { codexResumeCommand, planCodexFork, writeCodexFork, type CodexForkOutcome } from './codex/codex-fork';
 import { writeClaudeForkTranscript } from './claude-fork-transcript';
+import { storedRolloutReader } from './codex/stored-rollout';
 import { checkForkTarget, discardForkFolder, isInside, resolvedPath, writeExactFork, writeReconstructedFork, type ForkPhase } from './fork-workspace';
 import { planResumableTranscript, type ResumablePlanOutcome } from './resumable-plan';
 import { storeTranscriptSource } from './transcript-source';
@@ -60,7 +61,7 @@ export async function createFork(workspace: WorkspaceContext, records: ForkRecor
       conversationNode === null
         ? { resumable: false, reason: 'the snapshot has no transcript step before it' }
         : store.getSession(conversationNode.summary.sessionId)?.source === 'codex'
-          ? await planCodexFork({ node: conversationNode, fromDir: source, toDir: target, homeDir: workspace.homeDir, env: workspace.env, now: workspace.now(), signal })
+          ? await planCodexFork({ node: conversationNode, fromDir: source, toDir: target, homeDir: workspace.homeDir, env: workspace.env, now: workspace.now(), signal, stored: storedRolloutReader(store) })
           : await planResumableTranscript(storeTranscriptSource(store, conversationNode.summary.sessionId, signal), conversationNode.summary.id);
 
     const objects = workspace.objects();

@@ -16,6 +16,7 @@ import type { ForkRecord, ForkRecords } from '../db/fork-records';
 import type { MergeRecord, MergeRecords } from '../db/merge-records';
 import type { SnapshotRecord, StoredNode } from '../db/session-store';
 import { writeClaudeForkTranscript } from '../forks/claude-fork-transcript';
+import { storedRolloutReader } from '../forks/codex/stored-rollout';
 import { codexResumeCommand, planCodexFork, writeCodexFork } from '../forks/codex/codex-fork';
 import { checkRollout } from '../forks/codex/rollout-rules';
 import { nearestTranscriptNode } from '../forks/create-fork';
@@ -185,7 +186,7 @@ async function writeClaude(workspace: WorkspaceContext, conversation: StoredNode
 
 async function writeCodex(workspace: WorkspaceContext, conversation: StoredNode, fromDir: string | null, record: MergeRecord, text: string, signal: AbortSignal): Promise<Written> {
   const now = workspace.now();
-  const planned = await planCodexFork({ node: conversation, fromDir, toDir: record.dir, homeDir: workspace.homeDir, env: workspace.env, now, signal });
+  const planned = await planCodexFork({ node: conversation, fromDir, toDir: record.dir, homeDir: workspace.homeDir, env: workspace.env, now, signal, stored: storedRolloutReader(workspace.store) });
   if (!planned.resumable) throw new ArborError('BAD_REQUEST', `No resumable rollout: ${planned.reason}`, { nodeId: conversation.summary.id });
   const withSummary = { ...planned, text: `${planned.text}${codexSummaryLine(text, now)}\n` };
   // The block must not cost the copy its resumability: the rules are checked again with it.

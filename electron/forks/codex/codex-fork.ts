@@ -14,6 +14,7 @@ import { codexSessionsDir, rolloutPath, uuidV7 } from './codex-home';
 import { renderForkedRollout } from './forked-rollout';
 import { checkRollout, type RolloutFinding } from './rollout-rules';
 import { viewLine, type RolloutLineView } from './rollout-view';
+import type { StoredRolloutReader } from './stored-rollout';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,16 +37,22 @@ export interface CodexForkRequest {
   readonly env: Env;
   readonly now: Date;
   readonly signal?: AbortSignal;
+  /** The rollout as the store kept it, for when its file is gone (the store is the archive, issue 15). */
+  readonly stored?: StoredRolloutReader;
 }
 
 export async function planCodexFork(request: CodexForkRequest): Promise<CodexForkOutcome> {
   const { node } = request;
-  const lines: RolloutLineView[] = [];
+  let lines: RolloutLineView[] = [];
   try {
     await readRolloutLines(node.file, (line) => void lines.push(viewLine(line.oversize ? '' : line.bytes.toString('utf8'), lines.length)), { signal: request.signal });
   } catch (error) {
     if (error instanceof ArborError && error.code === 'CANCELLED') throw error;
-    return { resumable: false, reason: `the rollout ${node.file} could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    const kept = isMissingFile(error) ? request.stored?.(node.file, node.summary.sessionId, request.signal) : null;
+    if (kept === null || kept === undefined) {
+      return { resumable: false, reason: `the rollout ${node.file} could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    lines = [...kept];
   }
   const index = node.line - 1;
   const at = lines[index];
@@ -75,4 +82,11 @@ export async function writeCodexFork(plan: CodexForkPlan): Promise<void> {
 
 export function codexResumeCommand(threadId: string): string {
   return `codex resume ${threadId}`;
+}
+
+/** The rollout was deleted (by Codex, the user, or a move to another machine), as opposed to unreadable. */
+function isMissingFile(error: unknown): boolean {
+  const code = (error as { code?: unknown; data?: { cause?: { code?: unknown } } } | null)?.code;
+  if (code === 'ENOENT' || code === 'NOT_FOUND') return true;
+  return error instanceof Error && /ENOENT|no such file/i.test(error.message);
 }
