@@ -9,7 +9,7 @@ import { ArborError } from './errors';
 import type { PackedGraphNodes } from './graph/packed-nodes';
 import type { ExtraEdge, ExtraEdgeKind, NodeKind, NodeSummary, SessionGraph, SessionSummary, ToolCallRef, ToolOutcome } from './model';
 import { isSessionGraphChunk, type SessionGraphChunk } from './session-graph-chunks';
-import { isoTimeFormatter } from './session-graph-wire';
+import { dictionary, isoTimeFormatter } from './session-graph-wire';
 
 export interface DecodedSessionGraph {
   readonly graph: SessionGraph;
@@ -30,24 +30,6 @@ function malformed(what: string): never {
 function pick<T>(table: readonly T[], code: unknown, name: string): T {
   if (typeof code !== 'number' || !(code >= 0 && code < table.length)) malformed(`bad ${name} code`);
   return table[code]!;
-}
-
-/** Global codes for the values of each chunk's table (first sight appends). */
-function tableMerger<T>() {
-  const codes = new Map<T, number>();
-  const table: T[] = [];
-  return {
-    table,
-    code(value: T): number {
-      let code = codes.get(value);
-      if (code === undefined) {
-        code = table.length;
-        codes.set(value, code);
-        table.push(value);
-      }
-      return code;
-    },
-  };
 }
 
 /** Checks a chunk's shape (ArborError INTERNAL when it is not one). */
@@ -92,7 +74,7 @@ export function createSessionGraphChunkDecoder(session: SessionSummary, workspac
   const packedEdges: (number | string)[] = [];
   const edgeTargets: number[] = [];
   const idParts: string[] = [];
-  const kindTable = tableMerger<string>();
+  const kindTable = dictionary<string>();
   const isoTime = isoTimeFormatter();
   /** Nodes whose parent a chunk named by id, as [node index, parent id] pairs; edges whose end it named, by edge index. */
   const namedParents: (number | string)[] = [];

@@ -7,7 +7,7 @@
  */
 import { ArborError } from './errors';
 import type { NodeSummary, SessionGraph, SessionSummary } from './model';
-import { decodeSessionGraph, encodeSessionGraph, SESSION_GRAPH_CODEC, type EncodedSessionGraph } from './session-graph-wire';
+import { decodeSessionGraph, dictionary, encodeSessionGraph, SESSION_GRAPH_CODEC, type EncodedSessionGraph } from './session-graph-wire';
 
 export const SESSION_GRAPH_CHUNK_CODEC = 'session-graph-chunk/1';
 
@@ -54,22 +54,8 @@ function malformed(what: string): never {
 
 /** Codes of one chunk's table mapped into the assembled table (values appended on first sight). */
 function tableMerger<T>() {
-  const codes = new Map<T, number>();
-  const table: T[] = [];
-  return {
-    table,
-    remap(local: readonly T[]): number[] {
-      return local.map((value) => {
-        let code = codes.get(value);
-        if (code === undefined) {
-          code = table.length;
-          codes.set(value, code);
-          table.push(value);
-        }
-        return code;
-      });
-    },
-  };
+  const merged = dictionary<T>();
+  return { table: merged.table, remap: (local: readonly T[]): number[] => local.map((value) => merged.code(value)) };
 }
 
 /**

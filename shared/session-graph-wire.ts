@@ -49,8 +49,8 @@ const OUTCOMES: readonly ToolOutcome[] = ['ok', 'error', 'missing'];
 const NO_EDGES: readonly ExtraEdge[] = Object.freeze([]);
 const NO_CALLS: readonly ToolCallRef[] = Object.freeze([]);
 
-/** Codes each value by its first appearance; the table lists the distinct values. */
-function dictionary<T>() {
+/** Codes each value by its first appearance; the table lists the distinct values (the wire's and the chunks' tables). */
+export function dictionary<T>() {
   const codes = new Map<T, number>();
   const table: T[] = [];
   return {
