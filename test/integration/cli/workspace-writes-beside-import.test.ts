@@ -4,34 +4,28 @@
  * waited for the import's turn. Now each waits, saying what it waits for, and succeeds once, in a loop of runs
  * with real processes on one data folder.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
 import type { ImportReport } from '../../../shared/model';
 import type { ForkCreated } from '../../../shared/operations';
-import { openCliDemo, type CliDemo } from './run-cli';
-import { buildCliBundle, runArbor, startArbor } from './spawned-cli';
+import { openBesideImport, type BesideImport } from './beside-import';
+import type { CliDemo } from './run-cli';
+import { runArbor, startArbor } from './spawned-cli';
 
 const RUNS = 4;
+let setup: BesideImport;
 let demo: CliDemo;
-let cli: ReturnType<typeof buildCliBundle>;
+let cli: BesideImport['cli'];
 let corpus: string;
 
 beforeAll(async () => {
-  demo = await openCliDemo('arbor-writes-beside-import-');
-  cli = buildCliBundle();
-  corpus = join(demo.root, 'corpus');
-  // Big enough that the import still holds its turn when the other process asks for it.
-  await writeSyntheticCorpus(corpus, { totalBytes: 6_000_000, nodesPerSession: 400, seed: 21 });
+  setup = await openBesideImport('arbor-writes-beside-import-', 21);
+  ({ demo, cli, corpus } = setup);
 }, 120_000);
-afterAll(() => {
-  demo.remove();
-  cli.remove();
-});
+afterAll(() => setup.remove());
 
-const lockFile = (): string => join(demo.dataDir, 'locks', 'store-writer.lock');
-const heldForImport = (): boolean => existsSync(lockFile()) && (readFileSync(lockFile(), 'utf8').includes('"doing":"import"'));
+const heldForImport = (): boolean => setup.heldForImport();
 
 describe('workspace writes beside an import in another process', () => {
   it('a fork or a rewind during a long import waits for its turn and succeeds once, never "database is locked"', async () => {

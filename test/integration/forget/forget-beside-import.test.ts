@@ -4,33 +4,27 @@
  * waits for the import's turn, saying so, and succeeds once; the import finishes without a problem and the
  * deleted session stays gone.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSyntheticCorpus } from '../../../electron/demo/synthetic';
 import type { GcReport, SessionDeleteOutcome } from '../../../shared/forget';
 import type { ImportReport, SessionSummary } from '../../../shared/model';
-import { openCliDemo, type CliDemo } from '../cli/run-cli';
-import { buildCliBundle, runArbor, startArbor } from '../cli/spawned-cli';
+import { openBesideImport, type BesideImport } from '../cli/beside-import';
+import type { CliDemo } from '../cli/run-cli';
+import { runArbor, startArbor } from '../cli/spawned-cli';
 
+let setup: BesideImport;
 let demo: CliDemo;
-let cli: ReturnType<typeof buildCliBundle>;
+let cli: BesideImport['cli'];
 let corpus: string;
 
 beforeAll(async () => {
-  demo = await openCliDemo('arbor-forget-beside-import-');
-  cli = buildCliBundle();
-  corpus = join(demo.root, 'corpus');
-  // Big enough that the import still holds its turn when the other process asks for it.
-  await writeSyntheticCorpus(corpus, { totalBytes: 6_000_000, nodesPerSession: 400, seed: 31 });
+  setup = await openBesideImport('arbor-forget-beside-import-', 31);
+  ({ demo, cli, corpus } = setup);
 }, 120_000);
-afterAll(() => {
-  demo.remove();
-  cli.remove();
-});
+afterAll(() => setup.remove());
 
-const lockFile = (): string => join(demo.dataDir, 'locks', 'store-writer.lock');
-const heldForImport = (): boolean => existsSync(lockFile()) && readFileSync(lockFile(), 'utf8').includes('"doing":"import"');
+const heldForImport = (): boolean => setup.heldForImport();
 
 describe('gc and delete beside an import in another process', () => {
   it('each waits for the import\'s turn and succeeds once, never "database is locked"', async () => {
