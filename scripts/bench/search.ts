@@ -167,6 +167,8 @@ async function main(): Promise<void> {
       { name: 'two-word phrase', queries: ['"cursor handling"', '"the buffer"', '"session is"'], grep: 'cursor handling' },
       { name: 'filtered: prompts in a project', queries: ['session', 'cur', 'b'], filters: { kinds: ['user'], projects: ['/home/dev/projects/notes-app'] }, grep: 'session' },
       ...(oneSession === undefined ? [] : [{ name: 'filtered: one session, replies', queries: ['session', 'c', 'buffer'], filters: { sessionIds: [oneSession], kinds: ['assistant' as const] }, grep: 'session' }]),
+      // The agent filter: the main agent's prompts (every synthetic node is the main agent's: its facet is on every row).
+      { name: "filtered: main agent's prompts", queries: ['session', 'cur', 'b'], filters: { agent: 'main', kinds: ['user'] }, grep: 'session' },
       // The three days before the newest message: a slice of the store, wherever the generator put it in time.
       { name: 'filtered: a date range', queries: ['session', 'cu'], filters: { from: daysBefore(newest, 3), to: daysBefore(newest, -1) }, grep: 'session' },
     ];
