@@ -11,6 +11,7 @@ import { beginFileImport, type FileImport, type FileImportOptions, prepareImport
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
+import { keepParseState, parseStateAt, prepareParseStateStatements } from './parse-states';
 import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
 import {
   getAttachedRecords,
@@ -66,6 +67,10 @@ export interface SessionStore {
   linkChangedSessions(): { readonly sessionIds: SessionId[]; readonly problems: ImportProblem[] };
   /** At an import's end: each new fork / continuation / cleared-context link whose other session is not stored, once. */
   lineageProblems(): ImportProblem[];
+  /** What the file's parser kept when the last import stopped at `offset` (ParseOptions.resumeState); null: none. */
+  parseStateAt(path: string, offset: number): string | null;
+  /** Keeps what the parser left at `offset` (ParseResult.resumeState) for the next import; null forgets it. */
+  keepParseState(path: string, offset: number, state: string | null): void;
   /** The tool name of a stored call (to name a result whose call an earlier import read). */
   toolNameOf(toolUseId: string): string | null;
   /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
@@ -171,6 +176,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const tombstones = prepareTombstoneQueries(db.write);
   // On the writer: it also sees the batches of the import in progress.
   const toolName = db.write.prepare<[string], { name: string }>('SELECT name FROM tool_calls WHERE tool_use_id = ? LIMIT 1');
+  const parseStates = prepareParseStateStatements(db.write);
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
   const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
   const lineageStatements = prepareLineageStatements(db.write);
@@ -185,6 +191,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     beginFile: (file, options) => beginFileImport(db.write, importStatements, file, options),
     linkChangedSessions: () => linkAll(),
     lineageProblems: () => lineageProblems(),
+    parseStateAt: (path, offset) => parseStateAt(parseStates, path, offset),
+    keepParseState: (path, offset, state) => keepParseState(parseStates, path, offset, state),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
     listSessions: (request) => list(request),

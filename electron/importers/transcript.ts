@@ -135,6 +135,12 @@ export interface ParseOptions {
   /** Resume point: byte offset of the first unread line and its 1-based line number. */
   readonly startOffset: number;
   readonly startLine: number;
+  /**
+   * What the parser kept when an earlier import stopped at `startOffset` (that import's `ParseResult.resumeState`),
+   * so a format whose lines depend on the ones before (Codex: a step's parent, a call's name) goes on from there
+   * instead of reading the file from its start. Null or absent: none; the parser checks it still fits the file.
+   */
+  readonly resumeState?: string | null;
   readonly signal?: AbortSignal;
   /** Called with bytes read so far in this file, at most every chunk. */
   readonly onBytes?: (bytesRead: number) => void;
@@ -145,6 +151,12 @@ export interface ParseResult {
   readonly endOffset: number;
   /** Line number the next line will have. */
   readonly endLine: number;
+  /**
+   * What the next import needs to go on from `endOffset` (kept with the file, given back as
+   * `ParseOptions.resumeState`); null: nothing fits (the next import reads from the start). Absent: the format
+   * resumes from the offset alone (Claude Code).
+   */
+  readonly resumeState?: string | null;
 }
 
 /** Lines longer than this keep only their first RAW_LIMIT bytes in the store. */

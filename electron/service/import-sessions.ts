@@ -84,6 +84,8 @@ interface PlannedFile {
   readonly file: TranscriptFile;
   readonly startOffset: number;
   readonly startLine: number;
+  /** What the parser kept when the last import stopped at `startOffset` (a Codex rollout's open calls, …). */
+  readonly resumeState: string | null;
 }
 
 export async function importSessions(
@@ -140,7 +142,7 @@ export async function importSessions(
         const parse: ParseFile =
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
-            : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
+            : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
         result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory, longLines);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
@@ -149,7 +151,7 @@ export async function importSessions(
         workerHasRest = false;
         longLines.length = 0;
         const parse: ParseFile = (sink) =>
-          reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, signal, onBytes });
+          reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
         result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null }, tally, options.fileHistory, longLines);
       }
       if (result.sessionId !== null && options.fileHistory !== undefined) {
@@ -207,7 +209,7 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
     if (store.isDeletedFile(file.path)) continue;
     const state = store.fileState(file.path);
     if (state === null) {
-      plan.push({ file, startOffset: 0, startLine: 1 });
+      plan.push({ file, startOffset: 0, startLine: 1, resumeState: null });
     } else if (state.size === file.size && state.mtimeMs === file.mtimeMs) {
       // Unchanged since the last import; a final line still incomplete is reported again.
       const tail = incompleteTailProblem(file.path, state);
@@ -215,9 +217,9 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
       continue;
     } else if (file.size < state.endOffset) {
       problems.add({ file: file.path, line: 0, reason: 'file shrank since the last import; read again from the start' });
-      plan.push({ file, startOffset: 0, startLine: 1 });
+      plan.push({ file, startOffset: 0, startLine: 1, resumeState: null });
     } else {
-      plan.push({ file, startOffset: state.endOffset, startLine: state.endLine });
+      plan.push({ file, startOffset: state.endOffset, startLine: state.endLine, resumeState: store.parseStateAt(file.path, state.endOffset) });
     }
   }
   return plan;
@@ -258,6 +260,8 @@ async function importFile(
   try {
     const end = await parse(sink);
     const result = writer.finish(end);
+    // After the file's rows: a state kept before them could be given to a read they do not match.
+    if (end.resumeState !== undefined) store.keepParseState(item.file.path, end.endOffset, end.resumeState);
     problems.addAll(result.problems ?? []);
     return result;
   } catch (error) {

@@ -499,7 +499,8 @@ async function parent(): Promise<void> {
 
 /**
  * The Codex import rate beside the raw anchor on the same file, in the same run: a generated rollout of
- * --codex-mb MB (default 200) in each history mode, imported into a fresh data folder by the service.
+ * --codex-mb MB (default 200) in each history mode, imported into a fresh data folder by the service, then
+ * APPENDED_LINES more lines (whole turns) appended and imported again (issue 12: an append costs what it appends).
  * `--codex-only` runs just this; `--skip-codex` leaves it out.
  */
 async function codexImportRate(): Promise<void> {
@@ -511,14 +512,20 @@ async function codexImportRate(): Promise<void> {
       const folder = join(root, mode);
       await mkdir(folder, { recursive: true });
       const file = join(folder, `rollout-2026-11-30T09-00-00-${id}.jsonl`);
-      await writeCodexRollout(file, { id, cwd: '/work/app', mode }, targetMb * MiB);
+      const builder = await writeCodexRollout(file, { id, cwd: '/work/app', mode }, targetMb * MiB);
       const bytes = (await stat(file)).size;
       const before = await timed(() => rawParse([file]));
       const dataDir = join(root, `data-${mode}`);
       const service = await createArborService({ dataDir, host: 'cli', version: 'bench', homeDir: dataDir, env: {} });
       let imported: { seconds: number; cpu: number; value: ImportReport };
+      let appended: { seconds: number; cpu: number; value: ImportReport };
+      let appendedLines: string[];
       try {
         imported = await timed(() => service.api['import.run']({ paths: [folder] }));
+        // An append of APPENDED_LINES lines (whole turns, the rollout going on), imported again.
+        appendedLines = codexTurns(builder, 1_000_000, APPENDED_LINES);
+        await appendFile(file, appendedLines.map((line) => `${line}\n`).join(''));
+        appended = await timed(() => service.api['import.run']({ paths: [folder] }));
       } finally {
         await service.close();
       }
@@ -532,6 +539,11 @@ async function codexImportRate(): Promise<void> {
       console.log(`  import: ${importRate.toFixed(1)} MB/s (${imported.seconds.toFixed(2)} s, ${nodes} nodes; this thread's cpu ${(bytes / MiB / imported.cpu).toFixed(1)} MB/cpu-s, the write worker's not counted)`);
       console.log(`  raw anchor: ${rawRate.toFixed(1)} MB/s, the faster of ${(bytes / MiB / before.seconds).toFixed(1)} before and ${(bytes / MiB / after.seconds).toFixed(1)} after the import`);
       console.log(`  import / raw: ${(importRate / rawRate).toFixed(2)}`);
+      const appendNodes = appended.value.sessions.reduce((sum, session) => sum + session.nodes, 0);
+      console.log(
+        `  append ${appendedLines.length} lines (${appendNodes} nodes) and re-import: ${(appended.seconds * 1000).toFixed(1)} ms in-process (cpu ${(appended.cpu * 1000).toFixed(1)} ms on this thread; target <= 50) ` +
+          `${appended.seconds * 1000 <= 50 ? 'OK' : 'MISSED'}; the full import took ${(imported.seconds * 1000).toFixed(0)} ms; load average ${load()}`,
+      );
       await rm(file, { force: true });
     }
   } finally {
@@ -546,26 +558,42 @@ async function timed<T>(run: () => Promise<T>): Promise<{ seconds: number; cpu: 
   return { seconds: (performance.now() - start) / 1000, cpu: cpuSeconds(process.cpuUsage(cpu)), value };
 }
 
-/** Turns of prompts, reasoning, commands, patches and replies until the file reaches `targetBytes`. */
-async function writeCodexRollout(file: string, scope: RolloutScope, targetBytes: number): Promise<void> {
+/** One turn of a prompt, reasoning, a command, a patch and a reply. */
+function codexTurn(builder: RolloutBuilder, turn: number): void {
+  const body = `line ${turn} of the output `.repeat(20);
+  builder
+    .user(`Turn ${turn}: fix the failing test in module ${turn % 97}`)
+    .reasoning(`Look at module ${turn % 97} first; the weekday is read in local time.`)
+    .command(`npm test -- module-${turn % 97}`, { exitCode: turn % 5 === 0 ? 1 : 0, output: `${body}\n`.repeat(8) })
+    .patch(`src/module-${turn % 97}.ts`, `return d.getDay(); // ${turn}`, `return d.getUTCDay(); // ${turn}`, turn % 7 !== 0)
+    .agent(`Turn ${turn} done: the weekday is read in UTC in module ${turn % 97}.`)
+    .complete();
+}
+
+/** Whole turns from `from` on until at least `lines` lines are written. */
+function codexTurns(builder: RolloutBuilder, from: number, lines: number): string[] {
+  const taken: string[] = [];
+  for (let turn = from; taken.length < lines; turn++) {
+    codexTurn(builder, turn);
+    taken.push(...builder.drain());
+  }
+  return taken;
+}
+
+/** Turns until the file reaches `targetBytes`; the builder goes on from there (an append). */
+async function writeCodexRollout(file: string, scope: RolloutScope, targetBytes: number): Promise<RolloutBuilder> {
   const out = createWriteStream(file);
   const builder = new RolloutBuilder(scope);
   let written = 0;
   for (let turn = 0; written < targetBytes; turn++) {
-    const body = `line ${turn} of the output `.repeat(20);
-    builder
-      .user(`Turn ${turn}: fix the failing test in module ${turn % 97}`)
-      .reasoning(`Look at module ${turn % 97} first; the weekday is read in local time.`)
-      .command(`npm test -- module-${turn % 97}`, { exitCode: turn % 5 === 0 ? 1 : 0, output: `${body}\n`.repeat(8) })
-      .patch(`src/module-${turn % 97}.ts`, `return d.getDay(); // ${turn}`, `return d.getUTCDay(); // ${turn}`, turn % 7 !== 0)
-      .agent(`Turn ${turn} done: the weekday is read in UTC in module ${turn % 97}.`)
-      .complete();
+    codexTurn(builder, turn);
     const text = builder.drain().map((line) => `${line}\n`).join('');
     written += Buffer.byteLength(text);
     if (!out.write(text)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
+  return builder;
 }
 
 const entry = process.argv.includes('--child') ? child() : process.argv.includes('--codex-only') ? codexImportRate() : parent().then(() => (process.argv.includes('--skip-codex') ? undefined : codexImportRate()));

@@ -86,7 +86,10 @@ function lastValue<T>(map: ReadonlyMap<string, T>): T | undefined {
 export async function parseWithLineage(file: TranscriptFile, sink: ParseSink, options: ParseOptions, parse: RolloutParse, seen: ReadonlySet<string> = new Set()): Promise<ParseResult> {
   const origin = await originOf(file, options.signal, parse, seen);
   const lineageSink = new LineageSink(sink, origin);
-  return parse(file, lineageSink, { ...options, lineage: false });
+  if (origin === null) return parse(file, lineageSink, { ...options, lineage: false });
+  // Its copies are matched over the whole file on every reading (originOf), so nothing is kept to resume from.
+  const end = await parse(file, lineageSink, { ...options, resumeState: null, lineage: false });
+  return { endOffset: end.endOffset, endLine: end.endLine, resumeState: null };
 }
 
 async function originOf(file: TranscriptFile, signal: AbortSignal | undefined, parse: RolloutParse, seen: ReadonlySet<string>): Promise<Origin | null> {

@@ -1,7 +1,9 @@
 /**
  * Parses one Codex rollout (FORMATS.md §2) into nodes, records and problems. A rollout is linear: each step's
- * parent is the step before it, so the file is always read from its start and only lines at or after the
- * resume point are emitted (an append adds steps below the last one). A node's id is the rollout's thread id
+ * parent is the step before it, so an append (steps below the last one) goes on from what the last import's
+ * reading kept (resume-state.ts); without it (a first import, a rewritten or compressed file, a store from
+ * before migration 040) the file is read from its start and only lines at or after the resume point are
+ * emitted. A node's id is the rollout's thread id
  * and the line's byte offset: the same across re-imports, appends, and a plain or compressed copy. Lines'
  * own `ordinal` restarts in resumed files, so order is file position.
  */
@@ -17,7 +19,8 @@ import { CALL_USE, readSessionMeta, summarizeLine, type StepEntry } from './roll
 
 type StepCalls = StepEntry['calls'];
 type StepResults = StepEntry['results'];
-import { readRolloutLines } from './rollout-lines';
+import { isCompressedRollout, readRolloutLines } from './rollout-lines';
+import { loadResumeState, saveResumeState, type RolloutSnapshot } from './resume-state';
 
 export interface CodexParseOptions extends ParseOptions {
   readonly chunkSize?: number;
@@ -29,9 +32,11 @@ export interface CodexParseOptions extends ParseOptions {
 
 export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, options: CodexParseOptions): Promise<ParseResult> {
   if (options.lineage !== false) return parseWithLineage(file, sink, options, parseCodexRollout);
-  const state = new RolloutState(file, sink, options.startOffset);
+  const resumed = await loadResumeState(file.path, options.startOffset, options.resumeState);
+  const state = new RolloutState(file, sink, options.startOffset, resumed);
   const end = await readRolloutLines(file.path, (line) => state.line(line), {
     ...options,
+    resumeAt: resumed === null ? undefined : { offset: resumed.at, line: resumed.line },
     // The reader's buffers may be handed on (the parse worker transfers them) once this returns: the step held
     // for its usage, and the records waiting behind it, keep copies instead of views into them.
     beforeRead: () => {
@@ -40,7 +45,9 @@ export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, o
     },
   });
   state.finish();
-  return end;
+  // A compressed file is read whole every time (its offsets are in the decompressed text): nothing to keep.
+  const resumeState = isCompressedRollout(file.path) ? null : await saveResumeState(file.path, end, state.snapshot());
+  return { ...end, resumeState };
 }
 
 /** The thread id a rollout's nodes are named by when it has no session_meta id: its file name's uuid, or the name. */
@@ -73,9 +80,46 @@ class RolloutState {
     private readonly sink: ParseSink,
     /** Lines before this offset were imported before: read for context, not emitted again. */
     private readonly emitFrom: number,
+    /** What reading the lines before `emitFrom` told, kept by the last import: they are not read again. */
+    resumed: RolloutSnapshot | null = null,
   ) {
     // A subagent's file is read in its parent's session (sessionHint); its own thread names its nodes.
     this.threadId = file.agentId ?? file.sessionHint ?? threadIdFromName(file.path);
+    if (resumed !== null) this.restore(resumed);
+  }
+
+  /** What the next import needs to go on after the last line read (held steps are flushed by then). */
+  snapshot(): RolloutSnapshot {
+    return {
+      threadId: this.threadId,
+      cwd: this.cwd,
+      model: this.model,
+      version: this.version,
+      gitBranch: this.gitBranch,
+      previous: this.previous,
+      seenMeta: this.seenMeta,
+      forked: this.forked,
+      calls: [...this.callsSeen].map(([id, uses]) => [id, uses, this.callNames.get(id) ?? null] as const),
+      openCalls: [...this.openCalls],
+      echoes: [...this.lastEcho].map(([role, echo]) => [role, echo.source, echo.text, echo.sourceId] as const),
+    };
+  }
+
+  private restore(saved: RolloutSnapshot): void {
+    this.threadId = saved.threadId;
+    this.cwd = saved.cwd;
+    this.model = saved.model;
+    this.version = saved.version;
+    this.gitBranch = saved.gitBranch;
+    this.previous = saved.previous;
+    this.seenMeta = saved.seenMeta;
+    this.forked = saved.forked;
+    for (const [id, uses, name] of saved.calls) {
+      this.callsSeen.set(id, uses);
+      if (name !== null) this.callNames.set(id, name);
+    }
+    for (const [id, stored] of saved.openCalls) this.openCalls.set(id, stored);
+    for (const [role, source, text, sourceId] of saved.echoes) this.lastEcho.set(role, { source, text, sourceId });
   }
 
   line(line: ReadLine): void {

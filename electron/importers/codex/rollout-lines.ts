@@ -1,6 +1,7 @@
 /**
- * Streams a Codex rollout's lines, plain (`.jsonl`) or zstd-compressed (`.jsonl.zst`), always from the start:
- * a rollout has no parent pointers, so a node's parent and a call's name come from the lines before it.
+ * Streams a Codex rollout's lines, plain (`.jsonl`) or zstd-compressed (`.jsonl.zst`), from the start: a rollout
+ * has no parent pointers, so a node's parent and a call's name come from the lines before it. A plain file may
+ * be read from `resumeAt` when the parser kept what those lines told it (parse-rollout.ts `ResumeState`).
  * A compressed file is decompressed as a stream (fzstd), holding one chunk and one partial line at a time.
  * Offsets are positions in the decompressed text, so a plain and a compressed copy give the same node ids.
  */
@@ -16,6 +17,8 @@ export interface RolloutReadOptions {
   readonly chunkSize?: number;
   /** Lines this long or longer are not parsed (see line-reader). */
   readonly maxLineBytes?: number;
+  /** Where to start a plain file (a line's start, and its number); a compressed one is always read whole. */
+  readonly resumeAt?: { readonly offset: number; readonly line: number };
 }
 
 export interface RolloutReadResult {
@@ -35,8 +38,8 @@ export async function readRolloutLines(
 ): Promise<RolloutReadResult> {
   if (!isCompressedRollout(path)) {
     return readLines(path, onLine, {
-      startOffset: 0,
-      startLine: 1,
+      startOffset: options.resumeAt?.offset ?? 0,
+      startLine: options.resumeAt?.line ?? 1,
       signal: options.signal,
       onBytes: options.onBytes,
       beforeRead: options.beforeRead,

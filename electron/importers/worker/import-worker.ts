@@ -67,7 +67,7 @@ async function parseAll(jobs: readonly ParseJob[]): Promise<void> {
     try {
       const end = await parseFile(job, batch);
       await batch.send();
-      post({ type: 'end', job: index, endOffset: end.endOffset, endLine: end.endLine });
+      post({ type: 'end', job: index, endOffset: end.endOffset, endLine: end.endLine, ...(end.resumeState !== undefined ? { resumeState: end.resumeState } : {}) });
     } catch (error) {
       await batch.send();
       post({ type: 'failed', job: index, message: error instanceof Error ? error.message : String(error), ...(error instanceof ArborError ? { code: error.code } : {}) });
@@ -79,6 +79,7 @@ function parseFile(job: ParseJob, batch: Batch): Promise<ParseResult> {
   const options = {
     startOffset: job.startOffset,
     startLine: job.startLine,
+    resumeState: job.resumeState,
     onBytes: (bytes: number) => batch.progress(bytes),
     // Every line parsed so far is complete and its buffer is never written again: send them.
     beforeRead: () => batch.send(),

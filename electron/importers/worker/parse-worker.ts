@@ -143,7 +143,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
           }
         } else if (message.type === 'end') {
           consumer = null;
-          current.resolve({ endOffset: message.endOffset, endLine: message.endLine });
+          current.resolve({ endOffset: message.endOffset, endLine: message.endLine, ...(message.resumeState !== undefined ? { resumeState: message.resumeState } : {}) });
         } else if (message.type === 'failed') {
           consumer = null;
           current.reject(message.code === undefined ? new Error(message.message) : new ArborError(message.code, message.message));

@@ -12,6 +12,8 @@ export interface ParseJob {
   readonly file: TranscriptFile;
   readonly startOffset: number;
   readonly startLine: number;
+  /** What the parser kept at `startOffset` (ParseOptions.resumeState). */
+  readonly resumeState?: string | null;
 }
 
 /** Given to the worker when it starts. */
@@ -44,6 +46,6 @@ export type FromWorker =
       /** Bytes transferred with this batch (backpressure). */
       readonly bytes: number;
     }
-  | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number }
+  | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null }
   /** The file could not be read (what the in-thread parse would have thrown); `code` when it was an ArborError. */
   | { readonly type: 'failed'; readonly job: number; readonly message: string; readonly code?: ErrorCode };
