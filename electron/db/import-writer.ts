@@ -269,7 +269,7 @@ class FileImportWriter implements FileImport {
         else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
         const seq = Number(inserted.lastInsertRowid);
         this.remember(node.sourceId, seq);
-        if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY });
+        if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: node.reply ?? (this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY) });
         node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
         for (const result of node.toolResults) {
           if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) answered.push(result.toolUseId);
