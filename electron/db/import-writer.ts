@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { ParsedNode, ParsedRecord, StoredRaw, TranscriptFile } from '../importers/transcript';
 import type { SessionId } from '../../shared/model';
 import { foldLargeWal, type WritableDB } from './database';
-import { linkStoredNode, linkSummary, prepareLinkStateStatements } from './link-state';
+import { linkStoredNode, linkSummary, prepareLinkStateStatements, WaitingRefs } from './link-state';
 import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
@@ -233,6 +233,7 @@ class FileImportWriter implements FileImport {
     const firstNewLine = new Map<SessionId, number>();
     /** Tool calls this batch stored a result for. */
     const answered: string[] = [];
+    const waiting = WaitingRefs.among(s.link, this.refsLookedUp());
     if (sessionId !== null) {
       let first: string | null = null;
       let last: string | null = null;
@@ -268,7 +269,7 @@ class FileImportWriter implements FileImport {
         else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
         const seq = Number(inserted.lastInsertRowid);
         this.remember(node.sourceId, seq);
-        if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY });
+        if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: node.reply ?? (this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY) });
         node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
         for (const result of node.toolResults) {
           if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) answered.push(result.toolUseId);
@@ -294,7 +295,7 @@ class FileImportWriter implements FileImport {
           workflowRunId: this.file.workflowRunId ?? null,
           // Only an agent's own calls can spawn a nested agent (a main-thread call is found through agent_spawns).
           spawnsAgent: this.file.role === 'subagent' && node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
-        });
+        }, waiting);
         if (owner === sessionId && node.timestamp !== null) {
           if (first === null || node.timestamp < first) first = node.timestamp;
           if (last === null || node.timestamp > last) last = node.timestamp;
@@ -313,13 +314,27 @@ class FileImportWriter implements FileImport {
         record.summary, raw.raw, raw.codec, record.rawBytes,
       );
       if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
-        linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId);
+        linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId, waiting);
       } else if (inserted.changes > 0 && record.summary && sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
         s.link.summaryStale.run(sessionId); // a custom or AI title: the link run looks the title up again
       }
       const earlier = this.sessionId ?? record.sessionSourceId;
       if (record.continuedInSessionId !== undefined && earlier !== null) linkLineage(s.lineage, record.continuedInSessionId, 'continues', earlier, null);
     }
+  }
+
+  /** What linking the batch's nodes looks up in `link_waiting`: their ids, calls, spawned agents and the file's agent. */
+  private refsLookedUp(): string[] {
+    const refs: string[] = [];
+    const subagent = this.file.role === 'subagent';
+    for (const node of this.nodes) {
+      refs.push(node.sourceId);
+      for (const use of node.toolUses) refs.push(use.id);
+      if (node.spawnedAgentId !== null) refs.push(node.spawnedAgentId);
+      const agent = subagent ? (this.file.agentId ?? node.agentId) : null;
+      if (agent !== null) refs.push(agent);
+    }
+    return refs;
   }
 
   /** A line of a session file naming another session than the file's own (the one before a cleared context). */

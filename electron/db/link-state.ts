@@ -45,6 +45,8 @@ export function prepareLinkStateStatements(db: WritableDB) {
   return {
     seqOf: db.prepare<[string], { seq: number }>('SELECT seq FROM nodes WHERE id = ?'),
     waitingFor: db.prepare<[string], { kind: WaitKind; item: number }>('SELECT kind, item FROM link_waiting WHERE ref = ?'),
+    waitedAmong: db.prepare<[string], { ref: string }>('SELECT DISTINCT ref FROM link_waiting WHERE ref IN (SELECT value FROM json_each(?))'),
+    someWaited: db.prepare<[number], { ref: string }>('SELECT ref FROM link_waiting LIMIT ?'),
     wait: db.prepare<[string, WaitKind, number]>('INSERT OR IGNORE INTO link_waiting (ref, kind, item) VALUES (?, ?, ?)'),
     stopWaiting: db.prepare<[string, WaitKind, number]>('DELETE FROM link_waiting WHERE ref = ? AND kind = ? AND item = ?'),
     child: db.prepare<[number], { session_id: string; kind: string; timestamp: string | null; line: number }>(
@@ -97,6 +99,46 @@ export function prepareLinkStateStatements(db: WritableDB) {
 }
 export type LinkStateStatements = ReturnType<typeof prepareLinkStateStatements>;
 
+/**
+ * The refs that stored rows may wait for, within one write transaction: those among a batch's ids, calls and
+ * agents that the store has waiting rows for when the batch begins, and every ref waited on since. A node
+ * whose id, calls and agent are in neither (nearly every node of a file read in order) skips its lookups: one
+ * query a batch instead of one per node and call. Sound only while nothing else writes `link_waiting`, so one
+ * set lives for one transaction.
+ */
+export class WaitingRefs {
+  private constructor(private readonly refs: Set<string>) {}
+
+  static among(s: LinkStateStatements, candidates: readonly string[]): WaitingRefs {
+    if (candidates.length === 0) return new WaitingRefs(new Set());
+    // Usually few rows wait (a file read in order resolves its parents as it goes): then all of them are read,
+    // which costs less than looking the batch's refs up (json_each costs about a lookup per ref).
+    const some = s.someWaited.all(candidates.length);
+    const rows = some.length < candidates.length ? some : s.waitedAmong.all(JSON.stringify(candidates));
+    return new WaitingRefs(new Set(rows.map((row) => row.ref)));
+  }
+
+  has(ref: string): boolean {
+    return this.refs.has(ref);
+  }
+
+  add(ref: string): void {
+    this.refs.add(ref);
+  }
+}
+
+const NOTHING_WAITS: readonly { kind: WaitKind; item: number }[] = [];
+
+/** The rows waiting for `ref` (none to look up when `waiting` knows no row does; without it, always looked up). */
+function waitersOf(s: LinkStateStatements, waiting: WaitingRefs | undefined, ref: string): readonly { kind: WaitKind; item: number }[] {
+  return waiting !== undefined && !waiting.has(ref) ? NOTHING_WAITS : s.waitingFor.all(ref);
+}
+
+function waitOn(s: LinkStateStatements, waiting: WaitingRefs | undefined, ref: string, kind: WaitKind, item: number): void {
+  waiting?.add(ref);
+  s.wait.run(ref, kind, item);
+}
+
 /** The key two prompts under one parent are told apart by (FORMATS.md §1.5: same-time replays are not branches). */
 export function promptTime(timestamp: string | null, line: number): string {
   return timestamp ?? `line:${line}`;
@@ -118,15 +160,19 @@ export function removePrompt(s: LinkStateStatements, parentSeq: number, time: st
   if (before.children === 1 && s.distinctTimes.get(parentSeq)?.times === 1) s.addBranch.run(-1, sessionId);
 }
 
-/** Links one node just inserted: first what was waiting for it, then its own references. */
-export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
-  for (const waiting of s.waitingFor.all(node.id)) resolveWaiting(s, node, waiting.kind, waiting.item);
+/**
+ * Links one node just inserted: first what was waiting for it, then its own references. `refs`: what may wait in
+ * this transaction (WaitingRefs, covering this node's id, calls, spawned agent and file agent); without it every
+ * ref is looked up.
+ */
+export function linkStoredNode(s: LinkStateStatements, node: LinkedNode, refs?: WaitingRefs): void {
+  for (const waiting of waitersOf(s, refs, node.id)) resolveWaiting(s, node, waiting.kind, waiting.item);
   for (const toolUseId of node.toolUseIds) {
-    for (const waiting of s.waitingFor.all(toolUseId)) if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
+    for (const waiting of waitersOf(s, refs, toolUseId)) if (waiting.kind === 'subagent') retrySpawner(s, waiting.item, refs);
   }
   if (node.spawnedAgentId !== null) {
-    for (const waiting of s.waitingFor.all(node.spawnedAgentId)) {
-      if (waiting.kind === 'subagent') retrySpawner(s, waiting.item);
+    for (const waiting of waitersOf(s, refs, node.spawnedAgentId)) {
+      if (waiting.kind === 'subagent') retrySpawner(s, waiting.item, refs);
       else if (waiting.kind === 'workflow') {
         const spawner = s.spawnOf.get(node.spawnedAgentId)?.id;
         if (spawner !== undefined) nestUnder(s, waiting.item, spawner, node.spawnedAgentId, 'workflow');
@@ -134,11 +180,11 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
     }
   }
   if (node.spawnsAgent === true && node.subagentAgentId !== null) {
-    for (const waiting of s.waitingFor.all(node.subagentAgentId)) if (waiting.kind === 'nested') nestUnder(s, waiting.item, node.id, node.subagentAgentId, 'nested');
+    for (const waiting of waitersOf(s, refs, node.subagentAgentId)) if (waiting.kind === 'nested') nestUnder(s, waiting.item, node.id, node.subagentAgentId, 'nested');
   }
 
   if (node.parentSourceId !== null) {
-    if (node.parentSeq === null) s.wait.run(node.parentSourceId, 'parent', node.seq);
+    if (node.parentSeq === null) waitOn(s, refs, node.parentSourceId, 'parent', node.seq);
     else {
       // A node naming itself as parent is a cycle of one (broken by the linker, as any cycle).
       if (node.parentSeq >= node.seq) noteForwardEdge(s, node.seq, node.sessionId);
@@ -149,29 +195,29 @@ export function linkStoredNode(s: LinkStateStatements, node: LinkedNode): void {
     if (node.logicalParentSourceId === node.id || s.seqOf.get(node.logicalParentSourceId) !== undefined) {
       s.insertEdge.run(node.seq, 'logical', node.logicalParentSourceId);
     } else {
-      s.wait.run(node.logicalParentSourceId, 'logical', node.seq);
+      waitOn(s, refs, node.logicalParentSourceId, 'logical', node.seq);
     }
   }
   const context = node.contextParentSourceId ?? null;
   if (context !== null) {
     if (s.seqOf.get(context) !== undefined) s.insertEdge.run(node.seq, 'subagent', context);
-    else s.wait.run(context, 'context', node.seq);
+    else waitOn(s, refs, context, 'context', node.seq);
     return;
   }
   const rootOfAgent = node.subagentAgentId !== null && node.parentSourceId === null ? node.subagentAgentId : null;
-  if (linkSpawner(s, node.seq, node.id, node.spawnedByToolUseId, rootOfAgent) || rootOfAgent === null) return;
+  if (linkSpawner(s, node.seq, node.id, node.spawnedByToolUseId, rootOfAgent, refs) || rootOfAgent === null) return;
   const parentAgentId = node.parentAgentId ?? null;
   if (parentAgentId !== null && parentAgentId !== rootOfAgent) {
     const call = s.agentSpawnCall.get(node.sessionId, parentAgentId, node.timestamp, node.timestamp);
     if (call !== undefined) nestUnder(s, node.seq, call.id, parentAgentId, 'nested');
-    else s.wait.run(parentAgentId, 'nested', node.seq);
+    else waitOn(s, refs, parentAgentId, 'nested', node.seq);
     return;
   }
   const runId = node.workflowRunId ?? null;
   if (runId === null) return;
   const launch = s.spawnOf.get(runId);
   if (launch !== undefined) nestUnder(s, node.seq, launch.id, runId, 'workflow');
-  else s.wait.run(runId, 'workflow', node.seq);
+  else waitOn(s, refs, runId, 'workflow', node.seq);
 }
 
 /** A nested agent's root hangs from its parent agent's spawn call (no spawn of it was recorded). */
@@ -184,10 +230,10 @@ function nestUnder(s: LinkStateStatements, seq: number, spawnerId: string, ref: 
 }
 
 /** A summary record: retitles the session of the node it names, now or when that node arrives. */
-export function linkSummary(s: LinkStateStatements, recordId: number, nodeId: string): void {
+export function linkSummary(s: LinkStateStatements, recordId: number, nodeId: string, refs?: WaitingRefs): void {
   const owner = s.sessionOfNode.get(nodeId);
   if (owner) s.summaryStale.run(owner.session_id);
-  else s.wait.run(nodeId, 'summary', recordId);
+  else waitOn(s, refs, nodeId, 'summary', recordId);
 }
 
 function resolveWaiting(s: LinkStateStatements, node: LinkedNode, kind: WaitKind, item: number): void {
@@ -221,7 +267,14 @@ function noteForwardEdge(s: LinkStateStatements, childSeq: number, sessionId: st
  * A subagent's root (or a line naming the call that spawned it) gets an edge to the spawning call: by the
  * call's id when it has one, else by the agent id its file is named after.
  */
-function linkSpawner(s: LinkStateStatements, seq: number, id: string, byToolUseId: string | null, rootOfAgent: string | null): boolean {
+function linkSpawner(
+  s: LinkStateStatements,
+  seq: number,
+  id: string,
+  byToolUseId: string | null,
+  rootOfAgent: string | null,
+  refs: WaitingRefs | undefined,
+): boolean {
   if (byToolUseId === null && rootOfAgent === null) return false;
   let spawner = byToolUseId !== null ? s.callNode.get(byToolUseId)?.id : undefined;
   if (spawner === undefined && rootOfAgent !== null) spawner = s.spawnOf.get(rootOfAgent)?.id;
@@ -231,15 +284,15 @@ function linkSpawner(s: LinkStateStatements, seq: number, id: string, byToolUseI
     if (rootOfAgent !== null) s.stopWaiting.run(rootOfAgent, 'subagent', seq);
     return true;
   }
-  if (byToolUseId !== null) s.wait.run(byToolUseId, 'subagent', seq);
-  if (rootOfAgent !== null) s.wait.run(rootOfAgent, 'subagent', seq);
+  if (byToolUseId !== null) waitOn(s, refs, byToolUseId, 'subagent', seq);
+  if (rootOfAgent !== null) waitOn(s, refs, rootOfAgent, 'subagent', seq);
   return false;
 }
 
-function retrySpawner(s: LinkStateStatements, seq: number): void {
+function retrySpawner(s: LinkStateStatements, seq: number, refs: WaitingRefs | undefined): void {
   const row = s.subagentCandidate.get(seq);
   if (!row) return;
   const agentId = row.role === 'subagent' && row.parent_source_id === null ? (row.file_agent_id ?? row.agent_id) : null;
-  linkSpawner(s, seq, row.id, row.spawned_by_tool_use_id, agentId);
+  linkSpawner(s, seq, row.id, row.spawned_by_tool_use_id, agentId, refs);
   s.markDirty.run(row.session_id);
 }

@@ -8,14 +8,9 @@
  */
 import type { TokenUsage } from '../../shared/model';
 import type { WritableDB } from './database';
+import { claudeFactsOfLine, NO_REPLY_FACTS, type ReplyFacts } from '../importers/claude-code/reply-facts';
 
-/** What one stored line says about the reply it belongs to. */
-export interface ReplyFacts {
-  /** `message.id` (Claude Code); null: the line is its own reply. */
-  readonly replyKey: string | null;
-  /** Old Claude Code lines' `costUSD`: the agent's own price of the reply. */
-  readonly reportedUsd: number | null;
-}
+export { claudeFactsOfLine, type ReplyFacts };
 
 export interface CountedReply {
   readonly seq: number;
@@ -49,12 +44,11 @@ const MESSAGE = Buffer.from('"message":{');
 const ID = Buffer.from('"id":"');
 const CONTENT = Buffer.from('"content":');
 const COST = Buffer.from('"costUSD":');
-const NO_FACTS: ReplyFacts = { replyKey: null, reportedUsd: null };
 
 /**
- * A Claude Code line's reply id and reported cost, read without parsing the whole line on the import's hot
- * path: Claude Code writes compact JSON with `message.id` before `message.content`. Anything else (spaces,
- * another key order) is parsed.
+ * A Claude Code line's reply id and reported cost from its stored bytes, for a line the parser did not read them
+ * from (ParsedNode.reply), without parsing the whole line: Claude Code writes compact JSON with `message.id`
+ * before `message.content`. Anything else (spaces, another key order) is parsed.
  */
 export function claudeReplyFacts(raw: Buffer): ReplyFacts {
   const message = raw.indexOf(MESSAGE);
@@ -80,20 +74,7 @@ function parsedFacts(raw: Buffer): ReplyFacts {
   try {
     line = JSON.parse(raw.toString('utf8'));
   } catch {
-    return NO_FACTS; // a line cut at RAW_LIMIT: counted as its own reply
+    return NO_REPLY_FACTS; // a line cut at RAW_LIMIT: counted as its own reply
   }
   return claudeFactsOfLine(line);
-}
-
-/** The same, from a parsed line (the migration's backfill parses every line it reads). */
-export function claudeFactsOfLine(line: unknown): ReplyFacts {
-  if (typeof line !== 'object' || line === null) return NO_FACTS;
-  const record = line as Record<string, unknown>;
-  const message = record.message;
-  const id = typeof message === 'object' && message !== null ? (message as Record<string, unknown>).id : undefined;
-  const cost = record.costUSD;
-  return {
-    replyKey: typeof id === 'string' && id.length > 0 ? `msg:${id}` : null,
-    reportedUsd: typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : null,
-  };
 }

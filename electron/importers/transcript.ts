@@ -71,6 +71,11 @@ export interface ParsedNode {
   readonly gitBranch: string | null;
   readonly version: string | null;
   readonly usage: TokenUsage | null;
+  /**
+   * With `usage`: the billed reply the line belongs to (`msg:<id>`; null: the line is its own) and the cost the
+   * agent reported, when the parser read them from the parsed line; absent, the store reads them from `raw`.
+   */
+  readonly reply?: { readonly replyKey: string | null; readonly reportedUsd: number | null };
   /** 1-based line number and byte offset of the line's start in its file. */
   readonly line: number;
   readonly offset: number;

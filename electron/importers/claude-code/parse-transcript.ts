@@ -12,6 +12,7 @@ import { clip } from './label-text';
 import { invalidUtf8Reason, truncatedLineReason } from './line-problems';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
 import { recordReference, recordTitle } from './records-2026';
+import { claudeFactsOfLine } from './reply-facts';
 import { TranscriptLineage } from './lineage';
 
 export interface ClaudeParseOptions extends ParseOptions {
@@ -200,6 +201,8 @@ class TranscriptState {
       raw: cutRaw(bytes),
       rawBytes: bytes.length,
       ...(summary.unnamedToolUseId !== null ? { unnamedResultOf: summary.unnamedToolUseId } : {}),
+      // Read here, where the line is parsed: the store would scan the raw bytes for them again.
+      ...(summary.usage !== null ? { reply: claudeFactsOfLine(entry) } : {}),
     };
   }
 

@@ -71,6 +71,27 @@ describe('session store', () => {
     expect(store.getNode('c')?.summary.parentId).toBe('p');
   });
 
+  it('links what waits for a node that arrives later in the same batch or in a later batch of the file (waits are looked up once a batch)', () => {
+    // The first batch is 500 lines: 'late' and 'l-late' land in the second, 'soon' and 'l-soon' in the first.
+    const filler = Array.from({ length: 600 }, (_, index) => parsedNode(`n${index}`, index === 0 ? null : `n${index - 1}`));
+    const nodes = [
+      parsedNode('waits-soon', 'soon'),
+      parsedNode('waits-late', 'late'),
+      parsedNode('compacted-soon', null, { logicalParentSourceId: 'l-soon' }),
+      parsedNode('compacted-late', null, { logicalParentSourceId: 'l-late' }),
+      parsedNode('soon', null),
+      parsedNode('l-soon', null),
+      ...filler,
+      parsedNode('late', null),
+      parsedNode('l-late', null),
+    ];
+    importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder(nodes));
+    expect(store.getNode('waits-soon')?.summary.parentId).toBe('soon');
+    expect(store.getNode('waits-late')?.summary.parentId).toBe('late');
+    const edges = Object.fromEntries(store.getSessionNodes('S1').filter((node) => node.id.startsWith('compacted')).map((node) => [node.id, node.extraEdges]));
+    expect(edges).toEqual({ 'compacted-soon': [{ kind: 'logical', nodeId: 'l-soon' }], 'compacted-late': [{ kind: 'logical', nodeId: 'l-late' }] });
+  });
+
   it('breaks a parent cycle at its earliest node and reports it', () => {
     const result = importFile(
       transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claudeSearchText } from '../../../../../electron/importers/claude-code/search-text';
+import { claudeReplyFacts } from '../../../../../electron/db/usage-replies';
 import { RAW_LIMIT, type ParsedNode } from '../../../../../electron/importers/transcript';
 import {
   assistantLine,
@@ -142,6 +143,21 @@ describe('parseClaudeTranscript: assistant lines', () => {
     expect(searchText(node)).toContain('Bash');
     expect(searchText(node)).toContain('npm test -- --run');
     expect(searchText(node)).toContain('Run tests');
+  });
+
+  it('names the reply a line with usage belongs to and its reported cost, as the store reads them from the raw line', async () => {
+    const lines = [
+      assistantLine('a', 'u', [{ type: 'text', text: 'done' }]),
+      assistantLine('b', 'a', [{ type: 'text', text: 'and "costUSD":9 in the text' }], { costUSD: 0.25 }),
+    ];
+    const { nodes } = await parseLines(lines);
+    expect(nodes.map((node) => node.reply)).toEqual([
+      { replyKey: 'msg:msg_a', reportedUsd: null },
+      { replyKey: 'msg:msg_b', reportedUsd: 0.25 },
+    ]);
+    for (const node of nodes) expect(node.reply).toEqual(claudeReplyFacts(node.raw));
+    // A line without usage is no reply.
+    expect((await parseOne(userLine('u', null, 'hi'))).reply).toBeUndefined();
   });
 
   it('counts extra calls in the label', async () => {
