@@ -83,12 +83,9 @@ function openIndexer(): FullTextIndexer {
     // An import here writes first (it kicks the indexer when done); another process importing would only
     // wait for these chunks and they for its batches.
     paused: () => running.size > 0 || writerLock.heldElsewhere(),
-    // Searches read on their own connection and do not wait for a chunk; an import here does (it starts between
-    // two), so a chunk is sized by its text (search.ts CHUNK_TEXT_CHARS, about 1.3 s of CPU), not by time: whatever
-    // the load, FTS5 gets a few large segments to write, not many small ones to merge again (1000-row chunks
-    // wrote 2.64× a 239 MB transcript to index it, 4 MB of text per chunk 1.22×).
-    minChunkRows: 50_000,
-    maxChunkRows: 50_000,
+    // Only this thread's writes wait for a chunk (searches read on their own connection): big enough that
+    // indexing does not write many times its input however loaded the machine is.
+    minChunkRows: 1000,
     onProgress: (progress) => post({ type: 'index-progress', progress }),
   });
   return indexer;
