@@ -283,34 +283,56 @@ export type IndexStatements = ReturnType<typeof prepareIndexStatements>;
  */
 export type DeriveSearchText = (raw: Buffer, format: string) => string;
 
-/** Raw bytes read per chunk at most (a chunk also stops at `rows`): bounds memory and time per transaction. */
-const CHUNK_RAW_BYTES = 4 * 1024 * 1024;
+/** Raw bytes read per chunk at most (a chunk also stops at `rows` and at CHUNK_TEXT_CHARS): bounds its memory. */
+const CHUNK_RAW_BYTES = 32 * 1024 * 1024;
+/**
+ * Characters of text indexed per chunk at most. Each chunk is one transaction, and FTS5 writes each one as a new
+ * segment, which its automerge writes again once a level holds 16 of them (and the WAL doubles every write):
+ * 1000-row chunks (about 0.7 MB of text) wrote 2.64× a 239 MB transcript to index it, 2 MB of text per chunk
+ * 2.06× (31 segments: merged again), 4 MB 1.22× (16 segments), where one transaction for the whole index writes
+ * about 2× the index (1.13× the transcript). FTS5 holds a chunk's postings in memory until it commits (migration
+ * 037's `hashsize` lets it hold this much); a chunk of 4 MB of text took about 1.3 s of CPU.
+ */
+export const CHUNK_TEXT_CHARS = 4 * 1024 * 1024;
+
+interface IndexedRow {
+  readonly rowid: bigint;
+  readonly text: string;
+  readonly row: ChunkRow;
+}
 
 /**
- * Indexes the next `rows` nodes (fewer when their raw lines are large) in one transaction; returns how many it
- * consumed (0 = up to date). Stored text wins; null text is derived from raw; empty text is not indexed.
+ * Indexes the next `rows` nodes (fewer when their raw lines or their text are large) in one transaction; returns
+ * how many it consumed (0 = up to date). Stored text wins; null text is derived from raw; empty text is not indexed.
  */
 export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText): number {
   return db.transaction(() => {
     const from = s.watermark.get()?.value ?? 0;
-    const chunk: ChunkRow[] = [];
+    const indexed: IndexedRow[] = [];
+    let last: ChunkRow | undefined;
+    let consumed = 0;
     let bytes = 0;
+    let chars = 0;
     // Collected first: the connection cannot run the inserts while the SELECT is still iterating.
     for (const row of s.chunk.iterate(from, Math.max(1, rows))) {
-      chunk.push(row);
-      bytes += row.raw.length;
-      if (bytes >= CHUNK_RAW_BYTES) break;
-    }
-    const last = chunk.at(-1);
-    if (last === undefined) return 0;
-    for (const row of chunk) {
       const text = row.text ?? (derive === undefined ? '' : derive(decodeRaw(row.raw, row.raw_codec), row.format));
-      if (text.length === 0) continue;
+      if (text.length > 0) indexed.push({ rowid: searchRowid(row.timestamp, row.seq), text, row });
+      last = row;
+      consumed++;
+      bytes += row.raw.length;
+      chars += text.length;
+      if (bytes >= CHUNK_RAW_BYTES || chars >= CHUNK_TEXT_CHARS) break;
+    }
+    if (last === undefined) return 0;
+    // In rowid order: FTS5 writes out what it holds whenever a rowid is lower than the one before (a chunk
+    // spanning sessions, or lines whose times go back), which would make one segment per step back.
+    indexed.sort((a, b) => (a.rowid < b.rowid ? -1 : a.rowid > b.rowid ? 1 : 0));
+    for (const { rowid, text, row } of indexed) {
       const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, project: row.project, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
-      s.insert.run(searchRowid(row.timestamp, row.seq), text, facets, textHead(text), text.length);
+      s.insert.run(rowid, text, facets, textHead(text), text.length);
     }
     s.setWatermark.run(last.seq);
-    return chunk.length;
+    return consumed;
   })();
 }
 

@@ -29,6 +29,8 @@ export interface IndexerOptions {
    * loaded machine 20-row chunks wrote 14.7× the transcripts' bytes to index them.
    */
   readonly minChunkRows?: number;
+  /** Rows a chunk holds at most (default 5000); the store also ends a chunk at its bytes of text (search.ts). */
+  readonly maxChunkRows?: number;
   readonly now?: () => number;
   /** While true (an import is writing), the indexer steps aside; the import kicks it when done. */
   readonly paused?: () => boolean;
@@ -41,6 +43,7 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
   const firstChunkRows = options.chunkRows ?? 250;
   const chunkMs = options.chunkMs ?? 20;
   const minChunkRows = options.minChunkRows ?? 20;
+  const maxChunkRows = Math.max(options.maxChunkRows ?? 5000, minChunkRows);
   const now = options.now ?? (() => performance.now());
   const derive = options.derive ?? deriveSearchText;
   let running: Promise<void> | null = null;
@@ -69,7 +72,7 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
       if (consumed === 0) break;
       // Rows vary from bytes to megabytes: size the next chunk by how long this one took.
       const elapsed = Math.max(now() - started, 0.5);
-      chunkRows = Math.round(Math.min(5000, Math.max(minChunkRows, (chunkRows * chunkMs) / elapsed)));
+      chunkRows = Math.round(Math.min(maxChunkRows, Math.max(minChunkRows, (chunkRows * chunkMs) / elapsed)));
       done += consumed;
       // Nodes imported meanwhile grow the job.
       if (done > total) total = done + pending();

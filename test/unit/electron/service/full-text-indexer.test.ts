@@ -66,6 +66,14 @@ describe('full-text indexer', () => {
     expect(asked.length).toBeLessThanOrEqual(11);
   });
 
+  it('asks for chunks of a fixed size when bounded both ways (the write worker: the store ends them at their text)', async () => {
+    const { store, asked, now } = slowStore(120_000, 2);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, minChunkRows: 50_000, maxChunkRows: 50_000, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(asked.slice(0, 3)).toEqual([50_000, 50_000, 50_000]);
+  });
+
   it('grows chunks when rows are cheap, up to a bound', async () => {
     const { store, asked, now } = slowStore(100_000, 0.001);
     const indexer = createFullTextIndexer(store, { chunkMs: 20, now });

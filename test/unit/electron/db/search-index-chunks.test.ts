@@ -1,0 +1,88 @@
+/**
+ * The indexer's chunks as FTS5 writes them: each chunk is one transaction, and each transaction one segment,
+ * whatever the sessions' times do; a chunk ends at a bound of text. Small segments are what FTS5's automerge
+ * writes again and again: 1000-row chunks wrote 2.55× a 239 MB transcript to index it (issue 12).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { CHUNK_TEXT_CHARS } from '../../../../electron/db/search';
+import { openSessionStore, type SessionStore } from '../../../../electron/db/session-store';
+import { Random } from '../../../../shared/random';
+import { inOrder, parsedNode, transcriptFile } from '../../../integration/db/parsed-fixtures';
+
+let dir: string;
+let store: SessionStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arbor-search-chunks-'));
+  store = openSessionStore(join(dir, 'arbor.sqlite'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const TEXT_CHARS = 2500;
+
+/** A vocabulary as large as a project's (a few thousand words of 3–9 letters). */
+function vocabulary(random: Random): string[] {
+  return Array.from({ length: 4000 }, () => Array.from({ length: random.int(3, 9) }, () => String.fromCharCode(97 + random.int(0, 25))).join(''));
+}
+
+/** TEXT_CHARS characters of words from `words`, with the word `narwhal` in every text. */
+function text(random: Random, words: readonly string[]): string {
+  const picked = ['narwhal'];
+  let length = 7;
+  while (length < TEXT_CHARS) {
+    const word = words[random.int(0, words.length - 1)]!;
+    picked.push(word);
+    length += word.length + 1;
+  }
+  return picked.join(' ').slice(0, TEXT_CHARS);
+}
+
+/** A session of `count` nodes a minute apart from `start`. */
+function session(id: string, start: string, count: number, random: Random): void {
+  const words = vocabulary(random);
+  const t0 = Date.parse(start);
+  const nodes = inOrder(
+    Array.from({ length: count }, (_, i) =>
+      parsedNode(`${id}-${i}`, i === 0 ? null : `${id}-${i - 1}`, { sessionSourceId: id, text: text(random, words), timestamp: new Date(t0 + i * 60_000).toISOString() }),
+    ),
+  );
+  const writer = store.beginFile(transcriptFile(`/t/${id}.jsonl`, { sessionHint: id }));
+  for (const node of nodes) writer.node(node);
+  writer.finish({ endOffset: 100, endLine: count + 1 });
+  store.linkChangedSessions();
+}
+
+/** FTS5's segments: their leaves' rowids are the segment id shifted past the page and height bits. */
+const segments = (): number =>
+  store.handles.write.prepare<[], { n: number }>('SELECT count(DISTINCT id >> 37) AS n FROM node_text_data WHERE id >= (1 << 37)').get()!.n;
+const matches = (word: string): number =>
+  store.handles.read.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM node_text WHERE node_text MATCH ?`).get(`text : ${word}`)!.n;
+
+it('writes a chunk as one segment, across sessions whose times go back (regression: FTS5 wrote a segment per step back and per MiB held)', () => {
+  const random = new Random(5);
+  // Imported newest first: seq goes up while the rowid (time first) goes back between the sessions.
+  session('newer', '2025-06-01T10:00:00Z', 300, random);
+  session('older', '2024-01-01T10:00:00Z', 300, random);
+  expect(store.indexNextChunk(50_000)).toBe(600);
+  expect(segments()).toBe(1);
+  expect(matches('narwhal')).toBe(600);
+  expect(store.indexNextChunk(50_000)).toBe(0);
+});
+
+it('ends a chunk at its bound of text, and the next chunk goes on from there', () => {
+  const random = new Random(6);
+  const count = Math.ceil((CHUNK_TEXT_CHARS * 1.5) / TEXT_CHARS);
+  session('long', '2025-01-01T00:00:00Z', count, random);
+  const first = store.indexNextChunk(50_000);
+  expect(first).toBe(Math.ceil(CHUNK_TEXT_CHARS / TEXT_CHARS));
+  expect(store.indexProgress().indexed).toBe(first);
+  expect(matches('narwhal')).toBe(first);
+  expect(store.indexNextChunk(50_000)).toBe(count - first);
+  expect(segments()).toBe(2);
+  expect(matches('narwhal')).toBe(count);
+});
