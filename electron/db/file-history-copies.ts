@@ -4,7 +4,7 @@
  * the snapshot store; electron/service/file-history-archive.ts writes both.
  */
 import type { DatabaseHandles } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 
 /** A stored file-history line of a transcript file that holds no copies yet. */
 export interface UncopiedLine {
@@ -73,12 +73,13 @@ export function createFileHistoryCopies(handles: DatabaseHandles): FileHistoryCo
   const ofBackupSession = read.prepare<[string], { backup_name: string; blob_oid: string }>(
     'SELECT backup_name, min(blob_oid) AS blob_oid FROM file_history_copies WHERE backup_session = ? GROUP BY backup_name ORDER BY backup_name',
   );
-  const uncopied = read.prepare<[], { path: string; type: string; raw: Buffer; raw_codec: number; raw_bytes: number }>(
-    `SELECT f.path, r.type, r.raw, r.raw_codec, r.raw_bytes FROM records r JOIN files f ON f.id = r.file_id
+  const uncopied = read.prepare<[], StoredRawColumns & { path: string; type: string; raw_bytes: number }>(
+    `SELECT f.path, r.type, ${rawColumns('r')}, r.raw_bytes FROM records r JOIN files f ON f.id = r.file_id
       WHERE r.type IN ('file-history-snapshot', 'file-history-delta')
         AND NOT EXISTS (SELECT 1 FROM file_history_copies c WHERE c.file_id = r.file_id)
       ORDER BY r.file_id, r.offset`,
   );
+  const lines = prepareRawLineReader(read);
   const anyCopy = read.prepare<[], { one: number }>('SELECT 1 AS one FROM file_history_copies LIMIT 1');
   const anyOfFile = write.prepare<[number], { one: number }>('SELECT 1 AS one FROM file_history_copies WHERE file_id = ? LIMIT 1');
   const addAll = write.transaction((id: number, copies: readonly FileHistoryCopy[]) => {
@@ -96,7 +97,7 @@ export function createFileHistoryCopies(handles: DatabaseHandles): FileHistoryCo
     },
     ofBackupSession: (session) => ofBackupSession.all(session).map((row) => ({ backupName: row.backup_name, blobOid: row.blob_oid })),
     forEachUncopiedLine(onLine) {
-      for (const row of uncopied.iterate()) onLine({ path: row.path, type: row.type, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes });
+      for (const row of uncopied.iterate()) onLine({ path: row.path, type: row.type, raw: lines.line(row), rawBytes: row.raw_bytes });
     },
     any: () => anyCopy.get() !== undefined,
     filesWithCopies: (ids) => new Set(ids.filter((id) => anyOfFile.get(id) !== undefined)),

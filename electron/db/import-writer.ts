@@ -5,7 +5,7 @@
  * nodes dedupe by id (the first copy wins), records by (file, offset).
  */
 import { basename } from 'node:path';
-import type { ParsedNode, ParsedRecord, StoredRaw, TranscriptFile } from '../importers/transcript';
+import type { ParsedNode, ParsedRecord, TranscriptFile } from '../importers/transcript';
 import type { SessionId } from '../../shared/model';
 import { foldLargeWal, type WritableDB } from './database';
 import { linkStoredNode, linkSummary, prepareLinkStateStatements, WaitingRefs } from './link-state';
@@ -13,7 +13,9 @@ import { TITLE_RECORD_TYPES } from './session-title';
 import { prepareVariantStatements, variantProblem, VARIANT_RECORD } from './node-variants';
 import type { ImportProblem } from '../../shared/model';
 import { fileSessionIdentity, forkParentSession, linkDeclaredSession, linkLineage, prepareLineageStatements, resolveRenamedCopies } from './lineage-links';
-import { encodeRaw, type EncodedRaw } from './raw-line';
+import { RAW_PLAIN } from './raw-line';
+import { BlockPacker, prepareBlockWrites, RAW_IN_BLOCK } from './raw-blocks';
+import type { StoredRawColumns } from './raw-line-reader';
 import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
 
 /**
@@ -36,6 +38,17 @@ const FIRST_BATCH_LINES = 500;
 const RECENT_IDS = 65_536;
 /** A Codex step is its own reply: its turn's last_token_usage, given to it once by the importer. */
 const NO_REPLY_KEY = { replyKey: null, reportedUsd: null } as const;
+/** A row whose line is in a block keeps no bytes of its own. */
+const NO_BYTES = Buffer.alloc(0);
+
+/** A row's raw columns: the line's own bytes (a small append's, as read), or its span of a block. */
+interface RawRow {
+  readonly raw: Buffer;
+  readonly codec: number;
+  readonly block: number | null;
+  readonly start: number | null;
+  readonly length: number | null;
+}
 
 export interface StoredFileState {
   readonly fileId: number;
@@ -85,8 +98,8 @@ export function prepareImportStatements(db: WritableDB) {
     insertNode: db.prepare(
       `INSERT OR IGNORE INTO nodes (id, session_id, file_id, line, offset, parent_source_id, parent_id,
          logical_parent_source_id, kind, timestamp, label, sidechain, agent_id, model, spawned_agent_id,
-         spawned_by_tool_use_id, raw_bytes, raw, raw_codec, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         spawned_by_tool_use_id, raw_bytes, raw, raw_codec, text, raw_block, raw_start, raw_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertCall: db.prepare<[number, number, string, string]>(
       'INSERT OR IGNORE INTO tool_calls (node_seq, ordinal, tool_use_id, name) VALUES (?, ?, ?, ?)',
@@ -107,8 +120,8 @@ export function prepareImportStatements(db: WritableDB) {
     ),
     insertSpawn: db.prepare<[string, string]>('INSERT OR IGNORE INTO agent_spawns (agent_id, tool_use_id) VALUES (?, ?)'),
     insertRecord: db.prepare(
-      `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_codec, raw_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO records (file_id, offset, line, type, ref_source_id, ref_by_key, summary, raw, raw_codec, raw_bytes, raw_block, raw_start, raw_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addToSession: db.prepare<{ session: string; added: number; first: string | null; last: string | null }>(
       `UPDATE sessions SET node_count = node_count + @added, dirty = 1,
@@ -120,6 +133,7 @@ export function prepareImportStatements(db: WritableDB) {
     variants: prepareVariantStatements(db),
     lineage: prepareLineageStatements(db),
     usage: prepareUsageWrites(db),
+    blocks: prepareBlockWrites(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -141,7 +155,7 @@ export function readFileState(statements: ImportStatements, path: string): Store
 export interface FileImportOptions {
   /** Called after each batch is committed (between transactions: the store may be written, e.g. linked). */
   readonly onBatchStored?: () => void;
-  /** False: raw lines are stored as read, compressed later in the background (a small append; raw-line.ts). */
+  /** False: raw lines are stored as read, one a row, compressed later in the background (a small append; raw-line.ts). */
   readonly compressRaw?: boolean;
 }
 
@@ -228,6 +242,8 @@ class FileImportWriter implements FileImport {
       s.setFirstCwd.run(this.firstCwd, this.fileId);
       this.firstCwdStored = true;
     }
+    // The batch's lines go into blocks (raw-blocks.ts), written by the end of this transaction.
+    const blocks = this.compressRaw ? new BlockPacker(s.blocks, this.fileId) : null;
     let added = 0;
     /** Each session's first new node in this batch: its stored graph is dropped from there (migration 026). */
     const firstNewLine = new Map<SessionId, number>();
@@ -251,18 +267,20 @@ class FileImportWriter implements FileImport {
         }
         const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
         const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-        const raw = this.storedRawOf(node);
+        const raw = rawRowOf(blocks, owner, node.raw);
         const inserted = s.insertNode.run(
           node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
           node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
           // null text: the full-text indexer derives it from raw later ('' = nothing to index).
           node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, raw.raw, raw.codec, node.text,
+          raw.block, raw.start, raw.length,
         );
         if (inserted.changes === 0) {
           // A copy of a node already stored (resume / fork replay) adds nothing; a line that says otherwise is kept.
-          this.keepVariant(node);
+          this.keepVariant(blocks, node);
           continue;
         }
+        blocks?.add(owner, node.raw);
         this.nodesAdded++;
         if (!firstNewLine.has(owner)) firstNewLine.set(owner, node.line);
         if (owner === sessionId) added++;
@@ -308,11 +326,12 @@ class FileImportWriter implements FileImport {
       if (answered.length > 0) s.dropGraphSegmentsOfCalls.run(JSON.stringify(answered));
     }
     for (const { record, ref } of this.records) {
-      const raw = this.storedRawOf(record);
+      const raw = rawRowOf(blocks, null, record.raw);
       const inserted = s.insertRecord.run(
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
-        record.summary, raw.raw, raw.codec, record.rawBytes,
+        record.summary, raw.raw, raw.codec, record.rawBytes, raw.block, raw.start, raw.length,
       );
+      if (inserted.changes > 0) blocks?.add(null, record.raw);
       if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
         linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId, waiting);
       } else if (inserted.changes > 0 && record.summary && sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
@@ -321,6 +340,7 @@ class FileImportWriter implements FileImport {
       const earlier = this.sessionId ?? record.sessionSourceId;
       if (record.continuedInSessionId !== undefined && earlier !== null) linkLineage(s.lineage, record.continuedInSessionId, 'continues', earlier, null);
     }
+    blocks?.seal();
   }
 
   /** What linking the batch's nodes looks up in `link_waiting`: their ids, calls, spawned agents and the file's agent. */
@@ -342,20 +362,16 @@ class FileImportWriter implements FileImport {
     return this.file.role === 'main' && this.identity !== null && lineSession !== this.identity && lineSession !== this.sessionId;
   }
 
-  /**
-   * The line as stored. A small append's lines stay as read for the background compaction (compressRaw false),
-   * even when the parse worker compressed them already, so a worker import stores what an in-thread one does.
-   */
-  private storedRawOf(item: ParsedNode | ParsedRecord): EncodedRaw | StoredRaw {
-    if (!this.compressRaw) return encodeRaw(item.raw, false);
-    return item.storedRaw ?? encodeRaw(item.raw);
-  }
-
-  private keepVariant(node: ParsedNode): void {
-    const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path);
+  private keepVariant(blocks: BlockPacker | null, node: ParsedNode): void {
+    const unwritten = (row: StoredRawColumns): Buffer | undefined =>
+      blocks !== null && row.raw_block !== null ? blocks.openLine({ block: row.raw_block, start: row.raw_start ?? 0, length: row.raw_length ?? 0 }) : undefined;
+    const problem = variantProblem(this.statements.variants, node, this.fileId, this.file.path, unwritten);
     if (problem === null) return;
-    const raw = this.storedRawOf(node);
-    this.statements.insertRecord.run(this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes);
+    const raw = rawRowOf(blocks, null, node.raw);
+    const inserted = this.statements.insertRecord.run(
+      this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes, raw.block, raw.start, raw.length,
+    );
+    if (inserted.changes > 0) blocks?.add(null, node.raw);
     this.problems.push(problem);
   }
 
@@ -410,4 +426,14 @@ class FileImportWriter implements FileImport {
     s.link.markDirty.run(sessionId);
     return sessionId;
   }
+}
+
+/**
+ * Where a row's line goes: its span of `owner`'s open block (the row's line is `add`ed once the row is inserted),
+ * or, without blocks (a small append, for the background compaction), the line itself as read.
+ */
+function rawRowOf(blocks: BlockPacker | null, owner: string | null, line: Buffer): RawRow {
+  if (blocks === null) return { raw: line, codec: RAW_PLAIN, block: null, start: null, length: null };
+  const place = blocks.placeOf(owner, line);
+  return { raw: NO_BYTES, codec: RAW_IN_BLOCK, block: place.block, start: place.start, length: place.length };
 }

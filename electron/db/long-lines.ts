@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { DatabaseHandles } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 import { RAW_LIMIT } from '../importers/transcript';
 import { ArborError } from '../../shared/errors';
 
@@ -95,14 +95,16 @@ function createLongLines(handles: DatabaseHandles): LongLines {
     return { row, chunks: chunkRows.all(row.file_id, line) };
   });
 
-  const uncopied = read.prepare<[number, number], { path: string; node_id: string | null; line: number; offset: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
-        `SELECT f.path, h.node_id, h.line, h.offset, h.raw, h.raw_codec, h.raw_bytes FROM (
-           SELECT file_id, id AS node_id, line, offset, raw, raw_codec, raw_bytes FROM nodes WHERE raw_bytes > ?
-           UNION ALL SELECT file_id, NULL, line, offset, raw, raw_codec, raw_bytes FROM records WHERE raw_bytes > ?
+  const uncopied = read.prepare<[number, number], StoredRawColumns & { path: string; node_id: string | null; line: number; offset: number; raw_bytes: number }>(
+        `SELECT f.path, h.node_id, h.line, h.offset, ${rawColumns('h')}, h.raw_bytes FROM (
+           SELECT n.file_id, n.id AS node_id, n.line, n.offset, ${rawColumns('n')}, n.raw_bytes FROM nodes n WHERE n.raw_bytes > ?
+           UNION ALL SELECT r.file_id, NULL, r.line, r.offset, ${rawColumns('r')}, r.raw_bytes FROM records r WHERE r.raw_bytes > ?
          ) h JOIN files f ON f.id = h.file_id
          WHERE NOT EXISTS (SELECT 1 FROM long_lines l WHERE l.file_id = h.file_id AND l.line = h.line)
          ORDER BY h.file_id, h.offset`,
   );
+
+  const lines = prepareRawLineReader(read);
 
   return {
     headOf(path, place) {
@@ -135,7 +137,7 @@ function createLongLines(handles: DatabaseHandles): LongLines {
     },
     forEachUncopied(headBytes, onLine) {
       for (const row of uncopied.iterate(RAW_LIMIT, RAW_LIMIT)) {
-        const head = Buffer.from(decodeRaw(row.raw, row.raw_codec).subarray(0, headBytes));
+        const head = Buffer.from(lines.line(row).subarray(0, headBytes));
         onLine({ path: row.path, nodeId: row.node_id, line: row.line, offset: row.offset, totalBytes: row.raw_bytes, head });
       }
     },

@@ -1,7 +1,7 @@
 /** Read-side queries for one node's detail: its stored line, its tool calls with their results, its records. */
 import type { NodeSummary } from '../../shared/model';
 import type { ReadableDB } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 import { NODE_COLUMNS, type NodeRow, type SessionQueries, toCallRef, toEdge, toNodeSummary } from './session-queries';
 
 export interface StoredNode {
@@ -34,23 +34,25 @@ export interface StoredRecord {
 
 export function prepareNodeQueries(db: ReadableDB) {
   return {
-    node: db.prepare<[string], NodeRow & { file: string; format: string; line: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
-      `SELECT ${NODE_COLUMNS}, f.path AS file, f.format AS format, n.line, n.raw, n.raw_codec, n.raw_bytes FROM nodes n
+    node: db.prepare<[string], NodeRow & StoredRawColumns & { file: string; format: string; line: number; raw_bytes: number }>(
+      `SELECT ${NODE_COLUMNS}, f.path AS file, f.format AS format, n.line, ${rawColumns('n')}, n.raw_bytes FROM nodes n
        JOIN files f ON f.id = n.file_id WHERE n.id = ?`,
     ),
     callResults: db.prepare<
       [number],
-      { tool_use_id: string; name: string; is_error: number | null; result_id: string | null; result_timestamp: string | null; result_raw: Buffer | null; result_codec: number | null; result_format: string | null }
+      // The result's line: its raw columns are null when no result is recorded.
+      { tool_use_id: string; name: string; is_error: number | null; result_id: string | null; result_timestamp: string | null; result_format: string | null } & StoredRawColumns
     >(
-      `SELECT c.tool_use_id, c.name, r.is_error, rn.id AS result_id, rn.timestamp AS result_timestamp, rn.raw AS result_raw, rn.raw_codec AS result_codec, rf.format AS result_format
+      `SELECT c.tool_use_id, c.name, r.is_error, rn.id AS result_id, rn.timestamp AS result_timestamp, ${rawColumns('rn')}, rf.format AS result_format
        FROM tool_calls c LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
        LEFT JOIN nodes rn ON rn.seq = r.node_seq LEFT JOIN files rf ON rf.id = rn.file_id
        WHERE c.node_seq = ? ORDER BY c.ordinal`,
     ),
-    records: db.prepare<[string], { type: string; file: string; line: number; raw: Buffer; raw_codec: number }>(
-      `SELECT r.type, f.path AS file, r.line, r.raw, r.raw_codec FROM records r JOIN files f ON f.id = r.file_id
+    records: db.prepare<[string], StoredRawColumns & { type: string; file: string; line: number }>(
+      `SELECT r.type, f.path AS file, r.line, ${rawColumns('r')} FROM records r JOIN files f ON f.id = r.file_id
        WHERE r.ref_source_id = ? ORDER BY r.file_id, r.line`,
     ),
+    lines: prepareRawLineReader(db),
   };
 }
 export type NodeQueries = ReturnType<typeof prepareNodeQueries>;
@@ -60,7 +62,7 @@ export function getStoredNode(q: NodeQueries, sq: SessionQueries, nodeId: string
   if (!row) return null;
   const edges = sq.nodeEdges.all(row.seq).map(toEdge);
   const calls = sq.nodeCalls.all(row.seq).map(toCallRef);
-  return { seq: row.seq, summary: toNodeSummary(row, edges, calls), file: row.file, format: row.format, line: row.line, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes };
+  return { seq: row.seq, summary: toNodeSummary(row, edges, calls), file: row.file, format: row.format, line: row.line, raw: q.lines.line(row), rawBytes: row.raw_bytes };
 }
 
 export function getStoredToolCalls(q: NodeQueries, seq: number): StoredToolCall[] {
@@ -69,12 +71,12 @@ export function getStoredToolCalls(q: NodeQueries, seq: number): StoredToolCall[
     name: call.name,
     isError: call.is_error === null ? null : call.is_error !== 0,
     result:
-      call.result_id !== null && call.result_raw !== null
-        ? { nodeId: call.result_id, timestamp: call.result_timestamp, raw: decodeRaw(call.result_raw, call.result_codec ?? 0), format: call.result_format }
+      call.result_id !== null && call.raw !== null
+        ? { nodeId: call.result_id, timestamp: call.result_timestamp, raw: q.lines.line(call), format: call.result_format }
         : null,
   }));
 }
 
 export function getAttachedRecords(q: NodeQueries, nodeId: string): StoredRecord[] {
-  return q.records.all(nodeId).map((row) => ({ type: row.type, file: row.file, line: row.line, raw: decodeRaw(row.raw, row.raw_codec) }));
+  return q.records.all(nodeId).map((row) => ({ type: row.type, file: row.file, line: row.line, raw: q.lines.line(row) }));
 }

@@ -7,7 +7,7 @@
 import type { ImportProblem } from '../../shared/model';
 import type { ParsedNode } from '../importers/transcript';
 import type { WritableDB } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 
 /** The record type a variant is kept under, beside the node whose uuid it repeats. */
 export const VARIANT_RECORD = 'variant';
@@ -21,21 +21,30 @@ const COPY_FIELDS = new Set(['uuid', 'sessionId', 'parentUuid', 'cwd', 'version'
 
 export function prepareVariantStatements(db: WritableDB) {
   return {
-    storedLine: db.prepare<[string], { file_id: number; offset: number; raw: Buffer; raw_codec: number; raw_bytes: number; path: string; line: number }>(
-      'SELECT n.file_id, n.offset, n.raw, n.raw_codec, n.raw_bytes, f.path, n.line FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.id = ?',
+    storedLine: db.prepare<[string], StoredRawColumns & { file_id: number; offset: number; raw_bytes: number; path: string; line: number }>(
+      `SELECT n.file_id, n.offset, ${rawColumns('n')}, n.raw_bytes, f.path, n.line FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.id = ?`,
     ),
+    // Read inside the import's transaction: nothing it reads may be kept past it (raw-line-reader.ts).
+    lines: prepareRawLineReader(db, { cachedBlocks: 0 }),
   };
 }
 export type VariantStatements = ReturnType<typeof prepareVariantStatements>;
 
 /**
  * The problem to report when `node` (not stored: its uuid was) differs from the stored line in more than a
- * copy's envelope; null when it is a copy, or the same line read again.
+ * copy's envelope; null when it is a copy, or the same line read again. `unwritten` hands out a line stored
+ * earlier in the same batch whose block is not written yet (raw-blocks.ts).
  */
-export function variantProblem(s: VariantStatements, node: ParsedNode, fileId: number, file: string): ImportProblem | null {
+export function variantProblem(
+  s: VariantStatements,
+  node: ParsedNode,
+  fileId: number,
+  file: string,
+  unwritten: (row: StoredRawColumns) => Buffer | undefined = () => undefined,
+): ImportProblem | null {
   const row = s.storedLine.get(node.sourceId);
   if (row === undefined) return null;
-  const stored = { ...row, raw: decodeRaw(row.raw, row.raw_codec) };
+  const stored = { ...row, raw: unwritten(row) ?? s.lines.line(row) };
   if (stored.file_id === fileId && stored.offset === node.offset) return null; // the same line, read again
   if (stored.raw.equals(node.raw)) return null;
   // A line cut at the store's limit cannot be compared as JSON: only its length tells.

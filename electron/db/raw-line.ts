@@ -1,5 +1,6 @@
 /**
- * Raw lines as the store keeps them (migration 013): each line compressed on its own, so one node's line is
+ * Raw lines as the store kept them from migration 013 to 035 (a small append's still are; since 035 an import
+ * packs lines into blocks, raw-blocks.ts, and raw-line-reader.ts reads both): each line compressed on its own, so one node's line is
  * read without its neighbours. Node 20's zlib has deflate and brotli but no zstd; per line (about 3 KB on
  * average) deflate with a preset dictionary of the transcript formats' own keys compressed the bench corpus
  * 3.45× against brotli's 3.05× and deflate's 2.7× without one, and inflates fastest. `raw_codec` says how a
@@ -8,6 +9,7 @@
 import type { WritableDB } from './database';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ArborError } from '../../shared/errors';
+import { decodeBlock, RAW_IN_BLOCK } from './raw-blocks';
 
 export type RawCodec = 0 | 1;
 /** The line's bytes as they were read. */
@@ -92,10 +94,17 @@ export function decodeRaw(stored: Buffer, codec: number): Buffer {
 
 /**
  * Registers `raw_text(raw, codec)` on a connection, so SQL (a migration reading old records) reads a stored
- * line as text whatever its codec; a plain CAST would read compressed bytes.
+ * line as text whatever its codec; a plain CAST would read compressed bytes. A row in a block (migration 035) is
+ * read as `raw_text(n.raw, n.raw_codec, b.codec, b.bytes, n.raw_start, n.raw_length)` with its block joined
+ * (`LEFT JOIN raw_blocks b ON b.id = n.raw_block`): a function cannot query the connection running it.
  */
 export function rawTextFunction(db: WritableDB): void {
-  db.function('raw_text', { deterministic: true }, (raw: unknown, codec: unknown) =>
-    Buffer.isBuffer(raw) ? decodeRaw(raw, Number(codec)).toString('utf8') : typeof raw === 'string' ? raw : null,
-  );
+  db.function('raw_text', { deterministic: true, varargs: true }, (raw: unknown, codec: unknown, blockCodec?: unknown, block?: unknown, start?: unknown, length?: unknown) => {
+    if (Number(codec) === RAW_IN_BLOCK) {
+      if (!Buffer.isBuffer(block)) return null;
+      const begin = Number(start);
+      return decodeBlock(block, Number(blockCodec)).toString('utf8', begin, begin + Number(length));
+    }
+    return Buffer.isBuffer(raw) ? decodeRaw(raw, Number(codec)).toString('utf8') : typeof raw === 'string' ? raw : null;
+  });
 }

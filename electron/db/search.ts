@@ -7,7 +7,7 @@
  */
 import { type NodeKind, type SearchFilters, type SearchHit, type SearchIndexProgress, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
 import type { ReadableDB, WritableDB } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 import { broadenLastWord, buildFtsSearch, facetTokens, type FtsSearch, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
 import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest } from './search-rank';
 
@@ -40,8 +40,8 @@ export function prepareSearchQueries(db: ReadableDB, derive: DeriveSearchText) {
        WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max ORDER BY rowid DESC LIMIT @limit OFFSET @offset`,
     ),
     // The whole text, for a snippet whose match lies past the head: as the indexer derived it.
-    nodeText: db.prepare<[bigint], { raw: Buffer; raw_codec: number; text: string | null; format: string }>(
-      `SELECT n.raw, n.raw_codec, n.text, f.format FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.seq = ?`,
+    nodeText: db.prepare<[bigint], StoredRawColumns & { text: string | null; format: string }>(
+      `SELECT ${rawColumns('n')}, n.text, f.format FROM nodes n JOIN files f ON f.id = n.file_id WHERE n.seq = ?`,
     ),
     // Newest first, read lazily: a broadened query's candidates are checked one by one.
     scan: db.prepare<[Bounds], CandidateRow>(
@@ -58,10 +58,11 @@ export function prepareSearchQueries(db: ReadableDB, derive: DeriveSearchText) {
   };
   statements.candidates.safeIntegers(true);
   statements.scan.safeIntegers(true);
+  const lines = prepareRawLineReader(db);
   const fullText = (rowid: bigint): string => {
     const row = statements.nodeText.get(rowid & SEQ_MASK);
     if (row === undefined) return '';
-    return row.text ?? derive(decodeRaw(row.raw, row.raw_codec), row.format);
+    return row.text ?? derive(lines.line(row), row.format);
   };
   return { ...statements, fullText };
 }
@@ -230,10 +231,8 @@ export function countSearchHits(q: SearchQueries, input: string, cap: number, fi
   return total > cap ? { total: cap, capped: true } : { total, capped: false };
 }
 
-interface ChunkRow {
+interface ChunkRow extends StoredRawColumns {
   readonly seq: number;
-  readonly raw: Buffer;
-  readonly raw_codec: number;
   readonly text: string | null;
   readonly project: string | null;
   readonly format: string;
@@ -248,7 +247,7 @@ export function prepareIndexStatements(db: WritableDB) {
   return {
     watermark: db.prepare<[], { value: number }>(`SELECT value FROM meta WHERE key = 'fts_indexed_upto'`),
     chunk: db.prepare<[number, number], ChunkRow>(
-      `SELECT n.seq, n.raw, n.raw_codec, n.text, f.format, n.kind, n.session_id, s.project, n.agent_id, n.sidechain, n.timestamp
+      `SELECT n.seq, ${rawColumns('n')}, n.text, f.format, n.kind, n.session_id, s.project, n.agent_id, n.sidechain, n.timestamp
        FROM nodes n JOIN files f ON f.id = n.file_id JOIN sessions s ON s.id = n.session_id
        WHERE n.seq > ? ORDER BY n.seq LIMIT ?`,
     ),
@@ -265,6 +264,7 @@ export function prepareIndexStatements(db: WritableDB) {
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
     ),
+    lines: prepareRawLineReader(db),
     // seq only grows (AUTOINCREMENT), so the watermark over the newest seq is the share indexed, read in O(1) on
     // every search instead of counting a million rows. A deletion can take the newest nodes and leave the
     // watermark above max(seq) (new nodes still get seqs above it): everything left is indexed, so the share is
@@ -308,6 +308,7 @@ interface IndexedRow {
 export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText): number {
   return db.transaction(() => {
     const from = s.watermark.get()?.value ?? 0;
+    const chunk: ChunkRow[] = [];
     const indexed: IndexedRow[] = [];
     let last: ChunkRow | undefined;
     let consumed = 0;
@@ -315,13 +316,18 @@ export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number,
     let chars = 0;
     // Collected first: the connection cannot run the inserts while the SELECT is still iterating.
     for (const row of s.chunk.iterate(from, Math.max(1, rows))) {
-      const text = row.text ?? (derive === undefined ? '' : derive(decodeRaw(row.raw, row.raw_codec), row.format));
+      chunk.push(row);
+      bytes += row.raw_length ?? row.raw.length;
+      if (bytes >= CHUNK_RAW_BYTES) break;
+    }
+    // Text is worked out once the SELECT is done (a block row's line is read with a statement of its own).
+    for (const row of chunk) {
+      const text = row.text ?? (derive === undefined ? '' : derive(s.lines.line(row), row.format));
       if (text.length > 0) indexed.push({ rowid: searchRowid(row.timestamp, row.seq), text, row });
       last = row;
       consumed++;
-      bytes += row.raw.length;
       chars += text.length;
-      if (bytes >= CHUNK_RAW_BYTES || chars >= CHUNK_TEXT_CHARS) break;
+      if (chars >= CHUNK_TEXT_CHARS) break;
     }
     if (last === undefined) return 0;
     // In rowid order: FTS5 writes out what it holds whenever a rowid is lower than the one before (a chunk

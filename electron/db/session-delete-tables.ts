@@ -38,6 +38,11 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
   { table: 'long_line_chunks', deleteSql: 'DELETE FROM long_line_chunks WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'long_lines', deleteSql: 'DELETE FROM long_lines WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'records', deleteSql: 'DELETE FROM records WHERE file_id IN (SELECT id FROM temp.forget_files)' },
+  // Raw lines in blocks (migration 035): a block holds one session's node lines, or a file's records.
+  {
+    table: 'raw_blocks',
+    deleteSql: 'DELETE FROM raw_blocks WHERE file_id IN (SELECT id FROM temp.forget_files) OR session_id IN (SELECT id FROM temp.forget_sessions)',
+  },
   { table: 'files', deleteSql: 'DELETE FROM files WHERE id IN (SELECT id FROM temp.forget_files)' },
   { table: 'session_aliases', deleteSql: 'DELETE FROM session_aliases WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },
   {

@@ -1,6 +1,6 @@
 /** A session's stored lines (nodes and records, as written: cut at RAW_LIMIT), streamed, for the format report. */
 import type { ReadableDB } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 
 export interface StoredLine {
   readonly file: string;
@@ -10,17 +10,20 @@ export interface StoredLine {
 }
 
 export function prepareSessionLineQueries(db: ReadableDB) {
-  // In file order, nodes and records interleaved, as the file had them (a record's version is its neighbours').
-  return db.prepare<[string, string], { file: string; line: number; raw: Buffer; raw_codec: number; raw_bytes: number }>(
-    `SELECT f.path AS file, l.line, l.raw, l.raw_codec, l.raw_bytes FROM (
-       SELECT file_id, line, raw, raw_codec, raw_bytes FROM nodes WHERE session_id = ?
-       UNION ALL
-       SELECT r.file_id, r.line, r.raw, r.raw_codec, r.raw_bytes FROM records r JOIN files rf ON rf.id = r.file_id WHERE rf.session_id = ?
-     ) l JOIN files f ON f.id = l.file_id ORDER BY l.file_id, l.line`,
-  );
+  return {
+    // In file order, nodes and records interleaved, as the file had them (a record's version is its neighbours').
+    lines: db.prepare<[string, string], StoredRawColumns & { file: string; line: number; raw_bytes: number }>(
+      `SELECT f.path AS file, l.line, ${rawColumns('l')}, l.raw_bytes FROM (
+         SELECT n.file_id, n.line, ${rawColumns('n')}, n.raw_bytes FROM nodes n WHERE n.session_id = ?
+         UNION ALL
+         SELECT r.file_id, r.line, ${rawColumns('r')}, r.raw_bytes FROM records r JOIN files rf ON rf.id = r.file_id WHERE rf.session_id = ?
+       ) l JOIN files f ON f.id = l.file_id ORDER BY l.file_id, l.line`,
+    ),
+    raw: prepareRawLineReader(db),
+  };
 }
 
 /** Calls `onLine` for every stored line of the session in file order, one row in memory at a time. */
 export function forEachSessionLine(q: ReturnType<typeof prepareSessionLineQueries>, sessionId: string, onLine: (line: StoredLine) => void): void {
-  for (const row of q.iterate(sessionId, sessionId)) onLine({ file: row.file, line: row.line, raw: decodeRaw(row.raw, row.raw_codec), rawBytes: row.raw_bytes });
+  for (const row of q.lines.iterate(sessionId, sessionId)) onLine({ file: row.file, line: row.line, raw: q.raw.line(row), rawBytes: row.raw_bytes });
 }

@@ -5,7 +5,7 @@
  */
 import type { ReadableDB } from './database';
 import type { StoredRecord } from './node-queries';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 
 /** The record types getSessionRecords answers for (kept in step with migration 015's partial index). */
 export const SESSION_RECORD_TYPES = ['relocated', 'worktree-state', 'content-replacement'] as const;
@@ -18,16 +18,17 @@ export interface SessionRecord extends StoredRecord {
 
 export function prepareSessionRecordQueries(db: ReadableDB) {
   return {
-    byType: db.prepare<[string, string], { type: string; file: string; line: number; raw: Buffer; raw_codec: number; ref_source_id: string | null }>(
-      `SELECT r.type, f.path AS file, r.line, r.raw, r.raw_codec, r.ref_source_id FROM records r JOIN files f ON f.id = r.file_id
+    byType: db.prepare<[string, string], StoredRawColumns & { type: string; file: string; line: number; ref_source_id: string | null }>(
+      `SELECT r.type, f.path AS file, r.line, ${rawColumns('r')}, r.ref_source_id FROM records r JOIN files f ON f.id = r.file_id
        WHERE r.type IN (SELECT value FROM json_each(?)) AND r.type IN ('relocated', 'worktree-state', 'content-replacement') AND f.session_id = ?
        ORDER BY r.file_id, r.offset`,
     ),
+    lines: prepareRawLineReader(db),
   };
 }
 export type SessionRecordQueries = ReturnType<typeof prepareSessionRecordQueries>;
 
 /** The session's records of these types, in file order (file by file, each top to bottom). */
 export function getSessionRecords(q: SessionRecordQueries, sessionId: string, types: readonly SessionRecordType[]): SessionRecord[] {
-  return q.byType.all(JSON.stringify(types), sessionId).map((row) => ({ type: row.type, file: row.file, line: row.line, raw: decodeRaw(row.raw, row.raw_codec), refSourceId: row.ref_source_id }));
+  return q.byType.all(JSON.stringify(types), sessionId).map((row) => ({ type: row.type, file: row.file, line: row.line, raw: q.lines.line(row), refSourceId: row.ref_source_id }));
 }

@@ -13,7 +13,7 @@
 import { readUsage as readClaudeUsage } from '../importers/claude-code/json-shape';
 import { readUsage as readCodexUsage } from '../importers/codex/rollout-entry';
 import type { WritableDB } from './database';
-import { decodeRaw } from './raw-line';
+import { prepareRawLineReader, rawColumns, type RawLineReader, type StoredRawColumns } from './raw-line-reader';
 import { claudeFactsOfLine, type CountedReply } from './usage-replies';
 
 /** Raw bytes read per chunk at most: bounds memory and the time one transaction holds the writer. */
@@ -36,9 +36,9 @@ export const START_USAGE_BACKFILL_SQL = `
   INSERT OR REPLACE INTO meta (key, value) VALUES ('${USAGE_BACKFILL_KEYS.recordsDone}', 0);
 `;
 
-function parse(raw: Buffer, codec: number): Record<string, unknown> | null {
+function parse(lines: RawLineReader, row: StoredRawColumns): Record<string, unknown> | null {
   try {
-    const value: unknown = JSON.parse(decodeRaw(raw, codec).toString('utf8'));
+    const value: unknown = JSON.parse(lines.line(row).toString('utf8'));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -61,14 +61,14 @@ export function prepareUsageBackfill(db: WritableDB) {
     ),
     countNodes: db.prepare<[number, number], { rows: number }>('SELECT count(*) AS rows FROM nodes WHERE seq > ? AND seq <= ?'),
     countRecords: db.prepare<[number, number], { rows: number }>('SELECT count(*) AS rows FROM records WHERE id > ? AND id <= ?'),
-    claudeRows: db.prepare<[number, number, number], { seq: number; model: string | null; raw: Buffer; raw_codec: number }>(
-      `SELECT n.seq, n.model, n.raw, n.raw_codec FROM nodes n JOIN files f ON f.id = n.file_id
+    claudeRows: db.prepare<[number, number, number], StoredRawColumns & { seq: number; model: string | null }>(
+      `SELECT n.seq, n.model, ${rawColumns('n')} FROM nodes n JOIN files f ON f.id = n.file_id
        WHERE f.format = 'claude-code' AND n.seq > ? AND n.seq <= ?
          AND n.kind IN ('assistant', 'thinking', 'tool_call', 'compaction', 'system', 'user', 'error')
        ORDER BY n.seq LIMIT ?`,
     ),
-    codexRows: db.prepare<[number, number, number], { id: number; seq: number | null; kind: string | null; model: string | null; raw: Buffer; raw_codec: number }>(
-      `SELECT r.id, n.seq, n.kind, n.model, r.raw, r.raw_codec FROM records r JOIN files f ON f.id = r.file_id
+    codexRows: db.prepare<[number, number, number], StoredRawColumns & { id: number; seq: number | null; kind: string | null; model: string | null }>(
+      `SELECT r.id, n.seq, n.kind, n.model, ${rawColumns('r')} FROM records r JOIN files f ON f.id = r.file_id
        LEFT JOIN nodes n ON n.id = r.ref_source_id
        WHERE f.format = 'codex' AND r.type = 'token_count' AND r.id > ? AND r.id <= ? ORDER BY r.id LIMIT ?`,
     ),
@@ -83,6 +83,7 @@ export function prepareUsageBackfill(db: WritableDB) {
        ON CONFLICT DO NOTHING`,
     ),
     setMeta: db.prepare<[string, number]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    lines: prepareRawLineReader(db),
   });
   return {
     get: () => (statements ??= tableExists.get() === undefined ? null : prepare()),
@@ -129,8 +130,8 @@ export function backfillUsageChunk(db: WritableDB, backfill: UsageBackfill, rows
       for (const row of s.claudeRows.iterate(range.nodesDone, range.nodesUntil, limit)) {
         last = row.seq;
         read += 1;
-        bytes += row.raw.length;
-        const line = parse(row.raw, row.raw_codec);
+        bytes += row.raw_length ?? row.raw.length;
+        const line = parse(s.lines, row);
         const usage = line === null ? null : readClaudeUsage(asObject(line.message));
         if (usage !== null) replies.push({ seq: row.seq, model: row.model, usage, facts: claudeFactsOfLine(line) });
         if (bytes >= CHUNK_RAW_BYTES) break;
@@ -149,9 +150,9 @@ export function backfillUsageChunk(db: WritableDB, backfill: UsageBackfill, rows
       for (const row of s.codexRows.iterate(range.recordsDone, range.recordsUntil, limit)) {
         last = row.id;
         read += 1;
-        bytes += row.raw.length;
+        bytes += row.raw_length ?? row.raw.length;
         if (row.seq !== null && row.kind !== null && CODEX_STEPS.has(row.kind)) {
-          const line = parse(row.raw, row.raw_codec);
+          const line = parse(s.lines, row);
           const info = asObject(asObject(line?.payload)?.info);
           const lastUsage = asObject(info?.last_token_usage);
           const usage = lastUsage === null ? null : readCodexUsage(lastUsage);

@@ -82,8 +82,6 @@ export interface ParsedNode {
   /** The line's bytes, cut at RAW_LIMIT bytes; rawBytes is the full length. */
   readonly raw: Buffer;
   readonly rawBytes: number;
-  /** `raw` as the store keeps it, when the parse worker already encoded it (electron/db/raw-line.ts). */
-  readonly storedRaw?: StoredRaw;
   /**
    * Set on a result line whose call this reading did not see (it was read by an earlier import, or long
    * before): its label lacks the tool name, which the import fills in from the stored call (relabelResult).
@@ -118,16 +116,6 @@ export interface ParsedRecord {
   readonly offset: number;
   readonly raw: Buffer;
   readonly rawBytes: number;
-  readonly storedRaw?: StoredRaw;
-}
-
-/**
- * A raw line encoded for the store (`codec` as in raw-line.ts). The parse worker encodes lines on its own
- * core: compressing them on the thread that writes was over half of that thread's time.
- */
-export interface StoredRaw {
-  readonly raw: Buffer;
-  readonly codec: number;
 }
 
 export interface ParseSink {

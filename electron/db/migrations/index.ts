@@ -29,6 +29,7 @@ import { migration027FileHistoryCopies } from './027-file-history-copies';
 import { migration030MergeRecords } from './030-merge-records';
 import { migration033UsageDeletedByList } from './033-usage-deleted-by-list';
 import { migration034LongLines } from './034-long-lines';
+import { migration035RawBlocks } from './035-raw-blocks';
 import { migration037SearchChunkMemory } from './037-search-chunk-memory';
 import { migration040ParseStates } from './040-parse-states';
 
@@ -38,7 +39,7 @@ export interface Migration {
   up(db: WritableDB): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration037SearchChunkMemory, migration040ParseStates];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration040ParseStates];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

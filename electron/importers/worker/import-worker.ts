@@ -4,14 +4,13 @@
  * raw lines stay in the line reader's buffers, which are transferred (not copied). Reading pauses while more
  * than MAX_IN_FLIGHT_BYTES are sent but not yet stored, so memory stays bounded however fast it parses.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { ImportProblem } from '../../../shared/model';
 import { ArborError } from '../../../shared/errors';
-import { encodeRaw } from '../../db/raw-line';
 import { keptRaw } from './kept-raw';
 import { parseTranscript } from '../registry';
-import type { ParsedNode, ParsedRecord, ParseResult, ParseSink, StoredRaw } from '../transcript';
-import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, type ParseWorkerData, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
+import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
+import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
 
 /**
  * Read buffers sent but not yet stored, at most: a writer's batch (import-writer.ts, 24 MiB of lines) and a read
@@ -19,19 +18,6 @@ import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, type ParseWor
  * parse-worker.ts's WORKER_HEAP_LIMITS: 454–461 MB at 32 MiB, 464–498 MB at 64, same bytes written).
  */
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
-/**
- * Encoded lines are copied into arenas of this size, transferred with their batch: deflate hands back each line
- * in a buffer of its own, often a slice of a larger one, and transferring those would move far more than the line.
- */
-const ARENA_BYTES = 1024 * 1024;
-/**
- * Compressing raw lines is most of an import's work (deflate, ~50–80 MB/s a core), more than parsing and
- * writing together, so the two threads share it: while less than this is sent but not yet stored, the
- * writer is keeping up and takes the lines as read (it encodes them itself); past it the writer is the slower
- * side and the lines are encoded here. Either way the stored bytes are the same.
- */
-const ENCODE_FROM_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
-const encodeFrom = (workerData as ParseWorkerData | null)?.encodeFromInFlightBytes ?? ENCODE_FROM_IN_FLIGHT_BYTES;
 
 if (parentPort === null) throw new Error('import-worker runs as a worker thread');
 const port = parentPort;
@@ -99,21 +85,17 @@ class Batch implements ParseSink {
     private readonly path: string,
   ) {}
 
-  private arena: Buffer | null = null;
-  private arenaUsed = 0;
-
   node(node: ParsedNode): void {
     this.kinds.push(NODE_ITEM);
+    // The writer packs the lines into compressed blocks (db/raw-blocks.ts): they travel as read.
     const raw = keptRaw(node.raw, this.buffers, { file: this.path, line: node.line, rawBytes: node.rawBytes });
-    const storedRaw = this.encode(raw);
-    this.items.push(storedRaw === undefined ? (raw === node.raw ? node : { ...node, raw }) : { ...node, raw, storedRaw });
+    this.items.push(raw === node.raw ? node : { ...node, raw });
   }
 
   record(record: ParsedRecord): void {
     this.kinds.push(RECORD_ITEM);
     const raw = keptRaw(record.raw, this.buffers, { file: this.path, line: record.line, rawBytes: record.rawBytes });
-    const storedRaw = this.encode(raw);
-    this.items.push(storedRaw === undefined ? (raw === record.raw ? record : { ...record, raw }) : { ...record, raw, storedRaw });
+    this.items.push(raw === record.raw ? record : { ...record, raw });
   }
 
   problem(problem: ImportProblem): void {
@@ -135,7 +117,6 @@ class Batch implements ParseSink {
       this.kinds = [];
       this.items = [];
       this.buffers = new Set();
-      this.arena = null;
     }
     while (inFlight > MAX_IN_FLIGHT_BYTES) {
       await new Promise<void>((go) => {
@@ -143,25 +124,4 @@ class Batch implements ParseSink {
       });
     }
   }
-
-  /**
-   * The line as the store keeps it, when this side encodes it (undefined: the writer will). A compressed line is
-   * copied into the batch's arena; a line kept as read is the raw view itself.
-   */
-  private encode(raw: Buffer): StoredRaw | undefined {
-    if (inFlight < encodeFrom) return undefined;
-    const encoded = encodeRaw(raw);
-    if (encoded.raw === raw) return encoded;
-    const length = encoded.raw.length;
-    if (this.arena === null || this.arenaUsed + length > this.arena.length) {
-      this.arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BYTES, length));
-      this.arenaUsed = 0;
-      this.buffers.add(this.arena.buffer as ArrayBuffer);
-    }
-    const start = this.arenaUsed;
-    encoded.raw.copy(this.arena, start);
-    this.arenaUsed += length;
-    return { raw: this.arena.subarray(start, start + length), codec: encoded.codec };
-  }
-
 }

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { ArborError, CancelledError } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
-import { type FromWorker, NODE_ITEM, type ParseJob, type ParseWorkerData, RECORD_ITEM, type ToWorker } from './worker-protocol';
+import { type FromWorker, NODE_ITEM, type ParseJob, RECORD_ITEM, type ToWorker } from './worker-protocol';
 
 export type { ParseJob } from './worker-protocol';
 
@@ -54,8 +54,6 @@ export interface ParseWorkerOptions {
    * WRITE_WORKER_TURN_MS per turn (storing without ever yielding kept `arbor import` from stopping on SIGTERM).
    */
   readonly turnBudgetMs?: number;
-  /** Tests: the worker encodes lines once this much is in flight (0: every line; default in import-worker.ts). */
-  readonly encodeFromInFlightBytes?: number;
   /** Tests: told of each file's end as it arrives, before it is delivered (so a test knows every batch has arrived). */
   readonly onEndArrived?: () => void;
 }
@@ -75,8 +73,7 @@ export const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
 export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
   const turnBudgetMs = options.turnBudgetMs ?? 0;
   const entry = workerEntry();
-  const data: ParseWorkerData = { encodeFromInFlightBytes: options.encodeFromInFlightBytes ?? null };
-  const worker = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
+  const worker = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], resourceLimits: WORKER_HEAP_LIMITS });
   const inbox: FromWorker[] = [];
   let consumer: Consumer | null = null;
   let failure: ParseWorkerFailedError | null = null;
@@ -202,12 +199,10 @@ function deliverBatch(message: Extract<FromWorker, { type: 'batch' }>, consumer:
     if (kind === NODE_ITEM) {
       const node = items[index] as Mutable<ParsedNode>;
       node.raw = asBuffer(node.raw);
-      if (node.storedRaw !== undefined) node.storedRaw = { raw: asBuffer(node.storedRaw.raw), codec: node.storedRaw.codec };
       consumer.sink.node(node);
     } else if (kind === RECORD_ITEM) {
       const record = items[index] as Mutable<ParsedRecord>;
       record.raw = asBuffer(record.raw);
-      if (record.storedRaw !== undefined) record.storedRaw = { raw: asBuffer(record.storedRaw.raw), codec: record.storedRaw.codec };
       consumer.sink.record(record);
     } else {
       consumer.sink.problem(items[index] as ImportProblem);

@@ -16,12 +16,6 @@ export interface ParseJob {
   readonly resumeState?: string | null;
 }
 
-/** Given to the worker when it starts. */
-export interface ParseWorkerData {
-  /** Encode lines for the store once this many bytes are in flight (null: the worker's default). */
-  readonly encodeFromInFlightBytes: number | null;
-}
-
 /** What a batch item is: a node, a record or a problem (numbers: a batch carries one per line). */
 export type ItemKind = 0 | 1 | 2;
 export const NODE_ITEM = 0;

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WritableDB } from '../../../electron/db/database';
 import { migrate, MIGRATIONS } from '../../../electron/db/migrations';
-import { decodeRaw } from '../../../electron/db/raw-line';
+import { openDatabase, type WritableDB } from '../../../electron/db/database';
+import { RAW_IN_BLOCK } from '../../../electron/db/raw-blocks';
+import { decodeRaw, encodeRaw } from '../../../electron/db/raw-line';
+import { prepareRawLineReader, rawColumns, type StoredRawColumns } from '../../../electron/db/raw-line-reader';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
 import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { deriveSearchText } from '../../../electron/importers/search-text';
@@ -86,11 +88,13 @@ function expectLinesAsRead(store: SessionStore): number {
   return compared;
 }
 
-function codecs(store: SessionStore): { plain: number; compressed: number } {
+function codecs(store: SessionStore): { plain: number; compressed: number; inBlocks: number } {
   const row = store.handles.read
-    .prepare<[], { plain: number; compressed: number }>('SELECT sum(raw_codec = 0) AS plain, sum(raw_codec = 1) AS compressed FROM nodes')
+    .prepare<[], { plain: number; compressed: number; inBlocks: number }>(
+      `SELECT sum(raw_codec = 0) AS plain, sum(raw_codec = 1) AS compressed, sum(raw_codec = ${RAW_IN_BLOCK}) AS inBlocks FROM nodes`,
+    )
     .get();
-  return { plain: row?.plain ?? 0, compressed: row?.compressed ?? 0 };
+  return { plain: row?.plain ?? 0, compressed: row?.compressed ?? 0, inBlocks: row?.inBlocks ?? 0 };
 }
 
 function indexAll(store: SessionStore): void {
@@ -105,8 +109,10 @@ describe('raw lines in a compact store', () => {
     try {
       await importInto(store, [projects]);
       expect(expectLinesAsRead(store)).toBeGreaterThan(800);
-      const { plain, compressed } = codecs(store);
-      expect(compressed).toBeGreaterThan(plain);
+      // Since migration 035 an import stores every line in a compressed block (raw-blocks.ts).
+      const { plain, compressed, inBlocks } = codecs(store);
+      expect({ plain, compressed }).toEqual({ plain: 0, compressed: 0 });
+      expect(inBlocks).toBeGreaterThan(800);
       expect(store.pendingCompactionRows()).toBe(0);
     } finally {
       store.close();
@@ -147,16 +153,19 @@ function previousSchemaCopy(from: string, to: string): void {
     old.pragma('page_size = 65536');
     migrate(old, MIGRATIONS.filter((migration) => migration.version < 13));
     expect(old.pragma('user_version', { simple: true })).toBe(11);
+    // The previous code stored lines as read: each line as the current store hands it out.
+    const source = openDatabase(from);
+    const lines = prepareRawLineReader(source.read);
+    const nodeLines = source.read.prepare<[], StoredRawColumns & { seq: number }>(`SELECT seq, ${rawColumns('nodes')} FROM nodes`).all();
+    const recordLines = source.read.prepare<[], StoredRawColumns & { id: number }>(`SELECT id, ${rawColumns('records')} FROM records`).all();
+    const plainNodes = nodeLines.map((row) => [lines.line(row), row.seq] as const);
+    const plainRecords = recordLines.map((row) => [lines.line(row), row.id] as const);
+    source.close();
     copyRows(old, from, PREVIOUS_TABLES, () => {
-      // The previous code stored lines as read.
       const plain = old.prepare<[Buffer, number]>('UPDATE main.nodes SET raw = ? WHERE seq = ?');
-      for (const row of old.prepare<[], { seq: number; raw: Buffer; raw_codec: number }>('SELECT seq, raw, raw_codec FROM source.nodes').all()) {
-        plain.run(decodeRaw(row.raw, row.raw_codec), row.seq);
-      }
+      for (const [raw, seq] of plainNodes) plain.run(raw, seq);
       const plainRecord = old.prepare<[Buffer, number]>('UPDATE main.records SET raw = ? WHERE id = ?');
-      for (const row of old.prepare<[], { id: number; raw: Buffer; raw_codec: number }>('SELECT id, raw, raw_codec FROM source.records').all()) {
-        plainRecord.run(decodeRaw(row.raw, row.raw_codec), row.id);
-      }
+      for (const [raw, id] of plainRecords) plainRecord.run(raw, id);
       // Its index held its own copy of the text (the 010 layout), all of it indexed.
       old.exec(`INSERT INTO main.node_text (rowid, text, facets) SELECT seq, 'old copy', '' FROM main.nodes`);
       old.exec(`UPDATE main.meta SET value = (SELECT max(seq) FROM main.nodes) WHERE key = 'fts_indexed_upto'`);
@@ -208,9 +217,13 @@ describe('migration 013', () => {
       expect(migrated.pendingCompactionRows()).toBe(0);
       expect(codecs(migrated).compressed).toBeGreaterThan(codecs(migrated).plain);
       expect(readAllRaw(migrated)).toEqual(before);
-      const storedBytes = (store: SessionStore): number =>
-        store.handles.read.prepare<[], { bytes: number }>('SELECT sum(length(raw)) AS bytes FROM nodes').get()?.bytes ?? 0;
-      expect(storedBytes(migrated)).toBe(storedBytes(reopened));
+      // Each old row holds what encoding its line on its own gives (the per-line codec the compaction keeps).
+      const storedBytes = migrated.handles.read.prepare<[], { bytes: number }>('SELECT sum(length(raw)) AS bytes FROM nodes').get()?.bytes ?? 0;
+      const encodedBytes = migrated.handles.read
+        .prepare<[], StoredRawColumns>(`SELECT ${rawColumns('nodes')} FROM nodes`)
+        .all()
+        .reduce((sum, row) => sum + encodeRaw(decodeRaw(row.raw, row.raw_codec)).raw.length, 0);
+      expect(storedBytes).toBe(encodedBytes);
 
       // The index is filled again from the stored lines: the old copy of the text is gone.
       expect(migrated.search('old', 10)).toEqual([]);

@@ -29,7 +29,8 @@ const FILE = transcriptFile('/t/long.jsonl', { sessionHint: 'S1' });
 it('migration 034 adds the long-line copies to a store made by the previous schema; its cut lines wait to be copied', () => {
   const currentPath = join(root, 'current.sqlite');
   const current = openSessionStore(currentPath);
-  const writer = current.beginFile(FILE);
+  // Lines as the schema before 035 stored them: each row its own bytes.
+  const writer = current.beginFile(FILE, { compressRaw: false });
   const head = Buffer.from(`{"uuid":"r1","parentUuid":"u1","type":"user","message":{"content":"${'y'.repeat(200)}`);
   const [prompt, cut] = inOrder([parsedNode('u1', null, { kind: 'user' }), parsedNode('r1', 'u1', { raw: head, rawBytes: RAW_LIMIT + 10, offset: 80 })], 1);
   writer.node(prompt!);
