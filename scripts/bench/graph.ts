@@ -731,11 +731,12 @@ async function wholeSessionIn(page: Page, attempt: number): Promise<string> {
   if (!partial) return '1000k: the whole graph came before the first view (no partial view)';
   await page.getByTestId('graph-arriving').waitFor({ state: 'detached', timeout: 600_000 });
   // The whole graph's own layout lands after the last 'rest-decoded' (a later 'laid-out' than the first view's).
-  await page.waitForFunction(
-    `(() => { const m = window.__graphMarks; const rest = m.findLastIndex((e) => e.startsWith('arbor:graph:rest-decoded ')); return rest >= 0 && m.slice(rest).some((e) => e.startsWith('arbor:graph:laid-out ')); })()`,
-    undefined,
-    { timeout: 600_000 },
-  );
+  // Polled from here: the page's CSP refuses a predicate given as text.
+  const laidOutAfterRest = (list: { name: string }[]) => {
+    const rest = list.findLastIndex((mark) => mark.name === 'arbor:graph:rest-decoded');
+    return rest >= 0 && list.slice(rest).some((mark) => mark.name === 'arbor:graph:laid-out');
+  };
+  for (const started = performance.now(); !laidOutAfterRest(await marks()) && performance.now() - started < 600_000; ) await new Promise((done) => setTimeout(done, 100));
   const all = await marks();
   const click = all.findLast((mark) => mark.name === 'dom:click')!.at;
   const last = (name: string) => all.findLast((mark) => mark.name === name)?.at ?? NaN;
