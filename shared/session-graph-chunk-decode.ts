@@ -45,6 +45,11 @@ function checkChunk(chunk: SessionGraphChunk): void {
 export interface SessionGraphChunkDecoder {
   /** The next chunk in order: its nodes are decoded now (while the later pages are still on their way). */
   add(chunk: SessionGraphChunk): void;
+  /**
+   * The graph of the chunks added so far, while more are on their way (the view draws the session's start
+   * from it): the same nodes, as their own array; the decoder goes on unchanged.
+   */
+  preview(): DecodedSessionGraph;
   /** The graph of every chunk added; parents and edge ends named across chunks are resolved here. */
   finish(): DecodedSessionGraph;
 }
@@ -166,58 +171,79 @@ export function createSessionGraphChunkDecoder(session: SessionSummary, workspac
       if (count > 0) idParts.push(chunk.ids.join('\n'));
       start += count;
     },
-    finish() {
-      const total = start;
-      const parents = joined(Int32Array, parentParts, total);
-      const kinds = joined(Uint8Array, kindParts, total);
-      const sidechain = joined(Uint8Array, sidechainParts, total);
-      const outsideParents: (number | string)[] = [];
-      if (namedParents.length > 0 || namedEnds.length > 0) {
-        // The first node with each id a chunk named, found in one pass over the ids.
-        const named = new Map<string, number>();
-        for (let k = 1; k < namedParents.length; k += 2) named.set(namedParents[k] as string, -1);
-        for (const e of namedEnds) named.set(packedEdges[e * 3 + 2] as string, -1);
-        let at = 0;
-        for (const ids of idsOfChunks) {
-          for (let i = 0; i < ids.length; i++) if (named.get(ids[i]!) === -1) named.set(ids[i]!, at + i);
-          at += ids.length;
-        }
-        for (let k = 0; k + 1 < namedParents.length; k += 2) {
-          const node = namedParents[k] as number;
-          const index = named.get(namedParents[k + 1] as string) ?? -1;
-          if (index >= 0) parents[node] = index;
-          else {
-            parents[node] = -2;
-            outsideParents.push(node, namedParents[k + 1]!);
-          }
-        }
-        for (const e of namedEnds) edgeTargets[e] = named.get(packedEdges[e * 3 + 2] as string) ?? -1;
-      }
-      for (const target of edgeTargets) if (!(Number.isInteger(target) && target >= -1 && target < total)) packable = false;
-      const graph: SessionGraph = workspaceNodes === undefined ? { session, nodes } : { session, nodes, workspaceNodes };
-      if (!packable || kindTable.table.length > 255) return { graph, packed: null };
-      return {
-        graph,
-        packed: {
-          count: total,
-          ids: idParts.join('\n'),
-          timestamps: timestamps.join('\n'),
-          parents,
-          outsideParents,
-          kindTable: kindTable.table as NodeKind[],
-          kinds,
-          sidechain,
-          edges: packedEdges,
-          edgeTargets: Int32Array.from(edgeTargets),
-        },
-      };
-    },
+    preview: () => build(true),
+    finish: () => build(false),
   };
+
+  /**
+   * The graph of the chunks added so far. `preview`: the decoder goes on after it, so nothing it keeps is
+   * handed out or changed (the nodes array, parents and edge ends are copies); names not among the nodes so
+   * far are outside the graph, as in the final graph.
+   */
+  function build(preview: boolean): DecodedSessionGraph {
+    const total = start;
+    const parents = joined(Int32Array, parentParts, total, preview);
+    const kinds = joined(Uint8Array, kindParts, total, preview);
+    const sidechain = joined(Uint8Array, sidechainParts, total, preview);
+    const targets = preview ? edgeTargets.slice() : edgeTargets;
+    const outsideParents: (number | string)[] = [];
+    let fits = packable;
+    if (namedParents.length > 0 || namedEnds.length > 0) {
+      // The first node with each id a chunk named, found in one pass over the ids.
+      const named = new Map<string, number>();
+      for (let k = 1; k < namedParents.length; k += 2) named.set(namedParents[k] as string, -1);
+      for (const e of namedEnds) named.set(packedEdges[e * 3 + 2] as string, -1);
+      let at = 0;
+      for (const ids of idsOfChunks) {
+        for (let i = 0; i < ids.length; i++) if (named.get(ids[i]!) === -1) named.set(ids[i]!, at + i);
+        at += ids.length;
+      }
+      for (let k = 0; k + 1 < namedParents.length; k += 2) {
+        const node = namedParents[k] as number;
+        const index = named.get(namedParents[k + 1] as string) ?? -1;
+        if (index >= 0) parents[node] = index;
+        else {
+          parents[node] = -2;
+          outsideParents.push(node, namedParents[k + 1]!);
+        }
+      }
+      for (const e of namedEnds) targets[e] = named.get(packedEdges[e * 3 + 2] as string) ?? -1;
+    }
+    for (const target of targets) if (!(Number.isInteger(target) && target >= -1 && target < total)) fits = false;
+    const shown = preview ? nodes.slice() : nodes;
+    const added = preview ? workspaceNodesAmong(shown, workspaceNodes) : workspaceNodes;
+    const graph: SessionGraph = added === undefined ? { session, nodes: shown } : { session, nodes: shown, workspaceNodes: added };
+    if (!fits || kindTable.table.length > 255) return { graph, packed: null };
+    return {
+      graph,
+      packed: {
+        count: total,
+        ids: idParts.join('\n'),
+        timestamps: timestamps.join('\n'),
+        parents,
+        outsideParents,
+        kindTable: kindTable.table.slice() as NodeKind[],
+        kinds,
+        sidechain,
+        edges: preview ? packedEdges.slice() : packedEdges,
+        edgeTargets: Int32Array.from(targets),
+      },
+    };
+  }
+}
+
+/** Arbor's nodes that are among `nodes` (a preview holds the session's first nodes only). */
+function workspaceNodesAmong(nodes: readonly NodeSummary[], workspaceNodes: SessionGraph['workspaceNodes']): SessionGraph['workspaceNodes'] {
+  if (workspaceNodes === undefined || workspaceNodes.length === 0) return workspaceNodes;
+  const wanted = new Set(workspaceNodes.map((info) => info.nodeId));
+  const present = new Set<string>();
+  for (const node of nodes) if (wanted.has(node.id)) present.add(node.id);
+  return workspaceNodes.filter((info) => present.has(info.nodeId));
 }
 
 /** One array of `total` from the chunks' parts, in order. */
-function joined<T extends Int32Array | Uint8Array>(Type: { new (length: number): T }, parts: readonly T[], total: number): T {
-  if (parts.length === 1 && parts[0]!.length === total) return parts[0]!;
+function joined<T extends Int32Array | Uint8Array>(Type: { new (length: number): T }, parts: readonly T[], total: number, copy = false): T {
+  if (!copy && parts.length === 1 && parts[0]!.length === total) return parts[0]!;
   const out = new Type(total);
   let at = 0;
   for (const part of parts) {

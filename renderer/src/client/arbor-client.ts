@@ -7,6 +7,7 @@ import { ArborError, CancelledError, isArborErrorData, type ArborErrorData } fro
 import type { ArborBridge } from '../../../shared/bridge';
 import { BRIDGE_GLOBAL } from '../../../shared/bridge';
 import { packEncodedNodes, rememberPackedNodes } from '../../../shared/graph/packed-nodes';
+import type { SessionGraph } from '../../../shared/model';
 import { decodeSessionGraph, isEncodedSessionGraph } from '../../../shared/session-graph-wire';
 import { TOKEN_PARAM, WS_PATH, type ClientMessage, type Envelope, type ServerMessage } from '../../../shared/wire';
 import { markGraphStage, timingNow } from './graph-timing';
@@ -16,6 +17,11 @@ export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * `sessions.graph` of a big session only: its start (the first page of nodes, what the view shows as it
+   * opens), while the rest is still on its way; the answer is the whole graph, with the same first nodes.
+   */
+  readonly onPartialGraph?: (graph: SessionGraph) => void;
 }
 
 export interface ArborClient {

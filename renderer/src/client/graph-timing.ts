@@ -3,7 +3,11 @@
  * JSON.parse), decoded, stored, posted to the layout worker (nodes packed), laid out (the worker answered). `npm run bench:graph` reads them to print where the time to a first graph
  * goes; DevTools shows them too. Each mark replaces its previous one, so they never pile up.
  */
-export type GraphStage = 'sent' | 'received' | 'decoded' | 'stored' | 'posted' | 'laid-out';
+/**
+ * A big session's start is shown before the rest has arrived (session-graph-pages.ts): 'received' and
+ * 'decoded' mark its first page then, 'rest-received' and 'rest-decoded' the whole graph.
+ */
+export type GraphStage = 'sent' | 'received' | 'decoded' | 'stored' | 'posted' | 'laid-out' | 'rest-received' | 'rest-decoded';
 
 export const GRAPH_MARK_PREFIX = 'arbor:graph:';
 

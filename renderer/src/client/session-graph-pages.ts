@@ -23,6 +23,13 @@ const RESTARTS = 3;
 /** Pages asked for ahead of page 0 at most (a count from a list gone wrong must not flood the host). */
 const MAX_PAGES_AHEAD = 256;
 
+/**
+ * From this many pages on (~130k nodes), the session's start is handed out (CallOptions.onPartialGraph) as
+ * soon as page 0 is decoded: the whole of a 1M-node session takes seconds to arrive, the first view shows
+ * only its top. Smaller graphs arrive in about a second; a second layout so soon after would only flicker.
+ */
+export const PARTIAL_GRAPH_PAGES = 8;
+
 type Call = <M extends MethodName>(method: M, request: RequestOf<M>, options?: CallOptions) => Promise<ResultOf<M>>;
 
 /**
@@ -31,7 +38,10 @@ type Call = <M extends MethodName>(method: M, request: RequestOf<M>, options?: C
  * to ask for together with page 0 (graphPagesFor of the session's node count).
  */
 export async function readGraphPages(call: Call, sessionId: string, options?: CallOptions, expectedPages = 1): Promise<SessionGraph | null> {
-  const ahead = Math.min(Math.max(1, Math.floor(expectedPages)), MAX_PAGES_AHEAD);
+  // A session whose start is drawn first asks page 0 alone, then the rest: asked together, page 0 of a 1M-node
+  // session came in after most of the 61 others (the first view 7-10 s after the click, not before them).
+  const partial = options?.onPartialGraph !== undefined && expectedPages >= PARTIAL_GRAPH_PAGES;
+  const ahead = partial ? 1 : Math.min(Math.max(1, Math.floor(expectedPages)), MAX_PAGES_AHEAD);
   for (let attempt = 0; attempt < RESTARTS; attempt++) {
     markGraphStage('sent');
     const asked: Promise<SessionGraphPage>[] = [];
@@ -58,11 +68,11 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
     if (first.session === undefined) return null;
     // Pages past the count (asked ahead of a shorter session) are not the graph's; pages nobody asked for yet are.
     for (let page = asked.length; page < first.pages; page++) ask(page);
-    const read = await decodePages(first, asked.slice(1, first.pages));
+    const read = await decodePages(first, asked.slice(1, first.pages), first.pages >= PARTIAL_GRAPH_PAGES ? options?.onPartialGraph : undefined);
     // A page of another version: an import or a link changed the session between two pages.
     if (read === null) continue;
     if (read.packed !== null) rememberPackedNodes(read.graph.nodes, read.packed);
-    markGraphStage('decoded');
+    if (first.pages < PARTIAL_GRAPH_PAGES || options?.onPartialGraph === undefined) markGraphStage('decoded');
     return read.graph;
   }
   return null;
@@ -70,18 +80,34 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
 
 /**
  * The pages decoded in order, each as soon as it is in (the later ones are still arriving meanwhile); null
- * when one is of another version than page 0. 'received' marks the last page in, 'decoded' follows it.
+ * when one is of another version than page 0. 'received' marks the last page in, 'decoded' follows it. With
+ * `onPartial`, page 0's nodes are handed to it first ('received' and 'decoded' then mark page 0, and
+ * 'rest-received' and 'rest-decoded' the whole).
  */
-async function decodePages(first: SessionGraphPage, rest: readonly Promise<SessionGraphPage>[]): Promise<DecodedSessionGraph | null> {
+async function decodePages(
+  first: SessionGraphPage,
+  rest: readonly Promise<SessionGraphPage>[],
+  onPartial?: (graph: SessionGraph) => void,
+): Promise<DecodedSessionGraph | null> {
   const decoder = createSessionGraphChunkDecoder(first.session!, first.workspaceNodes);
+  const partial = onPartial !== undefined && rest.length > 0;
   for (let k = 0; k <= rest.length; k++) {
     const page = k === 0 ? first : await rest[k - 1]!;
-    if (k === rest.length) markGraphStage('received');
+    if (k === rest.length) markGraphStage(partial ? 'rest-received' : 'received');
+    else if (k === 0 && partial) markGraphStage('received');
     // The later pages' answers are left to land unread: the read starts again.
     if (page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined)) return null;
     decoder.add(chunkOfPage(page));
+    if (k === 0 && partial) {
+      const start = decoder.preview();
+      if (start.packed !== null) rememberPackedNodes(start.graph.nodes, start.packed);
+      markGraphStage('decoded');
+      onPartial(start.graph);
+    }
   }
-  return decoder.finish();
+  const whole = decoder.finish();
+  if (partial) markGraphStage('rest-decoded');
+  return whole;
 }
 
 /**

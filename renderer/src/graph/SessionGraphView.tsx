@@ -33,6 +33,8 @@ import './overview/overview.css';
 
 export interface SessionGraphViewProps {
   graph: SessionGraph;
+  /** The graph is the session's start only; the whole one follows (it opens as a refresh: camera and folds kept). */
+  partial?: boolean;
   selectedNodeId: NodeId | null;
   onSelectNode(nodeId: NodeId): void;
   /** How each node's workspace state is known (markers); loaded after the graph shows. */
@@ -57,7 +59,7 @@ const NO_EDGES: Edge[] = [];
 /** One press of + or −, as React Flow's own buttons step. */
 const ZOOM_STEP = 1.2;
 
-function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, compareNodeId = null, onCompareNode }: SessionGraphViewProps) {
+function GraphCanvas({ graph, partial = false, selectedNodeId, onSelectNode, nodeStates = null, compareNodeId = null, onCompareNode }: SessionGraphViewProps) {
   const [store] = useState<GraphStore>(createGraphStore);
   const nodes = useStore(store, (s) => s.nodes);
   const edges = useStore(store, (s) => s.edges);
@@ -406,6 +408,11 @@ function GraphCanvas({ graph, selectedNodeId, onSelectNode, nodeStates = null, c
       <GraphToolbar store={store} onChange={() => void relayout(store.getState().expanded, store.getState().selectedNode)} />
       {status === 'loading' ? <div className="session-graph__status">Laying out {graph.nodes.length.toLocaleString()} nodes…</div> : null}
       {status === 'error' ? <div className="session-graph__status is-error">The graph could not be laid out: {error}</div> : null}
+      {status === 'ready' && partial ? (
+        <div className="session-graph__arriving" role="status" data-testid="graph-arriving">
+          Showing the first {graph.nodes.length.toLocaleString()} of {Math.max(graph.session.nodeCount, graph.nodes.length).toLocaleString()} nodes; the rest is loading…
+        </div>
+      ) : null}
       {status === 'ready' && !complete && !overview.active ? (
         <div className="session-graph__hint" data-testid="graph-lod-hint">
           Zoomed out: showing key steps only. Zoom in for every node.

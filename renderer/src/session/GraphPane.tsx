@@ -23,6 +23,7 @@ import { SourceDeletedNote } from './SourceDeletedNote';
 export function GraphPane() {
   const graph = useAppState((s) => s.graph);
   const graphStatus = useAppState((s) => s.graphStatus);
+  const graphPartial = useAppState((s) => s.graphPartial);
   const selectedSessionId = useAppState((s) => s.selectedSessionId);
   const selectedNodeId = useAppState((s) => s.selectedNodeId);
   const selectNode = useAppState((s) => s.selectNode);
@@ -46,8 +47,9 @@ export function GraphPane() {
     if (!showing) prewarmLayoutWorker();
   }, [showing]);
   // State markers come after the graph is on screen (a reconstruction can take a while); each new
-  // graph (a refresh after a fork, say) asks again.
-  const shownGraph = showing ? graph : null;
+  // graph (a refresh after a fork, say) asks again. Not for a big session's start: asked then, the query of
+  // every node's state held the host while the rest of the graph was still to be sent.
+  const shownGraph = showing && !graphPartial ? graph : null;
   // The header's folder is the one at the selection, else at the latest step: found once per graph.
   const latest = useMemo(() => (graph === null ? null : latestStep(graph)), [graph]);
   useNodeStatesAfterFirstView(shownGraph, loadNodeStates);
@@ -57,6 +59,7 @@ export function GraphPane() {
     body = (
       <SessionGraphView
         graph={graph}
+        partial={graphPartial}
         selectedNodeId={selectedNodeId}
         onSelectNode={onSelectNode}
         nodeStates={nodeStates}

@@ -8,6 +8,11 @@ export interface SelectionSlice {
   readonly selectedNodeId: NodeId | null;
   readonly graph: SessionGraph | null;
   readonly graphStatus: LoadStatus;
+  /**
+   * True while `graph` is a big session's start only (its first page of nodes), shown while the rest is on
+   * its way; the whole graph replaces it.
+   */
+  readonly graphPartial: boolean;
   readonly nodeDetail: NodeDetail | null;
   readonly nodeStatus: LoadStatus;
   /**
@@ -35,25 +40,38 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
     const request = (graphRequest = new AbortController());
     if (!quiet) set({ graphStatus: 'loading' });
     try {
-      const graph = await client.call('sessions.graph', { sessionId }, { signal: request.signal });
-      if (request.signal.aborted || get().selectedSessionId !== sessionId) return;
-      set({ graph, graphStatus: 'ready' });
-      markGraphStage('stored');
-      // A freshly opened session starts at its first prompt, so the inspector is never blank.
-      if (!quiet && get().selectedNodeId === null) {
-        const start = graph.nodes.find((n) => n.kind === 'user') ?? graph.nodes[0];
-        if (start) void get().selectNode(start.id);
-      }
+      const current = () => !request.signal.aborted && get().selectedSessionId === sessionId;
+      let shownPartial = false;
+      const show = (graph: SessionGraph, partial: boolean): void => {
+        set({ graph, graphStatus: 'ready', graphPartial: partial });
+        // The marks time the first view: the whole graph after a partial one is not it.
+        if (!shownPartial) markGraphStage('stored');
+        shownPartial ||= partial;
+        // A freshly opened session starts at its first prompt, so the inspector is never blank.
+        if (!quiet && get().selectedNodeId === null) {
+          const start = graph.nodes.find((n) => n.kind === 'user') ?? graph.nodes[0];
+          if (start) void get().selectNode(start.id);
+        }
+      };
+      // A refresh (quiet) keeps the whole graph on screen until the new whole one is in.
+      const onPartialGraph = quiet
+        ? undefined
+        : (partial: SessionGraph) => {
+            if (current()) show(partial, true);
+          };
+      const graph = await client.call('sessions.graph', { sessionId }, { signal: request.signal, onPartialGraph });
+      if (!current()) return;
+      show(graph, false);
     } catch (error) {
       if (request.signal.aborted) return;
       get().reportError(error, 'Could not open the session');
       if (quiet) return;
       // A session that no longer exists (stale link, deleted) closes, so another one can open.
       if (error instanceof ArborError && error.code === 'NOT_FOUND' && get().selectedSessionId === sessionId) {
-        set({ selectedSessionId: null, graph: null, graphStatus: 'idle' });
+        set({ selectedSessionId: null, graph: null, graphStatus: 'idle', graphPartial: false });
         await get().selectNode(null);
       } else {
-        set({ graphStatus: 'error', graph: null });
+        set({ graphStatus: 'error', graph: null, graphPartial: false });
       }
     }
   };
@@ -63,6 +81,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
     selectedNodeId: null,
     graph: null,
     graphStatus: 'idle',
+    graphPartial: false,
     nodeDetail: null,
     nodeStatus: 'idle',
     compareNodeId: null,
@@ -73,7 +92,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
       const open = get().selectedSessionId;
       if (open === null || !sessionIds.includes(open)) return;
       graphRequest?.abort();
-      set({ selectedSessionId: null, graph: null, graphStatus: 'idle', compareNodeId: null });
+      set({ selectedSessionId: null, graph: null, graphStatus: 'idle', graphPartial: false, compareNodeId: null });
       await get().selectNode(null);
     },
     async openSession(sessionId, nodeId = null) {
@@ -81,7 +100,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (client) => (s
         if (nodeId !== null) await get().selectNode(nodeId);
         return;
       }
-      set({ selectedSessionId: sessionId, graph: null, compareNodeId: null });
+      set({ selectedSessionId: sessionId, graph: null, graphPartial: false, compareNodeId: null });
       await Promise.all([get().selectNode(nodeId), loadGraph(sessionId, false)]);
     },
     async selectNode(nodeId) {

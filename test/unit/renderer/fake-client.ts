@@ -2,9 +2,9 @@
 import type { ArborEvents, EventName, MethodName, RequestOf, ResultOf } from '../../../shared/contract';
 import { ArborError, CancelledError } from '../../../shared/errors';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary } from '../../../shared/model';
-import type { ArborClient, ConnectionState } from '../../../renderer/src/client/arbor-client';
+import type { ArborClient, CallOptions, ConnectionState } from '../../../renderer/src/client/arbor-client';
 
-export type Handlers = { [M in MethodName]?: (request: RequestOf<M>, signal?: AbortSignal) => Promise<ResultOf<M>> | ResultOf<M> };
+export type Handlers = { [M in MethodName]?: (request: RequestOf<M>, signal?: AbortSignal, options?: CallOptions) => Promise<ResultOf<M>> | ResultOf<M> };
 
 export interface FakeClient extends ArborClient {
   readonly calls: Array<{ method: MethodName; request: unknown }>;
@@ -25,9 +25,9 @@ export function createFakeClient(handlers: Handlers = {}): FakeClient {
       client.calls.push({ method, request });
       // Like the real clients: a call made with an aborted signal fails at once.
       if (options?.signal?.aborted) throw new CancelledError();
-      const handler = client.handlers[method] as ((r: unknown, s?: AbortSignal) => unknown) | undefined;
+      const handler = client.handlers[method] as ((r: unknown, s?: AbortSignal, o?: CallOptions) => unknown) | undefined;
       if (!handler) throw new ArborError('NOT_FOUND', `no fake handler for ${method}`);
-      return (await handler(request, options?.signal)) as never;
+      return (await handler(request, options?.signal, options)) as never;
     },
     on(event, fn) {
       let set = listeners.get(event);

@@ -62,6 +62,49 @@ describe('decoding stored graph chunks', () => {
     expect(decoded.packed!.edgeTargets[0]).toBe(10);
   });
 
+  it('previews the chunks so far as decoding them alone does, and the whole still equals all at once', () => {
+    const workspaceNodes = [{ nodeId: 'node-3', kind: 'snapshot' as const, dir: '/w' }, { nodeId: 'node-900', kind: 'fork' as const, dir: '/f' }];
+    for (const size of [1, 7, 300, 999]) {
+      const chunks = chunksOf(nodes, size);
+      const decoder = createSessionGraphChunkDecoder(SESSION, workspaceNodes);
+      const previews = [];
+      for (let k = 0; k < chunks.length; k++) {
+        decoder.add(chunks[k]!);
+        if (k === 0 || k === Math.floor(chunks.length / 2)) previews.push({ k, preview: decoder.preview() });
+      }
+      const whole = decoder.finish();
+      expect(whole).toEqual(decodeSessionGraphChunks(SESSION, chunks, workspaceNodes));
+      for (const { k, preview } of previews) {
+        const alone = decodeSessionGraphChunks(SESSION, chunks.slice(0, k + 1), workspaceNodes);
+        // Arbor's nodes that are not among the first nodes yet are left out of the preview.
+        const shown = new Set(alone.graph.nodes.map((node) => node.id));
+        expect(preview).toEqual({ ...alone, graph: { ...alone.graph, workspaceNodes: workspaceNodes.filter((info) => shown.has(info.nodeId)) } });
+        // The same node objects as the whole graph's start, in an array of their own.
+        expect(preview.graph.nodes).not.toBe(whole.graph.nodes);
+        expect(preview.graph.nodes[0]).toBe(whole.graph.nodes[0]);
+      }
+    }
+  });
+
+  it('a preview resolves parents named in its chunks only, and the finish resolves the rest', () => {
+    const forward = nodes.slice(0, 12).map((node, i) => (i === 2 ? { ...node, parentId: 'node-9', extraEdges: [{ kind: 'logical' as const, nodeId: 'node-10' }] } : node));
+    const chunks = chunksOf(forward, 4);
+    const decoder = createSessionGraphChunkDecoder(SESSION);
+    decoder.add(chunks[0]!);
+    const preview = decoder.preview();
+    expect(preview.packed!.parents[2]).toBe(-2);
+    expect(preview.packed!.outsideParents).toEqual([2, 'node-9']);
+    expect(preview.packed!.edgeTargets[0]).toBe(-1);
+    decoder.add(chunks[1]!);
+    decoder.add(chunks[2]!);
+    const whole = decoder.finish();
+    expect(whole.packed!.parents[2]).toBe(9);
+    expect(whole.packed!.edgeTargets[0]).toBe(10);
+    // The preview handed out earlier is its own: the finish changed none of its arrays.
+    expect(preview.packed!.parents[2]).toBe(-2);
+    expect(preview.graph.nodes).toHaveLength(4);
+  });
+
   it('gives back the nodes that were stored', () => {
     expect(decodeSessionGraphChunks(SESSION, chunksOf(nodes, 300)).graph.nodes).toEqual(nodes);
   });

@@ -5,7 +5,7 @@
  * asked for at once when the session's node count says how many there are.
  */
 import { describe, expect, it } from 'vitest';
-import { readGraphPages, withGraphPages } from '../../../../renderer/src/client/session-graph-pages';
+import { PARTIAL_GRAPH_PAGES, readGraphPages, withGraphPages } from '../../../../renderer/src/client/session-graph-pages';
 import type { ArborClient } from '../../../../renderer/src/client/arbor-client';
 import { ArborError } from '../../../../shared/errors';
 import { packedNodesOf } from '../../../../shared/graph/packed-nodes';
@@ -85,6 +85,44 @@ describe('reading a session graph in pages', () => {
     expect(await withGraphPages(inner).call('sessions.graph', { sessionId: 'S1' })).toBe(whole);
     expect(asked).toEqual(['sessions.graphPage', 'sessions.graph']);
     await expect(withGraphPages({ ...inner, call: async () => { throw new ArborError('NOT_FOUND', 'no session'); } } as ArborClient).call('sessions.graph', { sessionId: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  describe('showing a big session before the whole of it is in', () => {
+    const all = nodes(3 * PARTIAL_GRAPH_PAGES);
+    const pages = pagesOf(all, 3);
+
+    it('hands out page 0 as a graph while the other pages are still on their way, then gives the whole', async () => {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const partials: SessionGraph[] = [];
+      const read = readGraphPages(
+        async (_method, request) => {
+          const page = (request as { page: number }).page;
+          if (page > 0) await held;
+          return pages[page] as never;
+        },
+        'S1',
+        { onPartialGraph: (graph) => partials.push(graph) },
+        pages.length,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      // Page 1 and later have not answered: the session's start is out already.
+      expect(partials).toEqual([{ session: SESSION, nodes: all.slice(0, 3) }]);
+      expect(packedNodesOf(partials[0]!.nodes)?.parents).toEqual(Int32Array.from([-1, 0, 1]));
+      release();
+      const whole = await read;
+      expect(whole).toEqual({ session: SESSION, nodes: all });
+      expect(whole!.nodes.slice(0, 3)).toEqual(partials[0]!.nodes);
+      expect(partials).toHaveLength(1);
+    });
+
+    it('hands out nothing for a graph of fewer pages, which arrives whole about as soon', async () => {
+      const few = pagesOf(nodes(3 * (PARTIAL_GRAPH_PAGES - 1)), 3);
+      const partials: SessionGraph[] = [];
+      const graph = await readGraphPages(async (_method, request) => few[(request as { page: number }).page] as never, 'S1', { onPartialGraph: (partial) => partials.push(partial) }, few.length);
+      expect(graph?.nodes).toHaveLength(3 * (PARTIAL_GRAPH_PAGES - 1));
+      expect(partials).toEqual([]);
+    });
   });
 
   describe('asking for the pages', () => {

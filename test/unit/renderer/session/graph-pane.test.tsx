@@ -107,4 +107,35 @@ describe('GraphPane', () => {
     await waitFor(() => expect(view.container.querySelector('[data-testid="graph-node"]')).not.toBeNull());
     expect(FakeLayoutWorker.terminated).toBe(1);
   });
+  it("draws a big session's start before the rest is in, and asks for the workspace states only once the whole graph is drawn", async () => {
+    const whole = deferred<SessionGraph>();
+    const all = chain('s1', 12);
+    const start: SessionGraph = { session: all.session, nodes: all.nodes.slice(0, 4) };
+    const client = createFakeClient({
+      'sessions.graph': (_request, _signal, options) => {
+        options?.onPartialGraph?.(start);
+        return whole.promise;
+      },
+      'sessions.states': () => ({ known: {} }),
+      'nodes.get': ({ nodeId }) => nodeDetail(nodeId),
+    });
+    const view = renderWithStore(
+      <div style={{ width: 900, height: 600 }}>
+        <GraphPane />
+      </div>,
+      client,
+    );
+    act(() => void view.store.getState().openSession('s1'));
+    await waitFor(() => expect(view.container.querySelector('[data-testid="graph-node"]')).not.toBeNull());
+    expect(view.container.querySelector('[data-testid="graph-arriving"]')?.textContent).toContain('first 4 of 12 nodes');
+    await act(() => new Promise((done) => setTimeout(done, 50)));
+    const statesAsked = () => client.calls.filter((call) => call.method === 'sessions.states').length;
+    // Asked now, the query of every node's state would hold the host while it still sends the rest.
+    expect(statesAsked()).toBe(0);
+
+    await act(async () => whole.resolve(all));
+    await waitFor(() => expect(view.container.querySelector('[data-testid="graph-arriving"]')).toBeNull());
+    await waitFor(() => expect(statesAsked()).toBe(1));
+    expect(FakeLayoutWorker.opens).toHaveLength(2);
+  });
 });

@@ -73,6 +73,43 @@ describe('selection slice', () => {
     expect(store.getState().selectedNodeId).toBe('p1');
   });
 
+  it("shows a big session's start while the rest arrives, then the whole graph, selecting the first prompt once", async () => {
+    const whole = deferred<SessionGraph>();
+    const start: SessionGraph = { session: session('s1'), nodes: [nodeSummary('p1', { kind: 'user' })] };
+    const client = createFakeClient({
+      'sessions.graph': (_request, _signal, options) => {
+        options?.onPartialGraph?.(start);
+        return whole.promise;
+      },
+      'nodes.get': ({ nodeId }) => nodeDetail(nodeId),
+    });
+    const store = createAppStore(client);
+    const opening = store.getState().openSession('s1');
+    await vi.waitFor(() => expect(store.getState().graph).toBe(start));
+    expect(store.getState()).toMatchObject({ graphStatus: 'ready', graphPartial: true, selectedNodeId: 'p1' });
+    const all: SessionGraph = { session: session('s1'), nodes: [...start.nodes, nodeSummary('a1')] };
+    whole.resolve(all);
+    await opening;
+    expect(store.getState()).toMatchObject({ graph: all, graphPartial: false, selectedNodeId: 'p1' });
+    expect(client.calls.filter((call) => call.method === 'nodes.get')).toHaveLength(1);
+  });
+
+  it("a refresh of the open session keeps the whole graph on screen: it asks for no partial one", async () => {
+    const offered: boolean[] = [];
+    const client = createFakeClient({
+      'sessions.graph': ({ sessionId }, _signal, options) => {
+        offered.push(options?.onPartialGraph !== undefined);
+        return graphOf(sessionId);
+      },
+      'nodes.get': ({ nodeId }) => nodeDetail(nodeId),
+    });
+    const store = createAppStore(client);
+    await store.getState().openSession('s1');
+    await store.getState().refreshGraph();
+    expect(offered).toEqual([true, false]);
+    expect(store.getState().graphPartial).toBe(false);
+  });
+
   it('keeps only the newest node request when the user clicks quickly', async () => {
     const slow = deferred<ReturnType<typeof nodeDetail>>();
     const client = createFakeClient({ 'nodes.get': ({ nodeId }, signal) => (nodeId === 'slow' ? slow.promise.then((d) => (signal?.aborted ? Promise.reject(new CancelledError()) : d)) : nodeDetail(nodeId)) });
