@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BLOCK_BROTLI, encodeBlock } from '../../../electron/db/raw-blocks';
 import { encodeRaw, RAW_DEFLATE_V1 } from '../../../electron/db/raw-line';
 import { scanForCanary } from './canary-scan';
 
@@ -22,7 +23,11 @@ describe('scanForCanary', () => {
     mkdirSync(join(dir, 'sub'));
     writeFileSync(join(dir, 'page.bin'), Buffer.concat([Buffer.alloc(4096), randomBytes(300), encoded.raw, randomBytes(300), Buffer.alloc(4096)]));
     writeFileSync(join(dir, 'sub', 'object'), Buffer.concat([randomBytes(50), deflateSync(Buffer.from(`blob 40\0${canary}`))]));
+    const block = encodeBlock(Buffer.concat([line, Buffer.from('\n'), Buffer.from(JSON.stringify({ type: 'assistant', text: 'y'.repeat(400) }))]));
+    expect(block.codec).toBe(BLOCK_BROTLI);
+    expect(block.bytes.includes(Buffer.from(canary))).toBe(false);
+    writeFileSync(join(dir, 'blocks.bin'), Buffer.concat([Buffer.alloc(4096), randomBytes(300), block.bytes, Buffer.alloc(4096)]));
     writeFileSync(join(dir, 'clean.bin'), randomBytes(2000));
-    expect(scanForCanary(dir, canary).sort()).toEqual(['page.bin: inside a compressed raw line', 'sub/object: inside a zlib stream']);
+    expect(scanForCanary(dir, canary).sort()).toEqual(['blocks.bin: inside a compressed block of raw lines', 'page.bin: inside a compressed raw line', 'sub/object: inside a zlib stream']);
   });
 });

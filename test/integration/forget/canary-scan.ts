@@ -1,17 +1,21 @@
 /**
  * Looks for a canary string in every file below a folder, also inside compressed bytes: every zlib stream
  * (git's loose objects and pack entries) and every deflate-raw stream Arbor's store writes for raw lines
- * (tried at each offset that is not inside a run of zeros, with the store's dictionary, through decodeRaw).
+ * (tried at each offset that is not inside a run of zeros, with the store's dictionary, through decodeRaw), and
+ * every brotli stream of a raw-line block (migration 035; brotli has no header to find, so it is tried at each
+ * such offset too, reading what a cut stream gives).
  * The canary's tail is searched too: the full-text index keeps a term after the prefix it shares with the
  * term before it. Returns "file: where" for each find.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { constants, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, constants, inflateSync } from 'node:zlib';
 import { decodeRaw, RAW_DEFLATE_V1 } from '../../../electron/db/raw-line';
 
 /** How far a raw line's stream may run from its start (the test's lines are short). */
 const RAW_WINDOW = 1024;
+/** How much of a block's stream is read from a start: the test's blocks hold a few short lines. */
+const BLOCK_WINDOW = 8192;
 
 export function filesBelow(dir: string): string[] {
   const files: string[] = [];
@@ -41,7 +45,11 @@ export function scanForCanary(dir: string, canary: string): string[] {
       finds.push(`${name}: inside a zlib stream`);
       continue;
     }
-    if (scanRawLines(bytes, needles)) finds.push(`${name}: inside a compressed raw line`);
+    if (scanRawLines(bytes, needles)) {
+      finds.push(`${name}: inside a compressed raw line`);
+      continue;
+    }
+    if (scanBlocks(bytes, needles)) finds.push(`${name}: inside a compressed block of raw lines`);
   }
   return finds;
 }
@@ -70,6 +78,19 @@ function scanRawLines(bytes: Buffer, needles: readonly Buffer[]): boolean {
       if (holds(decodeRaw(bytes.subarray(at, at + RAW_WINDOW), RAW_DEFLATE_V1), needles)) return true;
     } catch {
       // not a stream here (or one cut by the window)
+    }
+  }
+  return false;
+}
+
+function scanBlocks(bytes: Buffer, needles: readonly Buffer[]): boolean {
+  for (let at = 0; at < bytes.length; at++) {
+    if (bytes[at] === 0 && bytes[at + 1] === 0 && bytes[at + 2] === 0 && bytes[at + 3] === 0) continue;
+    try {
+      const out = brotliDecompressSync(bytes.subarray(at, at + BLOCK_WINDOW), { finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: 1 << 20 });
+      if (holds(out, needles)) return true;
+    } catch {
+      // not a stream here
     }
   }
   return false;
