@@ -1,6 +1,6 @@
 /**
  * Import benchmark: `npm run bench:import [-- --mb 200] [--single 50,250,1000,2500] [--corpus DIR] [--skip-corpus]
- * [--index-up-to 250]`.
+ * [--index-up-to 250] [--follow-open]`.
  * Cases: a synthetic Claude Code corpus (default ~200 MB, ~2000 nodes per session) and single generated
  * transcripts of the --single sizes (MB). Each case runs in a child process, which measures in the same run:
  *   - the raw anchor: read 1 MiB chunks, split lines, JSON.parse each line, store nothing;
@@ -308,11 +308,14 @@ async function firstNodeIds(file: string, count: number): Promise<string[]> {
 class ServeClient {
   private nextId = 1;
   private readonly waiting = new Map<number, (message: ServerMessage & { t: 'res' }) => void>();
+  /** Hears each sessions.changed event (the app's renderer reloads the open session's graph on it). */
+  onSessionsChanged: ((sessionIds: readonly string[]) => void) | null = null;
   /** When an import.progress event first named a file being read (performance.now()), null before. */
   reachedFileAt: number | null = null;
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as ServerMessage;
+      if (message.t === 'evt' && message.event === 'sessions.changed') this.onSessionsChanged?.((message.payload as { sessionIds: string[] }).sessionIds);
       if (message.t === 'evt' && message.event === 'import.progress') {
         const progress = message.payload as ImportProgress;
         if (this.reachedFileAt === null && progress.currentFile !== null && progress.bytesDone > 0) this.reachedFileAt = performance.now();
@@ -324,7 +327,9 @@ class ServeClient {
   }
   static async connect(url: string): Promise<ServeClient> {
     const page = new URL(url);
-    const socket = new WebSocket(`ws://${page.host}/ws${page.search}`, { origin: page.origin });
+    // A graph answer may be large; a payload over ws's default would kill the bench rather than time the call.
+    const socket = new WebSocket(`ws://${page.host}/ws${page.search}`, { origin: page.origin, maxPayload: 2 ** 31 });
+    socket.on('error', (error) => console.log(`  [probe] socket error: ${error.message}`));
     await once(socket, 'open');
     return new ServeClient(socket);
   }
@@ -337,11 +342,57 @@ class ServeClient {
     const message = await answer;
     return { ms: performance.now() - started, ok: message.ok, result: message.ok ? message.result : null };
   }
+  /** Sends a request without waiting; the returned function cancels it as the renderer does ({t:'cancel'}). */
+  fire(method: string, params: unknown, onDone: (ms: number) => void): () => void {
+    const id = this.nextId++;
+    const started = performance.now();
+    this.waiting.set(id, () => onDone(performance.now() - started));
+    this.socket.send(JSON.stringify({ t: 'req', id, method, params }));
+    return () => {
+      if (this.waiting.delete(id)) this.socket.send(JSON.stringify({ t: 'cancel', id }));
+    };
+  }
   close(): void {
     this.socket.close();
   }
 }
 
+/**
+ * --follow-open: while the import runs, keeps the first listed session open as the app's renderer does: on
+ * every sessions.changed that names it, its graph is asked again (`sessions.graph`) and the previous ask
+ * cancelled (app-start.ts, selection-slice.ts), so the probe's clicks compete with those reloads.
+ */
+function followOpen(client: ServeClient): { stop: () => { reloads: number; answered: number[] } } {
+  let open: string | null = null;
+  let cancel: (() => void) | null = null;
+  let reloads = 0;
+  const answered: number[] = [];
+  client.onSessionsChanged = (sessionIds) => {
+    void (async () => {
+      if (open === null) {
+        const list = await client.call('sessions.list', {});
+        open = list.ok ? ((list.result as { sessions: { id: string }[] }).sessions[0]?.id ?? null) : null;
+      }
+      if (open === null || !sessionIds.includes(open)) return;
+      cancel?.();
+      reloads++;
+      cancel = client.fire('sessions.graph', { sessionId: open }, (ms) => {
+        cancel = null;
+        answered.push(ms);
+      });
+    })();
+  };
+  return {
+    stop: () => {
+      client.onSessionsChanged = null;
+      cancel?.();
+      return { reloads, answered };
+    },
+  };
+}
+
+/** Turns of the probe that try to open a session (at 50 ms and more a turn: the first seconds of the import). */
+const OPEN_TRIES = 200;
 /** How many of the newest nodes the first look reads (about a screenful of the conversation view). */
 const NEWEST_TURNS = 8;
 
@@ -379,7 +430,8 @@ async function probe(client: ServeClient, ids: readonly string[], go: () => bool
       const list = await client.call('sessions.list', {});
       if (list.ok && (list.result as { total: number }).total > 0) firstListed = (performance.now() - started) / 1000;
     }
-    if (firstLook === null && (await openNewest(client))) firstLook = (performance.now() - started) / 1000;
+    // A few tries only: a look that keeps failing would read an ever larger graph every turn.
+    if (firstLook === null && turn < OPEN_TRIES && (await openNewest(client))) firstLook = (performance.now() - started) / 1000;
     await sleep(50);
   }
   const reachedFile = client.reachedFileAt === null || client.reachedFileAt < started ? null : (client.reachedFileAt - started) / 1000;
@@ -415,7 +467,18 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
           });
         } else if (phase === 'import' && client !== null) {
           anchor.enable();
-          during = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'import', 100_000));
+          during = (client as Promise<ServeClient>).then(async (c) => {
+            const follower = process.argv.includes('--follow-open') ? followOpen(c) : null;
+            const probed = await probe(c, probeIds, () => phase === 'import', 100_000);
+            const followed = follower?.stop();
+            if (followed !== undefined) {
+              console.log(
+                `  [follow-open] the open session's graph asked again ${followed.reloads} times during the import (${followed.answered.length} answered before the next ask, ` +
+                  `p50 ${percentile(followed.answered, 50).toFixed(0)} ms, max ${followed.answered.length > 0 ? Math.max(...followed.answered).toFixed(0) : '-'} ms)`,
+              );
+            }
+            return probed;
+          });
         } else if (phase === 'index' && client !== null) {
           anchor.disable();
           duringIndex = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'index', 100_000));
