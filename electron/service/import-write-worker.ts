@@ -20,9 +20,12 @@ import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-w
 import { createStoreWriterLock } from './store-writer-lock';
 import { SnapshotStore } from '../git/object-store';
 import { createFileHistoryArchive, type FileHistoryArchive } from './file-history-archive';
+import { runInBackground } from '../importers/worker/background-priority';
 
 if (parentPort === null) throw new Error('import-write-worker runs as a worker thread');
 const port = parentPort;
+// Below the thread that answers requests: a busy machine gives a click the core before a batch.
+runInBackground();
 const { storeFile, claudeConfigDir } = workerData as WriteWorkerData;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Import benchmark: `npm run bench:import [-- --mb 200] [--single 50,250,1000,2500] [--corpus DIR] [--skip-corpus]
- * [--index-up-to 250]`.
+ * [--index-up-to 250] [--follow-open]`.
  * Cases: a synthetic Claude Code corpus (default ~200 MB, ~2000 nodes per session) and single generated
  * transcripts of the --single sizes (MB). Each case runs in a child process, which measures in the same run:
  *   - the raw anchor: read 1 MiB chunks, split lines, JSON.parse each line, store nothing;
@@ -25,8 +25,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, open, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,7 +36,8 @@ import { RolloutBuilder, type RolloutScope } from '../../electron/demo/codex-rol
 import { syntheticSessionLines, writeSyntheticCorpus } from '../../electron/demo/synthetic';
 import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
-import type { ImportReport } from '../../shared/model';
+import type { ImportProgress, ImportReport, SessionGraph } from '../../shared/model';
+import { decodeSessionGraph, isEncodedSessionGraph } from '../../shared/session-graph-wire';
 import type { ServerMessage } from '../../shared/wire';
 import { argValue } from './bench-args';
 
@@ -130,6 +132,8 @@ interface ChildReport {
   /** The anchor for the append: reading and JSON.parse of the same appended lines, storing nothing. */
   readonly appendRawMs: number | null;
   readonly peakRss: number;
+  /** The child's event-loop delay during the import (ms): a request waits at least this long behind its thread. */
+  readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
 }
 
 async function child(): Promise<void> {
@@ -160,7 +164,11 @@ async function child(): Promise<void> {
       let written = writtenBytes();
       started = performance.now();
       cpu = process.cpuUsage();
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
       const report = await service.api['import.run']({ paths: [projects] });
+      loop.disable();
+      const loopDelay = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
       const importSeconds = (performance.now() - started) / 1000;
       const importCpu = cpuSeconds(process.cpuUsage(cpu));
       const importWritten = writtenBytes() - written;
@@ -208,7 +216,7 @@ async function child(): Promise<void> {
         rawSeconds, rawCpu, rawAgainSeconds, rawAgainCpu, bytes: raw.bytes, lines: raw.lines, importSeconds, importCpu,
         nodes: report.sessions.reduce((sum, session) => sum + session.nodes, 0), sessions: report.sessions.length,
         problems: report.problems.length, importWritten, importPeakRss, storeAfterImport, indexSeconds, indexWritten,
-        storeAfterIndex, appendMs, appendNodes, appendRawMs, peakRss: kernelPeakRss(),
+        storeAfterIndex, appendMs, appendNodes, appendRawMs, peakRss: kernelPeakRss(), loopDelay,
       };
       process.stdout.write(`result ${JSON.stringify(result)}\n`);
     } finally {
@@ -229,7 +237,10 @@ async function writeSingleTranscript(projects: string, targetMb: number): Promis
   const tail = `${file}.tail`;
   if (existsSync(file) && existsSync(tail)) return { file, tail };
   await mkdir(dir, { recursive: true });
-  const stream = createWriteStream(file);
+  // Written beside and renamed when whole: a run stopped mid-way (or another run reading the kept inputs
+  // meanwhile) never takes a half-written transcript for a generated one.
+  const partial = `${file}.partial-${process.pid}`;
+  const stream = createWriteStream(partial);
   const held: string[] = [];
   let chunk = '';
   const nodes = Math.ceil((targetMb * MiB) / BYTES_PER_NODE);
@@ -244,6 +255,7 @@ async function writeSingleTranscript(projects: string, targetMb: number): Promis
   }
   stream.end(chunk);
   await once(stream, 'finish');
+  await rename(partial, file);
   await writeFile(tail, held.map((line) => `${line}\n`).join(''));
   return { file, tail };
 }
@@ -255,6 +267,13 @@ interface Probed {
   readonly firstFound: number | null;
   /** Seconds from the stretch's start until sessions.list first listed a session (null: never). */
   readonly firstListed: number | null;
+  /**
+   * Seconds from the stretch's start until a session could be opened as the app opens it: listed, its graph
+   * read (`sessions.graph`), and its newest turns' details read (`nodes.details` of the graph's last nodes).
+   */
+  readonly firstLook: number | null;
+  /** Seconds from the stretch's start until the import said it was reading the file (its first bytes read). */
+  readonly reachedFile: number | null;
 }
 
 interface Sampled {
@@ -265,6 +284,11 @@ interface Sampled {
   readonly during: Probed;
   /** The same requests while the full-text indexing after the import runs (in the write worker). */
   readonly duringIndex: Probed | null;
+  /**
+   * This process's own event-loop delay while the child imports (ms): the anchor for the child's. This one does
+   * little (the probe, the sampler), so what it waits is what the machine's load makes any thread wait.
+   */
+  readonly anchorLoop: { readonly p99: number; readonly max: number };
 }
 
 /** The uuids of a transcript's first lines: nodes its first batch stores, asked for while it imports. */
@@ -284,9 +308,18 @@ async function firstNodeIds(file: string, count: number): Promise<string[]> {
 class ServeClient {
   private nextId = 1;
   private readonly waiting = new Map<number, (message: ServerMessage & { t: 'res' }) => void>();
+  /** Hears each sessions.changed event (the app's renderer reloads the open session's graph on it). */
+  onSessionsChanged: ((sessionIds: readonly string[]) => void) | null = null;
+  /** When an import.progress event first named a file being read (performance.now()), null before. */
+  reachedFileAt: number | null = null;
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as ServerMessage;
+      if (message.t === 'evt' && message.event === 'sessions.changed') this.onSessionsChanged?.((message.payload as { sessionIds: string[] }).sessionIds);
+      if (message.t === 'evt' && message.event === 'import.progress') {
+        const progress = message.payload as ImportProgress;
+        if (this.reachedFileAt === null && progress.currentFile !== null && progress.bytesDone > 0) this.reachedFileAt = performance.now();
+      }
       if (message.t !== 'res') return;
       this.waiting.get(message.id)?.(message);
       this.waiting.delete(message.id);
@@ -294,7 +327,9 @@ class ServeClient {
   }
   static async connect(url: string): Promise<ServeClient> {
     const page = new URL(url);
-    const socket = new WebSocket(`ws://${page.host}/ws${page.search}`, { origin: page.origin });
+    // A graph answer may be large; a payload over ws's default would kill the bench rather than time the call.
+    const socket = new WebSocket(`ws://${page.host}/ws${page.search}`, { origin: page.origin, maxPayload: 2 ** 31 });
+    socket.on('error', (error) => console.log(`  [probe] socket error: ${error.message}`));
     await once(socket, 'open');
     return new ServeClient(socket);
   }
@@ -307,17 +342,84 @@ class ServeClient {
     const message = await answer;
     return { ms: performance.now() - started, ok: message.ok, result: message.ok ? message.result : null };
   }
+  /** Sends a request without waiting; the returned function cancels it as the renderer does ({t:'cancel'}). */
+  fire(method: string, params: unknown, onDone: (ms: number) => void): () => void {
+    const id = this.nextId++;
+    const started = performance.now();
+    this.waiting.set(id, () => onDone(performance.now() - started));
+    this.socket.send(JSON.stringify({ t: 'req', id, method, params }));
+    return () => {
+      if (this.waiting.delete(id)) this.socket.send(JSON.stringify({ t: 'cancel', id }));
+    };
+  }
   close(): void {
     this.socket.close();
   }
 }
 
-/** nodes.get and nodes.details (alternately), every 50 ms while `go()` holds, at most `max` requests. */
+/**
+ * --follow-open: while the import runs, keeps the first listed session open as the app's renderer does: on
+ * every sessions.changed that names it, its graph is asked again (`sessions.graph`) and the previous ask
+ * cancelled (app-start.ts, selection-slice.ts), so the probe's clicks compete with those reloads.
+ */
+function followOpen(client: ServeClient): { stop: () => { reloads: number; answered: number[] } } {
+  let open: string | null = null;
+  let cancel: (() => void) | null = null;
+  let reloads = 0;
+  const answered: number[] = [];
+  client.onSessionsChanged = (sessionIds) => {
+    void (async () => {
+      if (open === null) {
+        const list = await client.call('sessions.list', {});
+        open = list.ok ? ((list.result as { sessions: { id: string }[] }).sessions[0]?.id ?? null) : null;
+      }
+      if (open === null || !sessionIds.includes(open)) return;
+      cancel?.();
+      reloads++;
+      cancel = client.fire('sessions.graph', { sessionId: open }, (ms) => {
+        cancel = null;
+        answered.push(ms);
+      });
+    })();
+  };
+  return {
+    stop: () => {
+      client.onSessionsChanged = null;
+      cancel?.();
+      return { reloads, answered };
+    },
+  };
+}
+
+/** Turns of the probe that try to open a session (at 50 ms and more a turn: the first seconds of the import). */
+const OPEN_TRIES = 200;
+/** How many of the newest nodes the first look reads (about a screenful of the conversation view). */
+const NEWEST_TURNS = 8;
+
+/** Opens the first listed session as the app does; true once its newest turns' details were read. */
+async function openNewest(client: ServeClient): Promise<boolean> {
+  const list = await client.call('sessions.list', {});
+  const first = list.ok ? (list.result as { sessions: { id: string }[] }).sessions[0] : undefined;
+  if (first === undefined) return false;
+  const graph = await client.call('sessions.graph', { sessionId: first.id });
+  if (!graph.ok) return false;
+  const nodes = (isEncodedSessionGraph(graph.result) ? decodeSessionGraph(graph.result) : (graph.result as SessionGraph)).nodes;
+  if (nodes.length === 0) return false;
+  const newest = nodes.slice(-NEWEST_TURNS).map((node) => node.id);
+  const details = await client.call('nodes.details', { nodeIds: newest });
+  return details.ok && (details.result as { details: unknown[] }).details.length === newest.length;
+}
+
+/**
+ * nodes.get and nodes.details (alternately), every 50 ms while `go()` holds, at most `max` requests. Until a
+ * session has been opened (openNewest), each turn also tries to open one; those calls are not in the latencies.
+ */
 async function probe(client: ServeClient, ids: readonly string[], go: () => boolean, max: number): Promise<Probed> {
   const latencies: number[] = [];
   const started = performance.now();
   let firstFound: number | null = null;
   let firstListed: number | null = null;
+  let firstLook: number | null = null;
   for (let turn = 0; turn < max && go(); turn++) {
     const id = ids[turn % ids.length]!;
     const answer = turn % 2 === 0 ? await client.call('nodes.get', { nodeId: id }) : await client.call('nodes.details', { nodeIds: ids.slice(0, 8) });
@@ -328,9 +430,12 @@ async function probe(client: ServeClient, ids: readonly string[], go: () => bool
       const list = await client.call('sessions.list', {});
       if (list.ok && (list.result as { total: number }).total > 0) firstListed = (performance.now() - started) / 1000;
     }
+    // A few tries only: a look that keeps failing would read an ever larger graph every turn.
+    if (firstLook === null && turn < OPEN_TRIES && (await openNewest(client))) firstLook = (performance.now() - started) / 1000;
     await sleep(50);
   }
-  return { latencies, firstFound, firstListed };
+  const reachedFile = client.reachedFileAt === null || client.reachedFileAt < started ? null : (client.reachedFileAt - started) / 1000;
+  return { latencies, firstFound, firstListed, firstLook, reachedFile };
 }
 
 async function runChild(args: readonly string[], probeIds: readonly string[]): Promise<Sampled> {
@@ -343,6 +448,7 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   let idle: Promise<Probed> | null = null;
   let during: Promise<Probed> | null = null;
   let duringIndex: Promise<Probed> | null = null;
+  const anchor = monitorEventLoopDelay({ resolution: 10 });
   proc.stdout.setEncoding('utf8');
   proc.stdout.on('data', (data: string) => {
     pending += data;
@@ -360,8 +466,21 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
             return probed;
           });
         } else if (phase === 'import' && client !== null) {
-          during = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'import', 100_000));
+          anchor.enable();
+          during = (client as Promise<ServeClient>).then(async (c) => {
+            const follower = process.argv.includes('--follow-open') ? followOpen(c) : null;
+            const probed = await probe(c, probeIds, () => phase === 'import', 100_000);
+            const followed = follower?.stop();
+            if (followed !== undefined) {
+              console.log(
+                `  [follow-open] the open session's graph asked again ${followed.reloads} times during the import (${followed.answered.length} answered before the next ask, ` +
+                  `p50 ${percentile(followed.answered, 50).toFixed(0)} ms, max ${followed.answered.length > 0 ? Math.max(...followed.answered).toFixed(0) : '-'} ms)`,
+              );
+            }
+            return probed;
+          });
         } else if (phase === 'index' && client !== null) {
+          anchor.disable();
           duringIndex = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'index', 100_000));
         }
       } else if (line.startsWith('result ')) {
@@ -386,7 +505,9 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   const probedIdle = await (idle as Promise<Probed>);
   const probedDuring = await (during as Promise<Probed>);
   const probedIndex = duringIndex === null ? null : await (duringIndex as Promise<Probed>);
-  return { report, sampledPeak, idle: probedIdle, during: probedDuring, duringIndex: probedIndex };
+  anchor.disable();
+  const anchorLoop = { p99: anchor.percentile(99) / 1e6, max: anchor.max / 1e6 };
+  return { report, sampledPeak, idle: probedIdle, during: probedDuring, duringIndex: probedIndex, anchorLoop };
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -395,7 +516,16 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-function printCase(name: string, inputBytes: number, { report: r, sampledPeak, idle, during, duringIndex }: Sampled): void {
+/** One line of the table the bench ends with: every target of one case, read off one row. */
+interface SweepRow {
+  readonly name: string;
+  readonly inputBytes: number;
+  readonly sampled: Sampled;
+  readonly load: string;
+}
+
+function printCase(name: string, inputBytes: number, sampled: Sampled): SweepRow {
+  const { report: r, sampledPeak, idle, during, duringIndex } = sampled;
   // The slower of the two anchor readings (before and after the import) is the one load hit harder.
   const rawRate = r.bytes / MiB / Math.min(r.rawSeconds, r.rawAgainSeconds);
   const importRate = inputBytes / MiB / r.importSeconds;
@@ -438,18 +568,58 @@ function printCase(name: string, inputBytes: number, { report: r, sampledPeak, i
         `p99 ratio to idle ${(indexP99 / percentile(idle.latencies, 99)).toFixed(1)} (target p99 <= 100 ms) ${indexP99 <= 100 ? 'OK' : 'MISSED'}`,
     );
   }
-  const look = during.firstFound;
   console.log(
-    `  time to first look: listed ${during.firstListed === null ? 'never during the import' : `${during.firstListed.toFixed(2)} s`}, ` +
-      `its first lines' nodes readable ${look === null ? 'never during the import' : `${look.toFixed(2)} s`} after the import started ` +
-      `(target <= 1 s) ${look !== null && look <= 1 ? 'OK' : 'MISSED'}; the import took ${r.importSeconds.toFixed(1)} s`,
+    `  the serving thread's event-loop delay during the import: p50 ${r.loopDelay.p50.toFixed(1)} ms, p99 ${r.loopDelay.p99.toFixed(1)} ms, max ${r.loopDelay.max.toFixed(1)} ms; ` +
+      `the bench's own (the machine's anchor) p99 ${sampled.anchorLoop.p99.toFixed(1)} ms, max ${sampled.anchorLoop.max.toFixed(1)} ms`,
+  );
+  const look = during.firstLook;
+  const when = (seconds: number | null): string => (seconds === null ? 'never during the import' : `${seconds.toFixed(2)} s`);
+  console.log(
+    `  time to first look: listed ${when(during.firstListed)}, its first lines' nodes readable ${when(during.firstFound)}, ` +
+      `opened (graph, then its newest ${NEWEST_TURNS} nodes' details) ${when(look)} after the import started; ` +
+      `the import reached the file (first bytes read) at ${when(during.reachedFile)}, so opened ${when(lookAfterReach(during))} after it ` +
+      `(target <= 1 s) ${lookAfterReach(during) !== null && lookAfterReach(during)! <= 1 ? 'OK' : 'MISSED'}; the import took ${r.importSeconds.toFixed(1)} s`,
   );
   if (r.appendMs !== null) {
     console.log(
       `  append ${APPENDED_LINES} lines (${r.appendNodes} nodes) and re-import: ${r.appendMs.toFixed(1)} ms in-process (target <= 50) ${r.appendMs <= 50 ? 'OK' : 'MISSED'}; ` +
         `raw read+parse of the same lines ${r.appendRawMs?.toFixed(1) ?? '?'} ms, ratio ${r.appendRawMs ? (r.appendMs / r.appendRawMs).toFixed(1) : '?'}x; the full import took ${(r.importSeconds * 1000).toFixed(0)} ms`,
     );
-  }
+  }  return { name, inputBytes, sampled, load: load() };
+}
+
+/** Seconds from the import reaching the file until its session was opened (the issue's "time to first look"). */
+const lookAfterReach = (probed: Probed): number | null =>
+  probed.firstLook === null || probed.reachedFile === null ? null : Math.max(0, probed.firstLook - probed.reachedFile);
+
+/** The sweep in one table: whether MB/s is flat, and every target, read off one row per case. */
+function printTable(rows: readonly SweepRow[]): void {
+  const header = ['case', 'MB', 'MB/s', 'x raw', 'cpu x', 'RSS MB out/HWM', 'req p50/p99 ms', 'idle p50/p99', 'loop p99/max', 'anchor p99/max', 'look s start/reach', 'append ms', 'load'];
+  const body = rows.map(({ name, inputBytes, sampled: { report: r, sampledPeak, idle, during, anchorLoop }, load: loadThen }) => {
+    const rawRate = r.bytes / MiB / Math.min(r.rawSeconds, r.rawAgainSeconds);
+    const importRate = inputBytes / MiB / r.importSeconds;
+    const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(0)}/${percentile(values, 99).toFixed(0)}`;
+    return [
+      name,
+      mb(inputBytes),
+      importRate.toFixed(1),
+      (importRate / rawRate).toFixed(2),
+      (Math.min(r.rawCpu, r.rawAgainCpu) / r.importCpu).toFixed(2),
+      `${mb(sampledPeak.get('import') ?? 0)}/${mb(r.importPeakRss)}`,
+      pair(during.latencies),
+      pair(idle.latencies),
+      `${r.loopDelay.p99.toFixed(0)}/${r.loopDelay.max.toFixed(0)}`,
+      `${anchorLoop.p99.toFixed(0)}/${anchorLoop.max.toFixed(0)}`,
+      `${during.firstLook === null ? 'never' : during.firstLook.toFixed(2)}/${lookAfterReach(during)?.toFixed(2) ?? 'never'}`,
+      r.appendMs === null ? '-' : r.appendMs.toFixed(0),
+      loadThen,
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]): string => cells.map((cell, column) => cell.padStart(widths[column]!)).join('  ');
+  console.log('\n== sweep (targets: x raw >= 0.5 and flat; RSS <= 500 MB; req p99 <= 100 ms; first look (from reaching the file) <= 1 s; append <= 50 ms)');
+  console.log(line(header));
+  for (const row of body) console.log(line(row));
 }
 
 async function parent(): Promise<void> {
@@ -462,6 +632,7 @@ async function parent(): Promise<void> {
   const keep = argValue('--corpus');
   const root = keep ?? (await mkdtemp(join(tmpdir(), 'arbor-bench-import-')));
   console.log(`inputs in ${root}${keep ? ' (kept for the next run)' : ''}; load average ${load()}`);
+  const rows: SweepRow[] = [];
   try {
     if (!process.argv.includes('--skip-corpus')) {
       const projects = join(root, `corpus-${corpusMb}mb`);
@@ -479,7 +650,7 @@ async function parent(): Promise<void> {
       const first = [...files].filter((file) => !file.includes('/subagents/')).sort()[0]!;
       const probeIds = await firstNodeIds(first, 400);
       const skipIndex = corpusMb > indexUpTo ? ['--skip-index'] : [];
-      printCase(`corpus (${files.length} files)`, bytes, await runChild(['--projects', projects, '--files', files.join('\n'), ...skipIndex], probeIds));
+      rows.push(printCase(`corpus (${files.length} files)`, bytes, await runChild(['--projects', projects, '--files', files.join('\n'), ...skipIndex], probeIds)));
     }
     for (const size of singles) {
       // Big inputs take minutes to write: kept between runs, whatever --corpus says.
@@ -488,8 +659,9 @@ async function parent(): Promise<void> {
       const bytes = (await stat(file)).size;
       const skipIndex = size > indexUpTo ? ['--skip-index'] : [];
       const args = ['--projects', projects, '--files', file, '--tail', tail, '--append-to', file, ...skipIndex];
-      printCase(`one transcript`, bytes, await runChild(args, await firstNodeIds(file, 400)));
+      rows.push(printCase(`one transcript`, bytes, await runChild(args, await firstNodeIds(file, 400))));
     }
+    printTable(rows);
   } finally {
     if (!keep) await rm(root, { recursive: true, force: true });
   }

@@ -11,6 +11,7 @@ import { keptRaw } from './kept-raw';
 import { parseTranscript } from '../registry';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
 import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
+import { runInBackground } from './background-priority';
 
 /**
  * Read buffers sent but not yet stored, at most: a writer's batch (import-writer.ts, 24 MiB of lines) and a read
@@ -21,6 +22,8 @@ const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 if (parentPort === null) throw new Error('import-worker runs as a worker thread');
 const port = parentPort;
+// Below the thread that answers requests: a busy machine gives a click the core before a batch.
+runInBackground();
 
 let inFlight = 0;
 let resume: (() => void) | null = null;
