@@ -41,6 +41,8 @@ export interface ImportWorkerHostOptions {
   readonly onIndexProgress?: (progress: { done: number; total: number }) => void;
   /** Claude Code's config folder, whose file-history backups the worker copies into the store at import. */
   readonly claudeConfigDir?: string;
+  /** Tests: rows per indexing chunk in the worker (WriteWorkerData.indexChunkRows). */
+  readonly indexChunkRows?: number;
 }
 
 /** Which file the worker runs; tests point it at a worker that fails. */
@@ -90,7 +92,11 @@ export function startImportWorkerHost(storeFile: string, options: ImportWorkerHo
 
   function spawn(): Worker {
     const entry = options.entry ?? writeWorkerEntry();
-    const data: WriteWorkerData = { storeFile, ...(options.claudeConfigDir === undefined ? {} : { claudeConfigDir: options.claudeConfigDir }) };
+    const data: WriteWorkerData = {
+      storeFile,
+      ...(options.claudeConfigDir === undefined ? {} : { claudeConfigDir: options.claudeConfigDir }),
+      ...(options.indexChunkRows === undefined ? {} : { indexChunkRows: options.indexChunkRows }),
+    };
     const started = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
     const stopped = (why: string): void => {
       if (worker !== started) return;

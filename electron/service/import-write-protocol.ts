@@ -12,6 +12,8 @@ export interface WriteWorkerData {
   readonly storeFile: string;
   /** Claude Code's config folder: the file-history backups imported lines name are copied from it (file-history-archive.ts). */
   readonly claudeConfigDir?: string;
+  /** Tests: rows per full-text indexing chunk (default INDEX_CHUNK_ROWS in import-write-worker.ts), so a small corpus spans several. */
+  readonly indexChunkRows?: number;
 }
 
 export type ToWriteWorker =

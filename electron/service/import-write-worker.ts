@@ -26,7 +26,15 @@ if (parentPort === null) throw new Error('import-write-worker runs as a worker t
 const port = parentPort;
 // Below the thread that answers requests: a busy machine gives a click the core before a batch.
 runInBackground();
-const { storeFile, claudeConfigDir } = workerData as WriteWorkerData;
+const { storeFile, claudeConfigDir, indexChunkRows } = workerData as WriteWorkerData;
+
+/**
+ * Rows per indexing chunk: each chunk is one transaction and so one FTS5 segment, and small segments are merged
+ * (rewritten) again and again. Chunks also end at CHUNK_TEXT_CHARS of text (search.ts), so this is a ceiling: on
+ * the 239 MB bench, 1000–5000-row chunks wrote 3.67x the input while indexing, chunks ended by text alone 1.81x.
+ * Only this thread's writes wait for a chunk (searches read on their own connection).
+ */
+const INDEX_CHUNK_ROWS = 50_000;
 
 /**
  * No request is answered on this thread, so parsed batches are stored for up to WRITE_WORKER_TURN_MS per turn:
@@ -86,9 +94,8 @@ function openIndexer(): FullTextIndexer {
     // An import here writes first (it kicks the indexer when done); another process importing would only
     // wait for these chunks and they for its batches.
     paused: () => running.size > 0 || writerLock.heldElsewhere(),
-    // Only this thread's writes wait for a chunk (searches read on their own connection): big enough that
-    // indexing does not write many times its input however loaded the machine is.
-    minChunkRows: 1000,
+    minChunkRows: indexChunkRows ?? INDEX_CHUNK_ROWS,
+    maxChunkRows: indexChunkRows ?? INDEX_CHUNK_ROWS,
     onProgress: (progress) => post({ type: 'index-progress', progress }),
   });
   return indexer;

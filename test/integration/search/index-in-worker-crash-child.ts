@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   const [storeFile, projects] = process.argv.slice(2);
   if (storeFile === undefined || projects === undefined) throw new Error('usage: index-in-worker-crash-child STORE PROJECTS');
   const host = startImportWorkerHost(storeFile, {
+    indexChunkRows: 1000,
     onIndexProgress: ({ done, total }) => {
       if (done === 0 || done >= total) return;
       process.stdout.write(`killed at ${done} of ${total}\n`);

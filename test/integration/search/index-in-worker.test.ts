@@ -40,7 +40,8 @@ const storeFile = (): string => join(root, 'arbor.sqlite');
 const QUERIES = ['the', 'file', 'test', 'read', 'a'];
 
 function host(options: Parameters<typeof startImportWorkerHost>[1] = {}): ImportWorkerHost {
-  const started = startImportWorkerHost(storeFile(), options);
+  // Chunks of 1000 rows: the 6 MB corpus then takes several, so the tests see indexing part way.
+  const started = startImportWorkerHost(storeFile(), { indexChunkRows: 1000, ...options });
   hosts.push(started);
   return started;
 }
