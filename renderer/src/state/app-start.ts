@@ -39,11 +39,40 @@ export function startApp(store: AppStore, client: ArborClient, win?: Parameters<
     void store.getState().loadSessions();
   };
 
+  // The open session's graph, reloaded as an import changes it: one reload at a time, and after one that took T ms
+  // the next waits T ms. Until the writer has brought a session's stored graph up to date, its read goes over every
+  // row on the thread that answers requests: a reload per 'sessions.changed' (every 500 ms of a big file), each
+  // cancelled by the next on this side only, kept that thread busy and clicks waiting for seconds (issue 12).
+  let graphRunning = false;
+  let graphPending = false;
+  let graphTimer: ReturnType<typeof setTimeout> | null = null;
+  const refreshOpenGraph = (): void => {
+    if (graphRunning) {
+      graphPending = true;
+      return;
+    }
+    graphRunning = true;
+    const started = Date.now();
+    void store
+      .getState()
+      .refreshGraph()
+      .finally(() => {
+        graphTimer = setTimeout(() => {
+          graphTimer = null;
+          graphRunning = false;
+          if (graphPending && !disposed) {
+            graphPending = false;
+            refreshOpenGraph();
+          }
+        }, Date.now() - started);
+      });
+  };
+
   disposers.push(client.on('import.progress', (p) => store.getState().applyImportProgress(p)));
   disposers.push(
     client.on('sessions.changed', ({ sessionIds }) => {
       const openId = store.getState().selectedSessionId;
-      if (openId !== null && sessionIds.includes(openId)) void store.getState().refreshGraph();
+      if (openId !== null && sessionIds.includes(openId)) refreshOpenGraph();
       if (refreshTimer !== null) return;
       const wait = lastRefresh + SESSIONS_REFRESH_MS - Date.now();
       if (wait <= 0) return refreshList();
@@ -83,6 +112,7 @@ export function startApp(store: AppStore, client: ArborClient, win?: Parameters<
   return () => {
     disposed = true;
     if (refreshTimer !== null) clearTimeout(refreshTimer);
+    if (graphTimer !== null) clearTimeout(graphTimer);
     store.getState().cancelImport();
     for (const dispose of disposers) dispose();
   };

@@ -53,4 +53,42 @@ describe('startApp', () => {
       dispose();
     }
   });
+
+  it('reloaded the open graph once per sessions.changed while each reload was still running: one at a time, the changes in between coalesced into one more', async () => {
+    const run = deferred<ImportReport>();
+    const answers: Array<ReturnType<typeof deferred<{ session: ReturnType<typeof session>; nodes: ReturnType<typeof nodeSummary>[] }>>> = [];
+    const client = createFakeClient({
+      'sessions.list': () => ({ sessions: [session('big')], total: 1 }),
+      'import.locations': () => ({ locations: [{ format: 'claude-code', path: '/home/u/.claude/projects', exists: true }] }),
+      'import.run': () => run.promise,
+      'sessions.graph': ({ sessionId }) => {
+        const answer = deferred<{ session: ReturnType<typeof session>; nodes: ReturnType<typeof nodeSummary>[] }>();
+        answers.push(answer);
+        return answer.promise.then(() => ({ session: session(sessionId), nodes: [nodeSummary('n1', { sessionId })] }));
+      },
+    });
+    const graphCalls = (): number => client.calls.filter((call) => call.method === 'sessions.graph').length;
+    const store = createAppStore(client);
+    const dispose = startApp(store, client);
+    try {
+      await vi.waitFor(() => expect(graphCalls()).toBe(1));
+      answers[0]!.resolve({ session: session('big'), nodes: [] });
+      await vi.waitFor(() => expect(store.getState().selectedSessionId).toBe('big'));
+      client.emit('sessions.changed', { sessionIds: ['big'] });
+      await vi.waitFor(() => expect(graphCalls()).toBe(2));
+      // Five more changes while that reload runs: none asks for the graph yet.
+      for (let i = 0; i < 5; i++) client.emit('sessions.changed', { sessionIds: ['big'] });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(graphCalls()).toBe(2);
+      answers[1]!.resolve({ session: session('big'), nodes: [] });
+      // Then exactly one more, for all five.
+      await vi.waitFor(() => expect(graphCalls()).toBe(3));
+      answers[2]!.resolve({ session: session('big'), nodes: [] });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(graphCalls()).toBe(3);
+    } finally {
+      run.resolve({ sessions: [], problems: [] });
+      dispose();
+    }
+  });
 });
