@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { describeFormatReport, type FormatReport } from '../../../shared/format-report';
-import { useArborClient } from '../app/app-context';
+import { useAppState, useArborClient } from '../app/app-context';
 import { Modal } from '../time-travel/Modal';
 import './format-report.css';
 
@@ -8,18 +8,24 @@ import './format-report.css';
  * "3 record types not understood" in the session header when Arbor's importer met shapes it does not model
  * (`sessions.formatReport`, the same report as `arbor doctor`); it opens the details. Nothing when all is.
  * `revision` (the node count) asks again when the session grew.
+ * The report reads every stored line of the session on the thread that answers requests (72 s at 1M nodes), so it
+ * is asked only once the whole graph is in and no import is running: asked beside a huge session's first view, it
+ * held the graph's other pages back for a minute, and asked on every growth during an import it read the growing
+ * session again and again.
  */
 export function FormatReportNote({ sessionId, revision }: { readonly sessionId: string; readonly revision: number }) {
   const client = useArborClient();
   const [report, setReport] = useState<FormatReport | null>(null);
   const [open, setOpen] = useState(false);
+  const waiting = useAppState((s) => s.graphPartial || s.importPhase === 'running');
   useEffect(() => {
+    if (waiting) return;
     const controller = new AbortController();
     setReport(null);
     // A report that cannot be made leaves the header as it is: it is advice, never in the way.
     client.call('sessions.formatReport', { sessionId }, { signal: controller.signal }).then(setReport, () => undefined);
     return () => controller.abort();
-  }, [client, sessionId, revision]);
+  }, [client, sessionId, revision, waiting]);
   const summary = report === null ? null : describeFormatReport(report);
   if (report === null || summary === null) return null;
   return (
