@@ -6,11 +6,14 @@
  *   - the raw anchor: read 1 MiB chunks, split lines, JSON.parse each line, store nothing;
  *   - Arbor's import: the service's import.run into a fresh data folder (parse, group, dedupe, store, link);
  *   - the background full-text indexing that follows, separately;
+ *   - opening the whole session once indexed (its graph, then its newest nodes' details), in a phase of its own: the
+ *     graph held on the serving thread is not the indexer's memory;
  *   - the anchor again (the faster reading is the one compared: the machine is shared);
  *   - appending the transcript's last 100 lines (held back when it was written) and importing again.
  * Memory is measured from outside: this process samples the child's /proc/<pid>/status (VmRSS every 20 ms,
  * whatever the child's event loop is doing), beside the kernel's own peak (VmHWM) the child reads at the end of
- * each phase. Disk: the child's /proc/self/io write_bytes per phase, and the store's size, as ratios to the input.
+ * each phase, and what the peak was made of (RssAnon: heaps; RssFile: mapped files; RssShmem). Disk: the child's
+ * /proc/self/io write_bytes per phase, and the store's size, as ratios to the input.
  * Targets: import MB/s ≥ 0.5 × the anchor's and flat as the file grows; peak RSS ≤ 500 MB; an append of 100
  * lines ≤ 50 ms; bytes written ≤ 3× the input.
  * Responsiveness: each child serves its store on 127.0.0.1 as `arbor serve` does (the same web host), and this
@@ -183,6 +186,10 @@ async function child(): Promise<void> {
       const indexWritten = writtenBytes() - written;
       const storeAfterIndex = await storeBytes(dataDir);
 
+      // The parent opens the whole session (its graph, then its newest nodes), as a user would once it is in.
+      phase('open');
+      await parentSays.next();
+
       // The anchor again, after: on a loaded machine one short reading can land in a quiet or a busy moment.
       phase('raw-again');
       started = performance.now();
@@ -190,7 +197,7 @@ async function child(): Promise<void> {
       await rawParse(files);
       const rawAgainSeconds = (performance.now() - started) / 1000;
       const rawAgainCpu = cpuSeconds(process.cpuUsage(cpu));
-
+  
       let appendMs: number | null = null;
       let appendNodes: number | null = null;
       let appendRawMs: number | null = null;
@@ -276,11 +283,21 @@ interface Probed {
   readonly reachedFile: number | null;
 }
 
+interface RssParts {
+  readonly anon: number;
+  readonly file: number;
+  readonly shmem: number;
+}
+
 interface Sampled {
   readonly report: ChildReport;
   /** Max VmRSS seen by this process's sampler per child phase. */
   readonly sampledPeak: ReadonlyMap<string, number>;
+  /** At each phase's peak: how much of VmRSS was the heaps (RssAnon), mapped files (RssFile) and shared memory (RssShmem). */
+  readonly peakParts: ReadonlyMap<string, RssParts>;
   readonly idle: Probed;
+  /** Opening the whole session (graph, then its newest nodes' details) once indexing is done, in a phase of its own. */
+  readonly opened: { readonly ms: number; readonly nodes: number } | null;
   readonly during: Probed;
   /** The same requests while the full-text indexing after the import runs (in the write worker). */
   readonly duringIndex: Probed | null;
@@ -396,25 +413,25 @@ const OPEN_TRIES = 200;
 /** How many of the newest nodes the first look reads (about a screenful of the conversation view). */
 const NEWEST_TURNS = 8;
 
-/** Opens the first listed session as the app does; true once its newest turns' details were read. */
-async function openNewest(client: ServeClient): Promise<boolean> {
+/** Opens the first listed session as the app does; its graph's node count once its newest turns' details were read, else 0. */
+async function openNewest(client: ServeClient): Promise<number> {
   const list = await client.call('sessions.list', {});
   const first = list.ok ? (list.result as { sessions: { id: string }[] }).sessions[0] : undefined;
-  if (first === undefined) return false;
+  if (first === undefined) return 0;
   const graph = await client.call('sessions.graph', { sessionId: first.id });
-  if (!graph.ok) return false;
+  if (!graph.ok) return 0;
   const nodes = (isEncodedSessionGraph(graph.result) ? decodeSessionGraph(graph.result) : (graph.result as SessionGraph)).nodes;
-  if (nodes.length === 0) return false;
+  if (nodes.length === 0) return 0;
   const newest = nodes.slice(-NEWEST_TURNS).map((node) => node.id);
   const details = await client.call('nodes.details', { nodeIds: newest });
-  return details.ok && (details.result as { details: unknown[] }).details.length === newest.length;
+  return details.ok && (details.result as { details: unknown[] }).details.length === newest.length ? nodes.length : 0;
 }
 
 /**
  * nodes.get and nodes.details (alternately), every 50 ms while `go()` holds, at most `max` requests. Until a
  * session has been opened (openNewest), each turn also tries to open one; those calls are not in the latencies.
  */
-async function probe(client: ServeClient, ids: readonly string[], go: () => boolean, max: number): Promise<Probed> {
+async function probe(client: ServeClient, ids: readonly string[], go: () => boolean, max: number, open = true): Promise<Probed> {
   const latencies: number[] = [];
   const started = performance.now();
   let firstFound: number | null = null;
@@ -431,7 +448,7 @@ async function probe(client: ServeClient, ids: readonly string[], go: () => bool
       if (list.ok && (list.result as { total: number }).total > 0) firstListed = (performance.now() - started) / 1000;
     }
     // A few tries only: a look that keeps failing would read an ever larger graph every turn.
-    if (firstLook === null && turn < OPEN_TRIES && (await openNewest(client))) firstLook = (performance.now() - started) / 1000;
+    if (open && firstLook === null && turn < OPEN_TRIES && (await openNewest(client)) > 0) firstLook = (performance.now() - started) / 1000;
     await sleep(50);
   }
   const reachedFile = client.reachedFileAt === null || client.reachedFileAt < started ? null : (client.reachedFileAt - started) / 1000;
@@ -441,6 +458,7 @@ async function probe(client: ServeClient, ids: readonly string[], go: () => bool
 async function runChild(args: readonly string[], probeIds: readonly string[]): Promise<Sampled> {
   const proc = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--child', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const sampledPeak = new Map<string, number>();
+  const peakParts = new Map<string, RssParts>();
   let phase = 'start';
   let report: ChildReport | null = null;
   let pending = '';
@@ -448,6 +466,7 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   let idle: Promise<Probed> | null = null;
   let during: Promise<Probed> | null = null;
   let duringIndex: Promise<Probed> | null = null;
+  let opened: Promise<Sampled['opened']> = Promise.resolve(null);
   const anchor = monitorEventLoopDelay({ resolution: 10 });
   proc.stdout.setEncoding('utf8');
   proc.stdout.on('data', (data: string) => {
@@ -462,7 +481,7 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
           const connected = client as Promise<ServeClient>;
           idle = connected.then(async (c) => {
             const probed = await probe(c, probeIds, () => true, 60);
-            proc.stdin.end('go\n'); // the child's stdin holds it open until ended
+            proc.stdin.write('go\n');
             return probed;
           });
         } else if (phase === 'import' && client !== null) {
@@ -481,7 +500,17 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
           });
         } else if (phase === 'index' && client !== null) {
           anchor.disable();
-          duringIndex = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'index', 100_000));
+          // Not opened here: opening the whole session holds its graph on the serving thread, which the open phase
+          // measures apart; here it would be counted as the indexer's memory.
+          duringIndex = (client as Promise<ServeClient>).then((c) => probe(c, probeIds, () => phase === 'index', 100_000, false));
+        } else if (phase === 'open' && client !== null) {
+          opened = (client as Promise<ServeClient>).then(async (c) => {
+            const started = performance.now();
+            const nodes = await openNewest(c);
+            const ms = performance.now() - started;
+            proc.stdin.end('go\n'); // the child's stdin holds it open until ended
+            return nodes > 0 ? { ms, nodes } : null;
+          });
         }
       } else if (line.startsWith('result ')) {
         report = JSON.parse(line.slice(7)) as ChildReport;
@@ -492,8 +521,12 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   });
   const sample = (): void => {
     try {
-      const rss = procField(`/proc/${proc.pid}/status`, 'VmRSS') * 1024;
-      sampledPeak.set(phase, Math.max(sampledPeak.get(phase) ?? 0, rss));
+      const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
+      const bytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+      const rss = bytes('VmRSS');
+      if (rss <= (sampledPeak.get(phase) ?? 0)) return;
+      sampledPeak.set(phase, rss);
+      peakParts.set(phase, { anon: bytes('RssAnon'), file: bytes('RssFile'), shmem: bytes('RssShmem') });
     } catch {
       // the child has exited
     }
@@ -507,7 +540,7 @@ async function runChild(args: readonly string[], probeIds: readonly string[]): P
   const probedIndex = duringIndex === null ? null : await (duringIndex as Promise<Probed>);
   anchor.disable();
   const anchorLoop = { p99: anchor.percentile(99) / 1e6, max: anchor.max / 1e6 };
-  return { report, sampledPeak, idle: probedIdle, during: probedDuring, duringIndex: probedIndex, anchorLoop };
+  return { report, sampledPeak, peakParts, opened: await opened, idle: probedIdle, during: probedDuring, duringIndex: probedIndex, anchorLoop };
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -525,7 +558,7 @@ interface SweepRow {
 }
 
 function printCase(name: string, inputBytes: number, sampled: Sampled): SweepRow {
-  const { report: r, sampledPeak, idle, during, duringIndex } = sampled;
+  const { report: r, sampledPeak, peakParts, opened, idle, during, duringIndex } = sampled;
   // The slower of the two anchor readings (before and after the import) is the one load hit harder.
   const rawRate = r.bytes / MiB / Math.min(r.rawSeconds, r.rawAgainSeconds);
   const importRate = inputBytes / MiB / r.importSeconds;
@@ -544,7 +577,20 @@ function printCase(name: string, inputBytes: number, sampled: Sampled): SweepRow
   console.log(
     `  peak RSS during import: ${mb(importRss)} MB sampled from outside (VmRSS /20 ms), kernel VmHWM ${mb(r.importPeakRss)} MB (target <= 500) ${Math.max(importRss, r.importPeakRss) <= 500 * MiB ? 'OK' : 'MISSED'}`,
   );
-  console.log(`  peak RSS whole child (incl. indexing and append): sampled ${mb(overall)} MB, VmHWM ${mb(r.peakRss)} MB`);
+  console.log(`  peak RSS whole child (incl. indexing, opening and append): sampled ${mb(overall)} MB, VmHWM ${mb(r.peakRss)} MB`);
+  const parts = [...peakParts].map(([name, p]) => `${name} ${mb(sampledPeak.get(name) ?? 0)} (anon ${mb(p.anon)}, file ${mb(p.file)}, shmem ${mb(p.shmem)})`);
+  console.log(`  peak RSS per phase in MB, and its parts at that moment: ${parts.join('; ')}`);
+  if (r.indexSeconds !== null) {
+    const indexRss = sampledPeak.get('index') ?? 0;
+    console.log(`  peak RSS during the full-text indexing: ${mb(indexRss)} MB sampled from outside (target <= 500) ${indexRss <= 500 * MiB ? 'OK' : 'MISSED'}`);
+  }
+  if (opened !== null) {
+    const openRss = sampledPeak.get('open') ?? 0;
+    console.log(
+      `  opening the whole session once indexed (sessions.graph of ${opened.nodes} nodes, then its newest ${NEWEST_TURNS} nodes' details): ${opened.ms.toFixed(0)} ms, ` +
+        `peak RSS ${mb(openRss)} MB sampled from outside (target <= 500) ${openRss <= 500 * MiB ? 'OK' : 'MISSED'}`,
+    );
+  }
   console.log(
     `  written during import: ${mb(r.importWritten)} MB = ${(r.importWritten / inputBytes).toFixed(2)}x input (target <= 3); during indexing ${mb(r.indexWritten)} MB = ${(r.indexWritten / inputBytes).toFixed(2)}x`,
   );
