@@ -28,6 +28,12 @@ export interface DatabaseHandles {
 export interface OpenDatabaseOptions {
   /** Open for reading only: no migration, no WAL or -shm file created. */
   readonly readOnly?: boolean;
+  /**
+   * Whether the read connection maps the file (default true: searches read scattered pages in place). Mapped pages
+   * it touched stay in the process's RSS until the mapping moves: a connection that answers no search (the write
+   * worker's) reads through its bounded page cache instead.
+   */
+  readonly mappedReads?: boolean;
 }
 
 /**
@@ -42,12 +48,14 @@ export const BUSY_TIMEOUT_MS = 30_000;
  * transcript), and every page read searches its index, which grows with it. Past this size the import folds it.
  */
 export const BULK_WAL_BYTES = 256 * 1024 * 1024;
+/** How much of the store file a read connection maps (mappedReads). */
+export const READER_MMAP_BYTES = 1024 * 1024 * 1024;
 /** What a restarted WAL file is cut back to. */
 const WAL_KEPT_BYTES = 64 * 1024 * 1024;
 
 /** Opens (creating and migrating when needed) the store file and returns a writer and a reader over it. */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): DatabaseHandles {
-  if (options.readOnly === true) return openReadOnly(path);
+  if (options.readOnly === true) return openReadOnly(path, options.mappedReads ?? true);
   const writer = new Database(path);
   // First: the pragmas below and the migrations may meet another process opening the same file.
   writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -72,7 +80,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   // WAL lets the reader see the last committed state while an import batch is being written.
   const reader = retryWhileBusy(() => new Database(path, { readonly: true }));
   reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  tuneReader(reader);
+  tuneReader(reader, options.mappedReads ?? true);
   const read = reader as ReadableDB;
 
   return {
@@ -97,7 +105,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
  * still holding commits (its writer crashed) must be read with that WAL, so through the -shm beside it.
  * Nothing is migrated: a store older than this Arbor cannot be read without writing (READ_ONLY).
  */
-function openReadOnly(path: string): DatabaseHandles {
+function openReadOnly(path: string, mapped: boolean): DatabaseHandles {
   if (!existsSync(path)) throw new ArborError('READ_ONLY', `The store ${path} does not exist and the data folder is read-only`);
   const walBytes = sizeOf(`${path}-wal`);
   const uri = `file:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}?${walBytes > 0 ? 'mode=ro' : 'immutable=1'}`;
@@ -109,7 +117,7 @@ function openReadOnly(path: string): DatabaseHandles {
     reader = new Database(path, { readonly: true, fileMustExist: true });
   }
   reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  tuneReader(reader);
+  tuneReader(reader, mapped);
   const version = reader.pragma('user_version', { simple: true }) as number;
   if (version < latestVersion()) {
     reader.close();
@@ -139,10 +147,10 @@ function retryWhileBusy<T>(step: () => T): T {
   }
 }
 
-function tuneReader(reader: Database.Database): void {
+function tuneReader(reader: Database.Database, mapped = true): void {
   reader.pragma('cache_size = -16000');
   // Searches read scattered rows of a big file: mapped pages are read in place instead of copied 64 KiB at a time.
-  reader.pragma('mmap_size = 1073741824');
+  if (mapped) reader.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
 }
 
 function sizeOf(path: string): number {
