@@ -197,6 +197,15 @@ export function setBulkMode(db: WritableDB, on: boolean): void {
 }
 
 /**
+ * Copies the WAL's pages into the main file now (PASSIVE: pages a reader still needs wait for a later fold).
+ * A big import calls it as it ends: left in the WAL, its pages were copied back by the next commit, the indexer's
+ * first chunk, which an append right after the import waited for.
+ */
+export function foldWal(db: WritableDB): void {
+  db.pragma('wal_checkpoint(PASSIVE)');
+}
+
+/**
  * Between batches: when the WAL has grown past `limit`, copies its pages into the main file (PASSIVE: a reader
  * still on an older snapshot keeps its pages; what it holds is copied by a later call). Once all of it is
  * copied, the next write starts the WAL from its beginning, so disk use stays bounded. Returns whether it ran.

@@ -6,7 +6,7 @@ import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
-import { beginWriteGroup, commitWriteGroup, openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
+import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
@@ -82,6 +82,8 @@ export interface SessionStore {
   beginWriteGroup(): void;
   /** Commits the open write group (no-op when none is open). */
   commitWriteGroup(): void;
+  /** Copies the WAL back into the store file (after a big import, so the next write does not). */
+  foldWal(): void;
 
   // --- reads
   listSessions(request: { readonly query?: string; readonly limit?: number; readonly offset?: number }): {
@@ -204,6 +206,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     setBulkMode: (on) => setBulkMode(db.write, on),
     beginWriteGroup: () => beginWriteGroup(db.write),
     commitWriteGroup: () => commitWriteGroup(db.write),
+    foldWal: () => foldWal(db.write),
     listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => sessionNodes(sessionId),

@@ -85,6 +85,8 @@ export const COMPRESS_LATER_BELOW_BYTES = 1024 * 1024;
  * indexes are random, so a commit per file (of ~5 MB, 37 on the 200 MB bench) wrote 2.3x the input.
  */
 const GROUP_BYTES = 24 * 1024 * 1024;
+/** An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal). */
+const FOLD_WAL_FROM_BYTES = 16 * 1024 * 1024;
 
 interface PlannedFile {
   readonly file: TranscriptFile;
@@ -200,6 +202,9 @@ export async function importSessions(
   } finally {
     store.setBulkMode(false);
   }
+  // An import that wrote much folds its WAL itself, so the next write (an append's, or the indexer's first chunk
+  // an append waits for) does not; an append's few pages are left to the autocheckpoint.
+  if (planBytes >= FOLD_WAL_FROM_BYTES) store.foldWal();
   linked.addProblems(link.problems);
   // Only now: a fork's parent or a continuation may be read later in the same import.
   if (cancelled === null) linked.addProblems(store.lineageProblems());
