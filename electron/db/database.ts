@@ -205,6 +205,15 @@ export function setBulkMode(db: WritableDB, on: boolean): void {
 }
 
 /**
+ * Copies the WAL's pages into the main file now (PASSIVE: pages a reader still needs wait for a later fold).
+ * A big import calls it as it ends: left in the WAL, its pages were copied back by the next commit, the indexer's
+ * first chunk, which an append right after the import waited for.
+ */
+export function foldWal(db: WritableDB): void {
+  db.pragma('wal_checkpoint(PASSIVE)');
+}
+
+/**
  * Between batches: when the WAL has grown past `limit`, copies its pages into the main file (PASSIVE: a reader
  * still on an older snapshot keeps its pages; what it holds is copied by a later call). Once all of it is
  * copied, the next write starts the WAL from its beginning, so disk use stays bounded. Returns whether it ran.
@@ -216,9 +225,33 @@ export function foldLargeWal(db: WritableDB, limit = BULK_WAL_BYTES): boolean {
   } catch {
     return false; // no WAL file (an in-memory store, or nothing written yet)
   }
-  if (size < limit) return false;
+  // Inside a write group the checkpoint waits for its commit.
+  if (size < limit || db.inTransaction) return false;
   db.pragma('wal_checkpoint(PASSIVE)');
   return true;
+}
+
+/**
+ * A write transaction held open across several of the import's batches (its small files): their own transactions
+ * become savepoints in it, and the pages they all touch (random-keyed indexes, the session and file rows) are
+ * written to the WAL once, at its commit, instead of once per batch (issue 12). Reads on this connection see it
+ * all; readers on others see it at the commit.
+ */
+export function beginWriteGroup(db: WritableDB): void {
+  if (db.inTransaction) throw new Error('a write group cannot begin inside a transaction');
+  db.prepare('BEGIN IMMEDIATE').run();
+}
+
+/** Commits the write group, if one is open (a failed statement may have rolled it back already), then folds a large WAL. */
+export function commitWriteGroup(db: WritableDB): void {
+  if (!db.inTransaction) return;
+  try {
+    db.prepare('COMMIT').run();
+  } catch (error) {
+    if (db.inTransaction) db.prepare('ROLLBACK').run();
+    throw error;
+  }
+  foldLargeWal(db);
 }
 
 /**

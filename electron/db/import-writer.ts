@@ -157,12 +157,17 @@ export interface FileImportOptions {
   readonly onBatchStored?: () => void;
   /** False: raw lines are stored as read, one a row, compressed later in the background (a small append; raw-line.ts). */
   readonly compressRaw?: boolean;
+  /**
+   * True (the default): the file's first batch is FIRST_BATCH_LINES, so a big file's session is stored a moment
+   * after the import reaches it. A file smaller than a batch is read in well under a second either way, and its
+   * small first batch was a commit of its own that wrote every page of the random-keyed indexes again (issue 12).
+   */
+  readonly smallFirstBatch?: boolean;
 }
 
 export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile, options: FileImportOptions = {}): FileImport {
   const existing = readFileState(statements, file.path);
-  const fileId = existing?.fileId ?? statements.insertFile.get(file.path, file.format, file.role, file.agentId)!.id;
-  return new FileImportWriter(db, statements, file, fileId, existing?.sessionId ?? null, options.onBatchStored ?? null, options.compressRaw ?? true);
+  return new FileImportWriter(db, statements, file, existing?.fileId ?? null, existing?.sessionId ?? null, options, options.compressRaw ?? true);
 }
 
 class FileImportWriter implements FileImport {
@@ -180,19 +185,31 @@ class FileImportWriter implements FileImport {
   private readonly problems: ImportProblem[] = [];
   /** The session id this (main) file is, by its name or most of its lines (lineage-links.ts); null: not worked out. */
   private identity: string | null = null;
-  private batchLines = FIRST_BATCH_LINES;
+  private batchLines: number;
+  private readonly onBatchStored: (() => void) | null;
   private readonly flushBatch: () => void;
+  private readonly finishInOne: (end: { readonly endOffset: number; readonly endLine: number }) => void;
+  /** The file's row, inserted by the first transaction that writes: its own commit rewrote the files' pages once more. */
+  private storedFileId: number | null;
 
   constructor(
     private readonly db: WritableDB,
     private readonly statements: ImportStatements,
     private readonly file: TranscriptFile,
-    private readonly fileId: number,
+    fileId: number | null,
     private sessionId: SessionId | null,
-    private readonly onBatchStored: (() => void) | null,
+    options: FileImportOptions,
     private readonly compressRaw: boolean,
   ) {
-    this.flushBatch = db.transaction(() => this.writeBatch());
+    this.storedFileId = fileId;
+    this.onBatchStored = options.onBatchStored ?? null;
+    this.batchLines = (options.smallFirstBatch ?? true) ? FIRST_BATCH_LINES : BATCH_LINES;
+    this.flushBatch = this.undoingFileId(db.transaction(() => this.writeBatch()));
+    // The last batch and the file's resume point commit together: each commit writes the pages it touched again.
+    this.finishInOne = this.undoingFileId(db.transaction((end: { readonly endOffset: number; readonly endLine: number }) => {
+      if (this.nodes.length > 0 || this.records.length > 0) this.writeBatch();
+      this.statements.finishFile.run(this.file.size, this.file.mtimeMs, end.endOffset, end.endLine, this.firstCwd, this.fileId);
+    }));
     // A file read again (appended to) is the session it was stored as, under the id its name gives.
     if (file.role === 'main' && sessionId !== null) this.identity = fileSessionIdentity(file.sessionHint, [sessionId]);
   }
@@ -215,15 +232,38 @@ class FileImportWriter implements FileImport {
   }
 
   finish(end: { readonly endOffset: number; readonly endLine: number }): FileImportResult {
-    this.flush();
-    const { size, mtimeMs } = this.file;
-    this.statements.finishFile.run(size, mtimeMs, end.endOffset, end.endLine, this.firstCwd, this.fileId);
+    const batch = this.nodes.length > 0 || this.records.length > 0;
+    this.finishInOne(end);
+    if (batch) this.batchStored();
     return { sessionId: this.sessionId, nodesAdded: this.nodesAdded, ...(this.problems.length > 0 ? { problems: this.problems } : {}) };
+  }
+
+  /** A transaction that rolled back took the file's row with it. */
+  private undoingFileId<A extends unknown[]>(write: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      const before = this.storedFileId;
+      try {
+        write(...args);
+      } catch (error) {
+        this.storedFileId = before;
+        throw error;
+      }
+    };
+  }
+
+  /** The file's id, its row inserted on first use (inside a write transaction). */
+  private get fileId(): number {
+    this.storedFileId ??= this.statements.insertFile.get(this.file.path, this.file.format, this.file.role, this.file.agentId)!.id;
+    return this.storedFileId;
   }
 
   private flush(): void {
     if (this.nodes.length === 0 && this.records.length === 0) return;
     this.flushBatch();
+    this.batchStored();
+  }
+
+  private batchStored(): void {
     foldLargeWal(this.db);
     this.nodes = [];
     this.records = [];

@@ -6,7 +6,7 @@ import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
-import { openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
+import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
@@ -75,6 +75,15 @@ export interface SessionStore {
   toolNameOf(toolUseId: string): string | null;
   /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
   setBulkMode(on: boolean): void;
+  /**
+   * Holds one write transaction open that the next batches, files and links join, until `commitWriteGroup`:
+   * several small files commit (and write the pages they share) once. Not inside another transaction.
+   */
+  beginWriteGroup(): void;
+  /** Commits the open write group (no-op when none is open). */
+  commitWriteGroup(): void;
+  /** Copies the WAL back into the store file (after a big import, so the next write does not). */
+  foldWal(): void;
 
   // --- reads
   listSessions(request: { readonly query?: string; readonly limit?: number; readonly offset?: number }): {
@@ -195,6 +204,9 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     keepParseState: (path, offset, state) => keepParseState(parseStates, path, offset, state),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
+    beginWriteGroup: () => beginWriteGroup(db.write),
+    commitWriteGroup: () => commitWriteGroup(db.write),
+    foldWal: () => foldWal(db.write),
     listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => sessionNodes(sessionId),

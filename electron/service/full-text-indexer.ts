@@ -31,6 +31,13 @@ export interface IndexerOptions {
   readonly minChunkRows?: number;
   /** Rows a chunk holds at most (default 5000); the store also ends a chunk at its bytes of text (search.ts). */
   readonly maxChunkRows?: number;
+  /**
+   * Each run (each kick: an import has just ended) starts with a chunk of `chunkRows`, then takes `maxChunkRows`
+   * (and the store's text cap) at once, not sized by time: an append that follows an import at once (a live
+   * session's next lines) waits for that small chunk, not for a 4 MB one (~1.3 s of CPU; issue 12). One small
+   * segment a run: growing chunks step by step made several, and FTS5 merged them with the big ones again.
+   */
+  readonly smallFirstChunk?: boolean;
   readonly now?: () => number;
   /** While true (an import is writing), the indexer steps aside; the import kicks it when done. */
   readonly paused?: () => boolean;
@@ -72,7 +79,7 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
       if (consumed === 0) break;
       // Rows vary from bytes to megabytes: size the next chunk by how long this one took.
       const elapsed = Math.max(now() - started, 0.5);
-      chunkRows = Math.round(Math.min(maxChunkRows, Math.max(minChunkRows, (chunkRows * chunkMs) / elapsed)));
+      chunkRows = options.smallFirstChunk === true ? maxChunkRows : Math.round(Math.min(maxChunkRows, Math.max(minChunkRows, (chunkRows * chunkMs) / elapsed)));
       done += consumed;
       // Nodes imported meanwhile grow the job.
       if (done > total) total = done + pending();

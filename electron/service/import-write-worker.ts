@@ -35,6 +35,8 @@ const { storeFile, claudeConfigDir, indexChunkRows } = workerData as WriteWorker
  * Only this thread's writes wait for a chunk (searches read on their own connection).
  */
 const INDEX_CHUNK_ROWS = 50_000;
+/** The first chunk after an import (smallFirstChunk): an append that follows the import at once waits for this one. */
+const FIRST_INDEX_CHUNK_ROWS = 100;
 
 /**
  * No request is answered on this thread, so parsed batches are stored for up to WRITE_WORKER_TURN_MS per turn:
@@ -96,8 +98,11 @@ function openIndexer(): FullTextIndexer {
     // An import here writes first (it kicks the indexer when done); another process importing would only
     // wait for these chunks and they for its batches.
     paused: () => running.size > 0 || writerLock.heldElsewhere(),
-    minChunkRows: indexChunkRows ?? INDEX_CHUNK_ROWS,
+    // A small chunk first after each import, then INDEX_CHUNK_ROWS (tests fix the rows instead).
+    minChunkRows: indexChunkRows ?? FIRST_INDEX_CHUNK_ROWS,
     maxChunkRows: indexChunkRows ?? INDEX_CHUNK_ROWS,
+    chunkRows: indexChunkRows ?? FIRST_INDEX_CHUNK_ROWS,
+    smallFirstChunk: true,
     onProgress: (progress) => post({ type: 'index-progress', progress }),
   });
   return indexer;

@@ -7,7 +7,6 @@
  * read+parse of the same lines. `--profile` writes the CPU profile of the last round's import and prints the
  * functions with the most self and total time. The work folder is kept: later runs append to the same store.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { openSessionStore } from '../../electron/db/session-store';
 import { importSessions } from '../../electron/service/import-sessions';
 import { transcriptReader } from '../../electron/service/transcript-reader';
 import { argValue } from './bench-args';
+import { freshLines } from './fresh-lines';
 
 const transcript = argValue('--transcript');
 if (transcript === undefined) throw new Error('--transcript FILE (with FILE.tail beside it) is needed');
@@ -23,19 +23,6 @@ const work = argValue('--work') ?? join(tmpdir(), 'arbor-append-profile');
 const rounds = Number(argValue('--rounds') ?? 3);
 const profileOut = argValue('--profile');
 const load = (): string => loadavg().map((value) => value.toFixed(1)).join(' ');
-
-/** The tail with every id it defines replaced, so each round adds new nodes, calls and replies. */
-function freshTail(tail: string): string {
-  const ids = new Set<string>();
-  for (const match of tail.matchAll(/"uuid":"([^"]+)"/g)) ids.add(match[1]!);
-  for (const match of tail.matchAll(/\b(?:toolu|msg|req)_[A-Za-z0-9]+/g)) ids.add(match[0]);
-  let text = tail;
-  for (const id of ids) {
-    const fresh = id.includes('_') ? `${id.slice(0, id.indexOf('_') + 1)}${randomBytes(12).toString('hex')}` : randomUUID();
-    text = text.split(id).join(fresh);
-  }
-  return text;
-}
 
 function rawParseMs(text: string): number {
   const started = performance.now();
@@ -94,7 +81,7 @@ async function main(): Promise<void> {
     inspector.connect();
     for (let round = 1; round <= rounds; round++) {
       const wal = existsSync(`${storeFile}-wal`) ? statSync(`${storeFile}-wal`).size : 0;
-      const lines = freshTail(tail);
+      const lines = freshLines(tail);
       const rawMs = rawParseMs(lines);
       appendFileSync(copy, lines);
       const profiling = profileOut !== undefined && round === rounds;

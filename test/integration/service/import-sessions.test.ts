@@ -1,5 +1,5 @@
 /** The import pipeline with the real Claude Code reader, cancelled part-way by a reader wrapper. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -173,4 +173,73 @@ it('a cancelled import tells the list about the sessions it committed', async ()
   ).rejects.toBeInstanceOf(CancelledError);
   expect(heard.sort()).toEqual(store.listSessions({}).sessions.map((session) => session.id).sort());
   expect(heard.length).toBeGreaterThanOrEqual(2);
+});
+
+/** Commits in the store's WAL (frames of its current generation whose header records the database size). */
+function walCommits(storeFile: string): number {
+  let wal: Buffer;
+  try {
+    wal = readFileSync(`${storeFile}-wal`);
+  } catch {
+    return 0;
+  }
+  if (wal.length < 32) return 0;
+  const pageSize = wal.readUInt32BE(8);
+  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
+  let commits = 0;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
+    if (wal.readUInt32BE(at + 4) !== 0) commits++;
+  }
+  return commits;
+}
+
+/** Six small sessions of 600 lines (more than a big file's first batch), S0…S5. */
+function writeSmallSessions(): void {
+  for (let index = 0; index < 6; index++) {
+    const lines = Array.from({ length: 600 }, (_, line) => prompt(`s${index}-${line}`, line === 0 ? null : `s${index}-${line - 1}`, `prompt ${line} of ${index}`, `S${index}`));
+    writeTranscript(join(root, 'p', `S${index}.jsonl`), lines);
+  }
+}
+
+it('regression: each small file was four commits of its own (its row, a first batch, the rest, its resume point), each writing the pages of the ids\' indexes again; small files now commit together', async () => {
+  writeSmallSessions();
+  const file = join(root, 'arbor.sqlite');
+  const before = walCommits(file);
+  await importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'j', sessionsChangedEveryMs: 60_000 });
+  // The first file alone, the other five together, then the end's link and bookkeeping (27 commits before).
+  expect(walCommits(file) - before).toBeLessThanOrEqual(6);
+  expect(store.listSessions({}).sessions.map((session) => [session.id, session.nodeCount]).sort()).toEqual(
+    ['S0', 'S1', 'S2', 'S3', 'S4', 'S5'].map((id) => [id, 600]),
+  );
+});
+
+it('a crash while small files are stored together loses only the files not yet committed, and the next import stores them', async () => {
+  writeSmallSessions();
+  const crashed = join(root, 'crashed');
+  mkdirSync(crashed);
+  let parsed = 0;
+  const reader: TranscriptReader = {
+    discover: transcriptReader.discover,
+    async parse(file, sink, options) {
+      // What the disk holds while the fourth file is read: the state a killed process leaves.
+      if (++parsed === 4) for (const suffix of ['', '-wal']) copyFileSync(join(root, `arbor.sqlite${suffix}`), join(crashed, `arbor.sqlite${suffix}`));
+      return transcriptReader.parse(file, sink, options);
+    },
+  };
+  // Told as the service's import is: the first file is linked (and listed) at once.
+  await importSessions(store, reader, [join(root, 'p')], { jobId: 'j', sessionsChangedEveryMs: 60_000, onSessionsChanged: () => undefined });
+  const recovered = openSessionStore(join(crashed, 'arbor.sqlite'));
+  try {
+    // The first file committed alone; the three after it were still in the open transaction.
+    expect(recovered.listSessions({}).sessions.map((session) => [session.id, session.nodeCount])).toEqual([['S0', 600]]);
+    const rest = await importSessions(recovered, transcriptReader, [join(root, 'p')], { jobId: 'k' });
+    expect(rest.sessions.map((session) => session.id).sort()).toEqual(['S1', 'S2', 'S3', 'S4', 'S5']);
+    expect(recovered.listSessions({}).sessions.map((session) => [session.id, session.nodeCount]).sort()).toEqual(
+      ['S0', 'S1', 'S2', 'S3', 'S4', 'S5'].map((id) => [id, 600]),
+    );
+    expect(recovered.getSessionNodes('S3').map((node) => node.parentId).slice(0, 3)).toEqual([null, 's3-0', 's3-1']);
+  } finally {
+    recovered.close();
+  }
 });

@@ -57,6 +57,15 @@ describe('full-text indexer', () => {
     expect(progress.at(-1)).toBe(10_000);
   });
 
+  it('regression: an append right after a big import waited for a whole 50,000-row chunk (1.9 s); each run starts with a small chunk, then takes whole ones', async () => {
+    const { store, asked } = slowStore(120_000, 0.02);
+    const indexer = createFullTextIndexer(store, { chunkRows: 100, minChunkRows: 100, maxChunkRows: 50_000, smallFirstChunk: true });
+    indexer.kick();
+    await indexer.idle();
+    // Whole chunks after the first, not sized by time: small chunks are small FTS5 segments, merged again.
+    expect(asked.slice(0, 4)).toEqual([100, 50_000, 50_000, 50_000]);
+  });
+
   it('regression: a loaded machine shrank chunks to 20 rows, and indexing wrote 14.7× its input; a floor keeps them whole', async () => {
     const { store, asked, now } = slowStore(10_000, 2);
     const indexer = createFullTextIndexer(store, { chunkMs: 20, minChunkRows: 1000, now });
