@@ -41,6 +41,21 @@ const NO_REPLY_KEY = { replyKey: null, reportedUsd: null } as const;
 /** A row whose line is in a block keeps no bytes of its own. */
 const NO_BYTES = Buffer.alloc(0);
 
+/** What one batch's transaction gathers while its lines are stored, one at a time. */
+interface BatchState {
+  readonly blocks: BlockPacker | null;
+  readonly waiting: WaitingRefs;
+  /** Each session's first new node in this batch: its stored graph is dropped from there (migration 026). */
+  readonly firstNewLine: Map<SessionId, number>;
+  /** Tool calls this batch stored a result for. */
+  readonly answered: string[];
+  readonly replies: CountedReply[];
+  /** Nodes added to the file's own session, and their earliest and latest timestamps. */
+  added: number;
+  first: string | null;
+  last: string | null;
+}
+
 /** A row's raw columns: the line's own bytes (a small append's, as read), or its span of a block. */
 interface RawRow {
   readonly raw: Buffer;
@@ -282,105 +297,115 @@ class FileImportWriter implements FileImport {
       s.setFirstCwd.run(this.firstCwd, this.fileId);
       this.firstCwdStored = true;
     }
-    // The batch's lines go into blocks (raw-blocks.ts), written by the end of this transaction.
-    const blocks = this.compressRaw ? new BlockPacker(s.blocks, this.fileId) : null;
-    let added = 0;
-    /** Each session's first new node in this batch: its stored graph is dropped from there (migration 026). */
-    const firstNewLine = new Map<SessionId, number>();
-    /** Tool calls this batch stored a result for. */
-    const answered: string[] = [];
-    const waiting = WaitingRefs.among(s.link, this.refsLookedUp());
+    const batch: BatchState = {
+      // The batch's lines go into blocks (raw-blocks.ts), written by the end of this transaction.
+      blocks: this.compressRaw ? new BlockPacker(s.blocks, this.fileId) : null,
+      waiting: WaitingRefs.among(s.link, this.refsLookedUp()),
+      firstNewLine: new Map(),
+      answered: [],
+      replies: [],
+      added: 0,
+      first: null,
+      last: null,
+    };
     if (sessionId !== null) {
-      let first: string | null = null;
-      let last: string | null = null;
-      const replies: CountedReply[] = [];
-      for (const parsed of this.nodes) {
-        const node = resolveRenamedCopies(s.lineage, parsed, (id) => this.seqOf(id) !== null);
-        // A fork's copied line is its parent session's node; lines of another session are linked, not joined.
-        const owner: SessionId = node.forkedFrom === undefined ? sessionId : forkParentSession(s.lineage, node.forkedFrom.sessionId, this.file.format);
-        if (node.forkedFrom !== undefined) linkLineage(s.lineage, sessionId, node.forkedFrom.kind ?? 'fork', owner, node.sourceId);
-        linkDeclaredSession(s.lineage, sessionId, node);
-        if (node.sessionSourceId !== null && !this.aliases.has(node.sessionSourceId)) {
-          this.aliases.add(node.sessionSourceId);
-          if (node.forkedFrom === undefined && this.isForeign(node.sessionSourceId)) linkLineage(s.lineage, sessionId, 'follows', node.sessionSourceId, null);
-          else s.insertAlias.run(node.sessionSourceId, owner);
-        }
-        const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
-        const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-        const raw = rawRowOf(blocks, owner, node.raw);
-        const inserted = s.insertNode.run(
-          node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
-          node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
-          // null text: the full-text indexer derives it from raw later ('' = nothing to index).
-          node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, raw.raw, raw.codec, node.text,
-          raw.block, raw.start, raw.length,
-        );
-        if (inserted.changes === 0) {
-          // A copy of a node already stored (resume / fork replay) adds nothing; a line that says otherwise is kept.
-          this.keepVariant(blocks, node);
-          continue;
-        }
-        blocks?.add(owner, node.raw);
-        this.nodesAdded++;
-        if (!firstNewLine.has(owner)) firstNewLine.set(owner, node.line);
-        if (owner === sessionId) added++;
-        else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
-        const seq = Number(inserted.lastInsertRowid);
-        this.remember(node.sourceId, seq);
-        if (node.usage !== null) replies.push({ seq, model: node.model, usage: node.usage, facts: node.reply ?? (this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY) });
-        node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
-        for (const result of node.toolResults) {
-          if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) answered.push(result.toolUseId);
-        }
-        const spawnedBy = node.toolResults[0];
-        if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
-        linkStoredNode(s.link, {
-          seq,
-          id: node.sourceId,
-          sessionId: owner,
-          parentSourceId: node.parentSourceId,
-          parentSeq: node.parentSourceId === node.sourceId ? seq : parentSeq,
-          logicalParentSourceId: node.logicalParentSourceId,
-          kind: node.kind,
-          timestamp: node.timestamp,
-          line: node.line,
-          spawnedByToolUseId: node.spawnedByToolUseId,
-          spawnedAgentId: node.spawnedAgentId,
-          toolUseIds: node.toolUses.map((use) => use.id),
-          subagentAgentId: this.file.role === 'subagent' ? (this.file.agentId ?? node.agentId) : null,
-          contextParentSourceId: node.contextParentSourceId ?? null,
-          parentAgentId: this.file.parentAgentId ?? null,
-          workflowRunId: this.file.workflowRunId ?? null,
-          // Only an agent's own calls can spawn a nested agent (a main-thread call is found through agent_spawns).
-          spawnsAgent: this.file.role === 'subagent' && node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
-        }, waiting);
-        if (owner === sessionId && node.timestamp !== null) {
-          if (first === null || node.timestamp < first) first = node.timestamp;
-          if (last === null || node.timestamp > last) last = node.timestamp;
-        }
-      }
-      if (added > 0) s.addToSession.run({ session: sessionId, added, first, last });
-      storeReplies(s.usage, replies);
+      // One node per call, not the loop's body inline: V8 optimizes (and, on each new path, re-optimizes) a small
+      // function instead of this whole one, which cost more compile time than any other function of the import.
+      for (const parsed of this.nodes) this.storeNode(parsed, sessionId, batch);
+      if (batch.added > 0) s.addToSession.run({ session: sessionId, added: batch.added, first: batch.first, last: batch.last });
+      storeReplies(s.usage, batch.replies);
       // Lines come in file order, so a session's first new node of the batch is its earliest.
-      for (const [session, line] of firstNewLine) s.dropGraphSegmentsFrom.run(session, this.fileId, line);
-      if (answered.length > 0) s.dropGraphSegmentsOfCalls.run(JSON.stringify(answered));
+      for (const [session, line] of batch.firstNewLine) s.dropGraphSegmentsFrom.run(session, this.fileId, line);
+      if (batch.answered.length > 0) s.dropGraphSegmentsOfCalls.run(JSON.stringify(batch.answered));
     }
-    for (const { record, ref } of this.records) {
-      const raw = rawRowOf(blocks, null, record.raw);
-      const inserted = s.insertRecord.run(
-        this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
-        record.summary, raw.raw, raw.codec, record.rawBytes, raw.block, raw.start, raw.length,
-      );
-      if (inserted.changes > 0) blocks?.add(null, record.raw);
-      if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
-        linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId, waiting);
-      } else if (inserted.changes > 0 && record.summary && sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
-        s.link.summaryStale.run(sessionId); // a custom or AI title: the link run looks the title up again
-      }
-      const earlier = this.sessionId ?? record.sessionSourceId;
-      if (record.continuedInSessionId !== undefined && earlier !== null) linkLineage(s.lineage, record.continuedInSessionId, 'continues', earlier, null);
+    for (const { record, ref } of this.records) this.storeRecord(record, ref, batch);
+    batch.blocks?.seal();
+  }
+
+  private storeNode(parsed: ParsedNode, sessionId: SessionId, batch: BatchState): void {
+    const s = this.statements;
+    const { blocks } = batch;
+    const node = resolveRenamedCopies(s.lineage, parsed, (id) => this.seqOf(id) !== null);
+    // A fork's copied line is its parent session's node; lines of another session are linked, not joined.
+    const owner: SessionId = node.forkedFrom === undefined ? sessionId : forkParentSession(s.lineage, node.forkedFrom.sessionId, this.file.format);
+    if (node.forkedFrom !== undefined) linkLineage(s.lineage, sessionId, node.forkedFrom.kind ?? 'fork', owner, node.sourceId);
+    linkDeclaredSession(s.lineage, sessionId, node);
+    if (node.sessionSourceId !== null && !this.aliases.has(node.sessionSourceId)) {
+      this.aliases.add(node.sessionSourceId);
+      if (node.forkedFrom === undefined && this.isForeign(node.sessionSourceId)) linkLineage(s.lineage, sessionId, 'follows', node.sessionSourceId, null);
+      else s.insertAlias.run(node.sessionSourceId, owner);
     }
-    blocks?.seal();
+    const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
+    const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
+    const raw = rawRowOf(blocks, owner, node.raw);
+    const inserted = s.insertNode.run(
+      node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
+      node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
+      // null text: the full-text indexer derives it from raw later ('' = nothing to index).
+      node.model, node.spawnedAgentId, node.spawnedByToolUseId, node.rawBytes, raw.raw, raw.codec, node.text,
+      raw.block, raw.start, raw.length,
+    );
+    if (inserted.changes === 0) {
+      // A copy of a node already stored (resume / fork replay) adds nothing; a line that says otherwise is kept.
+      this.keepVariant(blocks, node);
+      return;
+    }
+    blocks?.add(owner, node.raw);
+    this.nodesAdded++;
+    if (!batch.firstNewLine.has(owner)) batch.firstNewLine.set(owner, node.line);
+    if (owner === sessionId) batch.added++;
+    else s.addToSession.run({ session: owner, added: 1, first: node.timestamp, last: node.timestamp });
+    const seq = Number(inserted.lastInsertRowid);
+    this.remember(node.sourceId, seq);
+    if (node.usage !== null) batch.replies.push({ seq, model: node.model, usage: node.usage, facts: node.reply ?? (this.file.format === 'claude-code' ? claudeReplyFacts(node.raw) : NO_REPLY_KEY) });
+    node.toolUses.forEach((use, ordinal) => s.insertCall.run(seq, ordinal, use.id, use.name));
+    for (const result of node.toolResults) {
+      if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) batch.answered.push(result.toolUseId);
+    }
+    const spawnedBy = node.toolResults[0];
+    if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
+    linkStoredNode(s.link, {
+      seq,
+      id: node.sourceId,
+      sessionId: owner,
+      parentSourceId: node.parentSourceId,
+      parentSeq: node.parentSourceId === node.sourceId ? seq : parentSeq,
+      logicalParentSourceId: node.logicalParentSourceId,
+      kind: node.kind,
+      timestamp: node.timestamp,
+      line: node.line,
+      spawnedByToolUseId: node.spawnedByToolUseId,
+      spawnedAgentId: node.spawnedAgentId,
+      toolUseIds: node.toolUses.map((use) => use.id),
+      subagentAgentId: this.file.role === 'subagent' ? (this.file.agentId ?? node.agentId) : null,
+      contextParentSourceId: node.contextParentSourceId ?? null,
+      parentAgentId: this.file.parentAgentId ?? null,
+      workflowRunId: this.file.workflowRunId ?? null,
+      // Only an agent's own calls can spawn a nested agent (a main-thread call is found through agent_spawns).
+      spawnsAgent: this.file.role === 'subagent' && node.toolUses.some((use) => use.name === 'Task' || use.name === 'Agent'),
+    }, batch.waiting);
+    if (owner === sessionId && node.timestamp !== null) {
+      if (batch.first === null || node.timestamp < batch.first) batch.first = node.timestamp;
+      if (batch.last === null || node.timestamp > batch.last) batch.last = node.timestamp;
+    }
+  }
+
+  private storeRecord(record: ParsedRecord, ref: string | null, batch: BatchState): void {
+    const s = this.statements;
+    const { blocks, waiting } = batch;
+    const raw = rawRowOf(blocks, null, record.raw);
+    const inserted = s.insertRecord.run(
+      this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
+      record.summary, raw.raw, raw.codec, record.rawBytes, raw.block, raw.start, raw.length,
+    );
+    if (inserted.changes > 0) blocks?.add(null, record.raw);
+    if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
+      linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId, waiting);
+    } else if (inserted.changes > 0 && record.summary && this.sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
+      s.link.summaryStale.run(this.sessionId); // a custom or AI title: the link run looks the title up again
+    }
+    const earlier = this.sessionId ?? record.sessionSourceId;
+    if (record.continuedInSessionId !== undefined && earlier !== null) linkLineage(s.lineage, record.continuedInSessionId, 'continues', earlier, null);
   }
 
   /** What linking the batch's nodes looks up in `link_waiting`: their ids, calls, spawned agents and the file's agent. */
