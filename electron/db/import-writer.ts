@@ -17,6 +17,7 @@ import { RAW_PLAIN } from './raw-line';
 import { BlockPacker, prepareBlockWrites, RAW_IN_BLOCK } from './raw-blocks';
 import type { StoredRawColumns } from './raw-line-reader';
 import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
+import { FormatCountBatch, giveWaitingCounts, prepareFormatCountWrites } from './format-counts';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -81,9 +82,11 @@ export function prepareImportStatements(db: WritableDB) {
     fileState: db.prepare<[string], { id: number; session_id: string | null; size: number; mtime_ms: number; end_offset: number; end_line: number; format: string }>(
       'SELECT id, session_id, size, mtime_ms, end_offset, end_line, format FROM files WHERE path = ?',
     ),
+    // A file first stored now has each of its lines counted for the format report as it is stored (migration 038).
     insertFile: db.prepare<[string, string, string, string | null], { id: number }>(
-      'INSERT INTO files (path, format, role, agent_id) VALUES (?, ?, ?, ?) RETURNING id',
+      'INSERT INTO files (path, format, role, agent_id, format_counted) VALUES (?, ?, ?, ?, 1) RETURNING id',
     ),
+    formatCounted: db.prepare<[number], { format_counted: number }>('SELECT format_counted FROM files WHERE id = ?'),
     finishFile: db.prepare<[number, number, number, number, string | null, number]>(
       'UPDATE files SET size = ?, mtime_ms = ?, end_offset = ?, end_line = ?, first_cwd = coalesce(first_cwd, ?) WHERE id = ?',
     ),
@@ -134,6 +137,7 @@ export function prepareImportStatements(db: WritableDB) {
     lineage: prepareLineageStatements(db),
     usage: prepareUsageWrites(db),
     blocks: prepareBlockWrites(db),
+    formatCounts: prepareFormatCountWrites(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -182,6 +186,9 @@ class FileImportWriter implements FileImport {
   private identity: string | null = null;
   private batchLines = FIRST_BATCH_LINES;
   private readonly flushBatch: () => void;
+  /** The stored lines of the batch, for the format report's counts (format-counts.ts). */
+  private readonly formatCounts = new FormatCountBatch();
+  private readonly formatCounted: boolean;
 
   constructor(
     private readonly db: WritableDB,
@@ -193,6 +200,7 @@ class FileImportWriter implements FileImport {
     private readonly compressRaw: boolean,
   ) {
     this.flushBatch = db.transaction(() => this.writeBatch());
+    this.formatCounted = statements.formatCounted.get(fileId)?.format_counted === 1;
     // A file read again (appended to) is the session it was stored as, under the id its name gives.
     if (file.role === 'main' && sessionId !== null) this.identity = fileSessionIdentity(file.sessionHint, [sessionId]);
   }
@@ -281,6 +289,7 @@ class FileImportWriter implements FileImport {
           continue;
         }
         blocks?.add(owner, node.raw);
+        this.formatCounts.add(owner, node.line, node.raw, node.rawBytes, node);
         this.nodesAdded++;
         if (!firstNewLine.has(owner)) firstNewLine.set(owner, node.line);
         if (owner === sessionId) added++;
@@ -331,7 +340,10 @@ class FileImportWriter implements FileImport {
         this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
         record.summary, raw.raw, raw.codec, record.rawBytes, raw.block, raw.start, raw.length,
       );
-      if (inserted.changes > 0) blocks?.add(null, record.raw);
+      if (inserted.changes > 0) {
+        blocks?.add(null, record.raw);
+        this.formatCounts.add(this.sessionId, record.line, record.raw, record.rawBytes, record);
+      }
       if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
         linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId, waiting);
       } else if (inserted.changes > 0 && record.summary && sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
@@ -341,6 +353,7 @@ class FileImportWriter implements FileImport {
       if (record.continuedInSessionId !== undefined && earlier !== null) linkLineage(s.lineage, record.continuedInSessionId, 'continues', earlier, null);
     }
     blocks?.seal();
+    this.formatCounts.store(s.formatCounts, this.fileId, this.formatCounted);
   }
 
   /** What linking the batch's nodes looks up in `link_waiting`: their ids, calls, spawned agents and the file's agent. */
@@ -371,7 +384,10 @@ class FileImportWriter implements FileImport {
     const inserted = this.statements.insertRecord.run(
       this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes, raw.block, raw.start, raw.length,
     );
-    if (inserted.changes > 0) blocks?.add(null, node.raw);
+    if (inserted.changes > 0) {
+      blocks?.add(null, node.raw);
+      this.formatCounts.add(this.sessionId, node.line, node.raw, node.rawBytes, node);
+    }
     this.problems.push(problem);
   }
 
@@ -422,6 +438,7 @@ class FileImportWriter implements FileImport {
     }
     for (const claim of claims) s.insertAlias.run(claim, sessionId);
     s.setFileSession.run(sessionId, this.fileId);
+    giveWaitingCounts(s.formatCounts, this.fileId, sessionId);
     // Its file count changed even when every line was stored before (a source whose lines a fork copied).
     s.link.markDirty.run(sessionId);
     return sessionId;
