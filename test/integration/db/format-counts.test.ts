@@ -161,6 +161,33 @@ describe('the report kept by the import', () => {
     }
   });
 
+  it('counts a file\'s records stored before its first node under its session, and a fork\'s copies under the session they belong to', async () => {
+    const folder = join(root, 'sessions');
+    mkdirSync(join(folder, 'p'), { recursive: true });
+    const parent = new TranscriptBuilder({ sessionId: SESSION, cwd: '/w', version: '2.1.7', gitBranch: 'main', slug: 's' }, new Random(5), new Date('2026-11-01T10:00:00Z'));
+    const parentLines = [...claudeLines(parent, 1), ...claudeLines(parent, 2)];
+    // More records than a file's first batch holds, then the fork's copies of the parent's lines, then its own.
+    const forkId = '0d0c7012-0000-4000-8000-0000000000f0';
+    const fork = new TranscriptBuilder({ sessionId: forkId, cwd: '/w', version: '2.1.30', gitBranch: 'main', slug: 'f' }, new Random(6), new Date('2026-11-02T10:00:00Z'));
+    for (let index = 0; index < 600; index++) fork.record({ type: 'future-early-record', sessionId: forkId, index });
+    fork.forkCopies(parentLines.filter((line) => !line.endsWith(":")), SESSION);
+    const forkLines = [...fork.take(), ...claudeLines(fork, 3)];
+    writeFileSync(join(folder, 'p', `${forkId}.jsonl`), text(forkLines));
+    const store = openSessionStore(join(root, 'store.sqlite'));
+    try {
+      // The fork first, its parent's file not there yet: the copies are stored as the parent's nodes, in the fork's file.
+      await importSessions(store, transcriptReader, [folder], { jobId: 'fork' });
+      writeFileSync(join(folder, 'p', `${SESSION}.jsonl`), text(parentLines));
+      await importSessions(store, transcriptReader, [folder], { jobId: 'parent' });
+      const forkReport = await expectKeptAndEqual(store, forkId);
+      expect(forkReport.unmodelled.find((finding) => finding.name === 'future-early-record')?.lines).toBe(600);
+      expect(store.formatCountParts(SESSION).map((part) => part.path.endsWith(`${forkId}.jsonl`))).toEqual([true, false]);
+      await expectKeptAndEqual(store, SESSION);
+    } finally {
+      store.close();
+    }
+  });
+
   it('goes with its session when the session is deleted', async () => {
     const fixture = writeFixture();
     const store = openSessionStore(join(root, 'store.sqlite'));
