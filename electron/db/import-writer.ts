@@ -17,6 +17,7 @@ import { RAW_PLAIN } from './raw-line';
 import { BlockPacker, prepareBlockWrites, RAW_IN_BLOCK } from './raw-blocks';
 import type { StoredRawColumns } from './raw-line-reader';
 import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
+import { FormatCountBatch, giveWaitingCounts, prepareFormatCountWrites } from './format-counts';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -97,8 +98,9 @@ export function prepareImportStatements(db: WritableDB) {
       'SELECT id, session_id, size, mtime_ms, end_offset, end_line, format FROM files WHERE path = ?',
     ),
     insertFile: db.prepare<[string, string, string, string | null], { id: number }>(
-      'INSERT INTO files (path, format, role, agent_id) VALUES (?, ?, ?, ?) RETURNING id',
+      'INSERT INTO files (path, format, role, agent_id, format_counted) VALUES (?, ?, ?, ?, 1) RETURNING id',
     ),
+    formatCounted: db.prepare<[number], { format_counted: number }>('SELECT format_counted FROM files WHERE id = ?'),
     finishFile: db.prepare<[number, number, number, number, string | null, number]>(
       'UPDATE files SET size = ?, mtime_ms = ?, end_offset = ?, end_line = ?, first_cwd = coalesce(first_cwd, ?) WHERE id = ?',
     ),
@@ -149,6 +151,7 @@ export function prepareImportStatements(db: WritableDB) {
     lineage: prepareLineageStatements(db),
     usage: prepareUsageWrites(db),
     blocks: prepareBlockWrites(db),
+    formatCounts: prepareFormatCountWrites(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -206,6 +209,9 @@ class FileImportWriter implements FileImport {
   private readonly finishInOne: (end: { readonly endOffset: number; readonly endLine: number }) => void;
   /** The file's row, inserted by the first transaction that writes: its own commit rewrote the files' pages once more. */
   private storedFileId: number | null;
+  /** The stored lines of the batch, for the format report's counts (format-counts.ts). */
+  private readonly formatCounts = new FormatCountBatch();
+  private readonly formatCounted: boolean;
 
   constructor(
     private readonly db: WritableDB,
@@ -217,6 +223,8 @@ class FileImportWriter implements FileImport {
     private readonly compressRaw: boolean,
   ) {
     this.storedFileId = fileId;
+    // A file not stored yet gets its row with format_counted = 1 (insertFile): each of its lines is counted as stored.
+    this.formatCounted = fileId === null || statements.formatCounted.get(fileId)?.format_counted === 1;
     this.onBatchStored = options.onBatchStored ?? null;
     this.batchLines = (options.smallFirstBatch ?? true) ? FIRST_BATCH_LINES : BATCH_LINES;
     this.flushBatch = this.undoingFileId(db.transaction(() => this.writeBatch()));
@@ -320,6 +328,7 @@ class FileImportWriter implements FileImport {
     }
     for (const { record, ref } of this.records) this.storeRecord(record, ref, batch);
     batch.blocks?.seal();
+    this.formatCounts.store(s.formatCounts, this.fileId, this.formatCounted);
   }
 
   private storeNode(parsed: ParsedNode, sessionId: SessionId, batch: BatchState): void {
@@ -351,6 +360,7 @@ class FileImportWriter implements FileImport {
       return;
     }
     blocks?.add(owner, node.raw);
+    this.formatCounts.add(owner, node.line, node.raw, node.rawBytes, node);
     this.nodesAdded++;
     if (!batch.firstNewLine.has(owner)) batch.firstNewLine.set(owner, node.line);
     if (owner === sessionId) batch.added++;
@@ -398,7 +408,10 @@ class FileImportWriter implements FileImport {
       this.fileId, record.offset, record.line, record.type, ref, record.refSourceId !== null ? 1 : 0,
       record.summary, raw.raw, raw.codec, record.rawBytes, raw.block, raw.start, raw.length,
     );
-    if (inserted.changes > 0) blocks?.add(null, record.raw);
+    if (inserted.changes > 0) {
+      blocks?.add(null, record.raw);
+      this.formatCounts.add(this.sessionId, record.line, record.raw, record.rawBytes, record);
+    }
     if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
       linkSummary(s.link, Number(inserted.lastInsertRowid), record.refSourceId, waiting);
     } else if (inserted.changes > 0 && record.summary && this.sessionId !== null && TITLE_RECORD_TYPES.has(record.type)) {
@@ -436,7 +449,10 @@ class FileImportWriter implements FileImport {
     const inserted = this.statements.insertRecord.run(
       this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes, raw.block, raw.start, raw.length,
     );
-    if (inserted.changes > 0) blocks?.add(null, node.raw);
+    if (inserted.changes > 0) {
+      blocks?.add(null, node.raw);
+      this.formatCounts.add(this.sessionId, node.line, node.raw, node.rawBytes, node);
+    }
     this.problems.push(problem);
   }
 
@@ -487,6 +503,7 @@ class FileImportWriter implements FileImport {
     }
     for (const claim of claims) s.insertAlias.run(claim, sessionId);
     s.setFileSession.run(sessionId, this.fileId);
+    giveWaitingCounts(s.formatCounts, this.fileId, sessionId);
     // Its file count changed even when every line was stored before (a source whose lines a fork copied).
     s.link.markDirty.run(sessionId);
     return sessionId;

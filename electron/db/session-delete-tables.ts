@@ -43,6 +43,11 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
     table: 'raw_blocks',
     deleteSql: 'DELETE FROM raw_blocks WHERE file_id IN (SELECT id FROM temp.forget_files) OR session_id IN (SELECT id FROM temp.forget_sessions)',
   },
+  // The format report's counts (migration 038): a file's, or a session's lines in another file.
+  {
+    table: 'format_counts',
+    deleteSql: 'DELETE FROM format_counts WHERE file_id IN (SELECT id FROM temp.forget_files) OR session_id IN (SELECT id FROM temp.forget_sessions)',
+  },
   { table: 'files', deleteSql: 'DELETE FROM files WHERE id IN (SELECT id FROM temp.forget_files)' },
   { table: 'session_aliases', deleteSql: 'DELETE FROM session_aliases WHERE session_id IN (SELECT id FROM temp.forget_sessions)' },
   {

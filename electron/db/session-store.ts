@@ -6,7 +6,7 @@ import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
-import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, type DatabaseHandles, type OpenDatabaseOptions } from './database';
+import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
@@ -24,6 +24,8 @@ import {
 } from './node-queries';
 import { prepareTombstoneQueries } from './deleted-files';
 import { forEachSessionLine, prepareSessionLineQueries, type StoredLine } from './session-lines';
+import { finishFormatCount, formatCountParts, prepareFormatCountQueries, readFormatLines, type FormatCountCursor, type FormatCountPart } from './format-counts';
+import type { FileTally } from '../importers/format-doctor-intake';
 import { allLineageLinks, nodePath, prepareLineageQueries, type LineageLink } from './session-lineage';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
 import {
@@ -107,6 +109,15 @@ export interface SessionStore {
   getSessionRecords(sessionId: SessionId, types: readonly SessionRecordType[]): SessionRecord[];
   /** Every stored line of the session (its nodes and its files' records) in file order, streamed. */
   forEachSessionLine(sessionId: SessionId, onLine: (line: StoredLine) => void): void;
+  /** The files of a session's format report: each one's kept tally, or whether its stored lines must be counted (format-counts.ts). */
+  formatCountParts(sessionId: SessionId): FormatCountPart[];
+  /** Up to `limit` of the session's stored lines of one file after `cursor`, in file order. */
+  readFormatLines(sessionId: SessionId, part: FormatCountPart, cursor: FormatCountCursor, limit: number): { readonly lines: StoredLine[]; readonly cursor: FormatCountCursor; readonly done: boolean };
+  /**
+   * Reads the lines stored after `cursor` and keeps `complete(them)`, the session's tally of the file, in one write
+   * transaction; null when the store cannot be written (read-only, busy): nothing is kept, the caller reads the rest.
+   */
+  finishFormatCount(sessionId: SessionId, part: FormatCountPart, cursor: FormatCountCursor, complete: (tail: readonly StoredLine[]) => FileTally): FileTally | null;
   /** The session a file's nodes were grouped into. */
   sessionOfFile(path: string): SessionId | null;
   /** Every transcript file imported so far (live tail watches them). */
@@ -177,6 +188,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const nodeQueries = prepareNodeQueries(db.read);
   const sessionRecordQueries = prepareSessionRecordQueries(db.read);
   const sessionLineQueries = prepareSessionLineQueries(db.read);
+  const formatCountQueries = prepareFormatCountQueries(db.read);
   // A snippet past the stored head of a text reads it again from the raw line, as the indexer did.
   const searchQueries = prepareSearchQueries(db.read, deriveSearchText);
   const snapshotWrites = prepareSnapshotWrites(db.write);
@@ -219,6 +231,16 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
     getSessionRecords: (sessionId, types) => getSessionRecords(sessionRecordQueries, sessionId, types),
     forEachSessionLine: (sessionId, onLine) => forEachSessionLine(sessionLineQueries, sessionId, onLine),
+    formatCountParts: (sessionId) => formatCountParts(formatCountQueries, sessionId),
+    readFormatLines: (sessionId, part, cursor, limit) => readFormatLines(formatCountQueries.slices, formatCountQueries.raw, sessionId, part, cursor, limit),
+    finishFormatCount(sessionId, part, cursor, complete) {
+      try {
+        return finishFormatCount(db.write, importStatements.formatCounts, sessionId, part, cursor, complete);
+      } catch (error) {
+        if (storeErrorOf(error) !== null) return null;
+        throw error;
+      }
+    },
     sessionOfFile: (path) => readFileState(importStatements, path)?.sessionId ?? null,
     transcriptFiles: () => transcriptPaths.all().map((row) => row.path),
     isDeletedFile: (path) => tombstones.isDeleted(path),

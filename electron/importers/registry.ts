@@ -28,8 +28,9 @@ import {
 import { HEAD_BYTES, headLines, looksBinary, parseJsonObject, readFileHead } from './file-head';
 import type { FolderRecords, KnownFile, ParseOptions, ParseResult, ParseSink, ReadSessionEffects, ReadStepCalls, TranscriptFile } from './transcript';
 import type { FormatPlace, FormatReport } from '../../shared/format-report';
-import { checkTranscriptFile, FormatDoctor } from './claude-code/format-doctor';
-import { checkRolloutFile, CodexFormatDoctor } from './codex/format-doctor';
+import { checkTranscriptFile, claudeLineVerdict, FormatDoctor } from './claude-code/format-doctor';
+import { checkRolloutFile, codexLineVerdict, CodexFormatDoctor } from './codex/format-doctor';
+import type { LineVerdict } from './format-doctor-intake';
 import { readSessionEffects as readClaudeEffects } from '../snapshots/reconstruct/session-effects';
 import { claudeStepCalls } from '../snapshots/side-effects/steps-since';
 import { codexFolderRecords, codexStepCalls, readCodexEffects } from './codex/file-effects';
@@ -58,6 +59,8 @@ export interface Importer {
   readonly folderRecords?: FolderRecords;
   /** A new format doctor (`arbor doctor`, the session header's report), by this importer's own registry of what it models. */
   formatDoctor(): FormatChecker;
+  /** The doctor's check of one parsed line, which the parser also runs (the store counts the report as it imports). */
+  readonly formatLineVerdict: (value: unknown) => LineVerdict;
 }
 
 /** One format's doctor: fed a file, or stored lines one at a time, then asked for its report. */
@@ -93,6 +96,7 @@ export const claudeCodeImporter: Importer = {
   readEffects: readClaudeEffects,
   readCalls: claudeStepCalls,
   writesResumableFork: true,
+  formatLineVerdict: claudeLineVerdict,
   formatDoctor() {
     const doctor = new FormatDoctor();
     return {
@@ -117,6 +121,7 @@ export const codexImporter: Importer = {
   folderRecords: codexFolderRecords,
   // electron/forks/codex/: a new rollout under $CODEX_HOME/sessions that `codex resume <id>` continues.
   writesResumableFork: true,
+  formatLineVerdict: codexLineVerdict,
   formatDoctor() {
     const doctor = new CodexFormatDoctor();
     return {

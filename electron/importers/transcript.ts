@@ -3,6 +3,7 @@
  * A parser streams a transcript file and emits ParsedNode / ParsedRecord / ImportProblem; the store
  * dedupes nodes by sourceId, groups files into sessions, pairs tool calls with results and indexes text.
  */
+import type { LineVerdict } from './format-doctor-intake';
 import type { GhostSnapshotMiss, ImportProblem, NodeKind, NodeSummary, SourceFormat, TokenUsage } from '../../shared/model';
 
 /** A transcript file found on disk, with what its location says about it. */
@@ -39,7 +40,7 @@ export interface ForkedFrom {
 }
 
 /** One transcript line that has a uuid: exactly one node. */
-export interface ParsedNode {
+export interface ParsedNode extends LineVerdict {
   readonly sourceId: string;
   readonly parentSourceId: string | null;
   /** compact_boundary's logicalParentUuid. */
@@ -103,7 +104,7 @@ export interface ParsedNode {
 }
 
 /** A line without a uuid (summary, file-history-snapshot, queue-operation, …), kept beside what it references. */
-export interface ParsedRecord {
+export interface ParsedRecord extends LineVerdict {
   readonly type: string;
   /** The node it references (summary.leafUuid, file-history-snapshot.messageId), or null. */
   readonly refSourceId: string | null;

@@ -31,15 +31,21 @@ import { migration033UsageDeletedByList } from './033-usage-deleted-by-list';
 import { migration034LongLines } from './034-long-lines';
 import { migration035RawBlocks } from './035-raw-blocks';
 import { migration037SearchChunkMemory } from './037-search-chunk-memory';
+import { migration038FormatCounts } from './038-format-counts';
 import { migration040ParseStates } from './040-parse-states';
 
 export interface Migration {
   readonly version: number;
   readonly name: string;
   up(db: WritableDB): void;
+  /**
+   * For a migration merged after a higher-numbered one (numbers are handed out in parallel): whether a store
+   * already has it. A store whose version is past this one's number but lacks it still gets it.
+   */
+  isApplied?(db: WritableDB): boolean;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration040ParseStates];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration038FormatCounts, migration040ParseStates];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;
@@ -61,13 +67,15 @@ export function migrate(
   options: ReclaimOptions & { readonly onSkipped?: (reason: string) => void } = {},
 ): ReclaimOutcome | null {
   let ran = false;
+  const due = (migration: Migration): boolean =>
+    migration.version > currentVersion(db) || (migration.isApplied !== undefined && !migration.isApplied(db));
   for (const migration of migrations) {
-    if (migration.version <= currentVersion(db)) continue;
+    if (!due(migration)) continue;
     // Read again inside the write transaction: another process opening the store may have just run it.
     db.transaction(() => {
-      if (migration.version <= currentVersion(db)) return;
+      if (!due(migration)) return;
       migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
+      db.pragma(`user_version = ${Math.max(migration.version, currentVersion(db))}`);
       ran = true;
     })();
   }

@@ -14,6 +14,8 @@ import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
 import { recordReference, recordTitle } from './records-2026';
 import { claudeFactsOfLine } from './reply-facts';
 import { TranscriptLineage } from './lineage';
+import { claudeLineVerdict } from './format-doctor';
+import type { LineVerdict } from '../format-doctor-intake';
 
 export interface ClaudeParseOptions extends ParseOptions {
   /** Read size; tests shrink it to exercise chunk boundaries. */
@@ -124,8 +126,10 @@ class TranscriptState {
   private entry(value: JsonObject, bytes: Buffer, line: number, offset: number): void {
     const type = stringField(value, 'type');
     const uuid = stringField(value, 'uuid');
-    if (uuid !== null) this.sink.node(this.lineage.node(value, this.node(value, type, uuid, bytes, line, offset)));
-    else if (type !== null) this.sink.record(this.lineage.record(value, record(value, type, cutRaw(bytes), bytes.length, line, offset)));
+    // What the format doctor would say of the stored line, said here where it is parsed (db/format-counts.ts).
+    const verdict = claudeLineVerdict(value);
+    if (uuid !== null) this.sink.node(this.lineage.node(value, this.node(value, type, uuid, bytes, line, offset, verdict)));
+    else if (type !== null) this.sink.record(this.lineage.record(value, record(value, type, cutRaw(bytes), bytes.length, line, offset, verdict)));
     else this.problem(line, 'not a transcript entry: an object without "type" or "uuid"');
   }
 
@@ -166,7 +170,7 @@ class TranscriptState {
     }
   }
 
-  private node(entry: JsonObject, type: string | null, uuid: string, bytes: Buffer, line: number, offset: number): ParsedNode {
+  private node(entry: JsonObject, type: string | null, uuid: string, bytes: Buffer, line: number, offset: number, verdict: LineVerdict): ParsedNode {
     const cwd = stringField(entry, 'cwd');
     // Search text is left to the background indexer, which re-reads the stored raw line — except for lines
     // longer than the stored cut, whose text could not be read back from it.
@@ -200,6 +204,7 @@ class TranscriptState {
       offset,
       raw: cutRaw(bytes),
       rawBytes: bytes.length,
+      ...verdict,
       ...(summary.unnamedToolUseId !== null ? { unnamedResultOf: summary.unnamedToolUseId } : {}),
       // Read here, where the line is parsed: the store would scan the raw bytes for them again.
       ...(summary.usage !== null ? { reply: claudeFactsOfLine(entry) } : {}),
@@ -249,7 +254,7 @@ class TranscriptState {
   }
 }
 
-function record(entry: JsonObject, type: string, raw: Buffer, rawBytes: number, line: number, offset: number): ParsedRecord {
+function record(entry: JsonObject, type: string, raw: Buffer, rawBytes: number, line: number, offset: number, verdict: LineVerdict): ParsedRecord {
   let refSourceId: string | null = null;
   if (type === 'summary') refSourceId = stringField(entry, 'leafUuid');
   else if (type === 'file-history-snapshot') {
@@ -265,6 +270,7 @@ function record(entry: JsonObject, type: string, raw: Buffer, rawBytes: number, 
     offset,
     raw,
     rawBytes,
+    ...verdict,
   };
 }
 

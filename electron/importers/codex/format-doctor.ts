@@ -4,26 +4,18 @@
  * (modelled.ts) — with counts and the Codex versions that wrote them (`session_meta.cli_version`), plus
  * the lines it could not read. Memory is bounded by the number of distinct unknown names, never by the file.
  */
-import type { FormatFindingCategory, FormatPlace, FormatReport } from '../../../shared/format-report';
-import { FormatLineIntake } from '../format-doctor-intake';
+import type { FormatPlace, FormatReport } from '../../../shared/format-report';
+import { findingKey, FormatLineIntake, NOTHING_TO_SAY, type LineVerdict } from '../format-doctor-intake';
 import { isObject, type JsonObject } from '../claude-code/json-shape';
 import { isModelledEventType, isModelledItemType, isModelledLineType, isModelledResponseItemType } from './modelled';
 import { readRolloutLines } from './rollout-lines';
 
 export class CodexFormatDoctor {
-  private readonly intake = new FormatLineIntake();
-  /** The version each file's session_meta named: the lines after it carry none. */
-  private readonly fileVersion = new Map<string, string>();
+  private readonly intake = new FormatLineIntake(codexLineVerdict);
 
   /** One line (without its newline). `cut` says the bytes are only the line's start (a stored line over RAW_LIMIT). */
   line(bytes: Buffer, place: FormatPlace, totalBytes = bytes.length, cut = false): void {
-    const value = this.intake.parse(bytes, place, totalBytes, cut);
-    if (value === undefined) return;
-    if (!isObject(value) || typeof value.type !== 'string' || !isObject(value.payload)) {
-      this.intake.unreadable(place, 'not a rollout line: no {type, payload} envelope');
-      return;
-    }
-    this.entry(value.type, value.payload, place);
+    this.intake.line(bytes, place, totalBytes, cut);
   }
 
   oversize(place: FormatPlace, totalBytes: number): void {
@@ -37,23 +29,35 @@ export class CodexFormatDoctor {
   report(): FormatReport {
     return this.intake.report();
   }
+}
 
-  private entry(type: string, payload: JsonObject, place: FormatPlace): void {
-    if (type === 'session_meta' && typeof payload.cli_version === 'string') this.fileVersion.set(place.file, payload.cli_version);
-    const found = (category: FormatFindingCategory, name: string): void => this.intake.found(category, name, place, this.fileVersion.get(place.file) ?? null);
-    if (!isModelledLineType(type)) return found('line type', type);
-    const inner = typeof payload.type === 'string' ? payload.type : null;
-    if (type === 'response_item') {
-      if (inner === null || !isModelledResponseItemType(inner)) found('response item type', inner ?? '(none)');
-    } else if (type === 'event_msg') {
-      if (inner === null || !isModelledEventType(inner)) found('event type', inner ?? '(none)');
-      else if (inner === 'item_completed') {
-        const item = isObject(payload.item) ? payload.item : null;
-        const itemType = item !== null && typeof item.type === 'string' ? item.type : null;
-        if (itemType === null || !isModelledItemType(itemType)) found('item type', itemType ?? '(none)');
-      }
+/**
+ * What the doctor says of one parsed rollout line (the parser calls it on the value it parsed): a session_meta names
+ * the version (`cli_version`) the lines after it inherit.
+ */
+export function codexLineVerdict(value: unknown): LineVerdict {
+  if (!isObject(value) || typeof value.type !== 'string' || !isObject(value.payload)) return { formatUnreadable: 'not a rollout line: no {type, payload} envelope' };
+  const { type, payload } = value;
+  const version = type === 'session_meta' && typeof payload.cli_version === 'string' ? payload.cli_version : null;
+  const finding = lineFinding(type, payload);
+  if (version === null && finding === null) return NOTHING_TO_SAY;
+  return { ...(version !== null ? { formatVersion: version } : {}), ...(finding !== null ? { formatFindings: [finding] } : {}) };
+}
+
+function lineFinding(type: string, payload: JsonObject): string | null {
+  if (!isModelledLineType(type)) return findingKey('line type', type);
+  const inner = typeof payload.type === 'string' ? payload.type : null;
+  if (type === 'response_item') {
+    if (inner === null || !isModelledResponseItemType(inner)) return findingKey('response item type', inner ?? '(none)');
+  } else if (type === 'event_msg') {
+    if (inner === null || !isModelledEventType(inner)) return findingKey('event type', inner ?? '(none)');
+    if (inner === 'item_completed') {
+      const item = isObject(payload.item) ? payload.item : null;
+      const itemType = item !== null && typeof item.type === 'string' ? item.type : null;
+      if (itemType === null || !isModelledItemType(itemType)) return findingKey('item type', itemType ?? '(none)');
     }
   }
+  return null;
 }
 
 /** Checks one rollout, plain or compressed, streaming, into `doctor`. */

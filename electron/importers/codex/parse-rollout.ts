@@ -16,6 +16,7 @@ import type { ReadLine } from '../line-reader';
 import { RAW_LIMIT, type ParsedNode, type ParsedRecord, type ParseOptions, type ParseResult, type ParseSink, type TranscriptFile } from '../transcript';
 import { parseWithLineage } from './lineage';
 import { CALL_USE, readSessionMeta, summarizeLine, type StepEntry } from './rollout-entry';
+import { codexLineVerdict } from './format-doctor';
 
 type StepCalls = StepEntry['calls'];
 type StepResults = StepEntry['results'];
@@ -143,6 +144,8 @@ class RolloutState {
       if (emit) this.sink.problem({ file: this.file.path, line: line.line, reason: 'not a JSON object' });
       return;
     }
+    // What the format doctor would say of the stored line, said here where it is parsed (db/format-counts.ts).
+    const verdict = codexLineVerdict(value);
     const type = typeof value.type === 'string' ? value.type : 'unknown';
     const payload: JsonObject = isObject(value.payload) ? value.payload : {};
     const timestamp = typeof value.timestamp === 'string' ? value.timestamp : null;
@@ -156,12 +159,12 @@ class RolloutState {
         this.cwd = entry.context.cwd ?? this.cwd;
       }
       if (entry.usage !== undefined) this.giveUsage(entry.usage);
-      if (emit) this.record({ type: entry.type, refSourceId: this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length });
+      if (emit) this.record({ type: entry.type, refSourceId: this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length, ...verdict });
       return;
     }
     const sourceId = `${this.threadId}:${line.offset}`;
     if (this.isEcho(entry, sourceId)) {
-      if (emit) this.record({ type: `echo:${type === 'event_msg' ? String(payload.type) : 'message'}`, refSourceId: this.lastEcho.get(entry.echo?.role ?? '')?.sourceId ?? this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length });
+      if (emit) this.record({ type: `echo:${type === 'event_msg' ? String(payload.type) : 'message'}`, refSourceId: this.lastEcho.get(entry.echo?.role ?? '')?.sourceId ?? this.previous, summary: null, sessionSourceId: this.threadId, line: line.line, offset: line.offset, raw, rawBytes: bytes.length, ...verdict });
       return;
     }
     const { calls, results } = this.pairCalls(entry);
@@ -190,6 +193,7 @@ class RolloutState {
       offset: line.offset,
       raw,
       rawBytes: bytes.length,
+      ...verdict,
       ...(type === 'session_meta' ? this.lineageOf(payload) : {}),
     };
     this.previous = sourceId;
