@@ -10,7 +10,6 @@
  * `node --cpu-prof --cpu-prof-dir=DIR --import tsx scripts/bench/import-cpu.ts ...` (the workers inherit the flag).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openSessionStore } from '../../electron/db/session-store';
@@ -19,6 +18,7 @@ import { importSessions } from '../../electron/service/import-sessions';
 import { transcriptReader } from '../../electron/service/transcript-reader';
 import { startParseWorker, WRITE_WORKER_TURN_MS } from '../../electron/importers/worker/parse-worker';
 import { argValue } from './bench-args';
+import { rawParse } from './raw-parse';
 
 const MiB = 1024 * 1024;
 const load = (): string => loadavg().map((value) => value.toFixed(1)).join(' ');
@@ -52,32 +52,6 @@ function threadCpuSince(before: Map<string, { name: string; ms: number }>, seen:
   return used.sort((a, b) => b[1] - a[1]).map(([tid, ms]) => `${tid} ${ms.toFixed(0)}`).join(', ');
 }
 
-/** The anchor (as bench/import.ts reads it): 1 MiB chunks, lines split, each JSON.parse'd, nothing kept. */
-async function rawParse(file: string): Promise<number> {
-  const buffer = Buffer.allocUnsafe(MiB);
-  let lines = 0;
-  const handle = await open(file, 'r');
-  try {
-    let carry: Buffer = Buffer.alloc(0);
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, MiB, null);
-      if (bytesRead === 0) break;
-      const chunk = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-      let start = 0;
-      for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-        if (end > start) {
-          JSON.parse(chunk.toString('utf8', start, end));
-          lines++;
-        }
-        start = end + 1;
-      }
-      carry = Buffer.from(chunk.subarray(start));
-    }
-  } finally {
-    await handle.close();
-  }
-  return lines;
-}
 
 async function main(): Promise<void> {
   const transcript = argValue('--transcript');
@@ -86,10 +60,10 @@ async function main(): Promise<void> {
   const viaService = process.argv.includes('--service');
   const mb = statSync(transcript).size / MiB;
   const reader = { ...transcriptReader, startWorker: () => startParseWorker({ turnBudgetMs: WRITE_WORKER_TURN_MS }) };
-  await rawParse(transcript); // page cache
+  await rawParse([transcript]); // page cache
   for (let round = 1; round <= rounds; round++) {
     let cpu = process.cpuUsage();
-    await rawParse(transcript);
+    await rawParse([transcript]);
     const anchor = cpuMs(process.cpuUsage(cpu)) / mb;
     const work = mkdtempSync(join(tmpdir(), 'cpu-import-'));
     // --service: the service's import.run, as the bench runs it (its write worker, with the workers' heap limits).

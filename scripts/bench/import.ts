@@ -30,7 +30,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, open, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -47,6 +47,7 @@ import { decodeSessionGraph, isEncodedSessionGraph } from '../../shared/session-
 import type { ServerMessage } from '../../shared/wire';
 import { argValue } from './bench-args';
 import { freshLines } from './fresh-lines';
+import { rawParse } from './raw-parse';
 
 const MiB = 1024 * 1024;
 const APPENDED_LINES = 100;
@@ -61,41 +62,6 @@ const cpuSeconds = (usage: NodeJS.CpuUsage): number => (usage.user + usage.syste
 const load = (): string => loadavg().map((value) => value.toFixed(1)).join(' ');
 
 // ---------------------------------------------------------------- child: one case, in its own process
-
-/** The anchor: what merely reading and parsing every line costs. */
-async function rawParse(files: readonly string[]): Promise<{ lines: number; bytes: number }> {
-  const buffer = Buffer.allocUnsafe(MiB);
-  let lines = 0;
-  let bytes = 0;
-  for (const file of files) {
-    const handle = await open(file, 'r');
-    try {
-      let carry: Buffer = Buffer.alloc(0);
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, MiB, null);
-        if (bytesRead === 0) break;
-        bytes += bytesRead;
-        const chunk = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-        let start = 0;
-        for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-          if (end > start) {
-            JSON.parse(chunk.toString('utf8', start, end));
-            lines++;
-          }
-          start = end + 1;
-        }
-        carry = Buffer.from(chunk.subarray(start));
-      }
-      if (carry.length > 0) {
-        JSON.parse(carry.toString('utf8'));
-        lines++;
-      }
-    } finally {
-      await handle.close();
-    }
-  }
-  return { lines, bytes };
-}
 
 function procField(file: string, field: string): number {
   const match = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(file, 'utf8'));
