@@ -68,6 +68,23 @@ export function assembleSessionGraphChunks(
   chunks: readonly SessionGraphChunk[],
   workspaceNodes?: SessionGraph['workspaceNodes'],
 ): EncodedSessionGraph {
+  const assembler = createSessionGraphAssembler(session, workspaceNodes);
+  for (const chunk of chunks) assembler.add(chunk);
+  return assembler.finish();
+}
+
+export interface SessionGraphAssembler {
+  /** Appends the next chunk in order; the chunk is not kept (only its columns, copied). */
+  add(chunk: SessionGraphChunk): void;
+  /** The whole graph so far, ids named across chunks resolved; call once. */
+  finish(): EncodedSessionGraph;
+}
+
+/**
+ * assembleSessionGraphChunks one chunk at a time: a caller that parses the stored texts one by one (and gives
+ * the event loop back between them) holds one parsed chunk at a time, not all of them beside the result.
+ */
+export function createSessionGraphAssembler(session: SessionSummary, workspaceNodes?: SessionGraph['workspaceNodes']): SessionGraphAssembler {
   const kinds = tableMerger<string>();
   const agents = tableMerger<string | null>();
   const models = tableMerger<string | null>();
@@ -87,7 +104,7 @@ export function assembleSessionGraphChunks(
   /** Ids named across chunks: resolved once every id is known. */
   const named = new Map<string, number>();
   let previousMs = 0;
-  for (const chunk of chunks) {
+  const add = (chunk: SessionGraphChunk): void => {
     if (!isSessionGraphChunk(chunk) || !Array.isArray(chunk.ids)) malformed('not a chunk');
     const start = ids.length;
     const count = chunk.ids.length;
@@ -127,39 +144,42 @@ export function assembleSessionGraphChunks(
     for (let k = 0; k + 3 < chunk.calls.length; k += 4) {
       calls.push((chunk.calls[k] as number) + start, chunk.calls[k + 1]!, callMap[chunk.calls[k + 2] as number] ?? malformed('bad tool name code'), chunk.calls[k + 3]!);
     }
-  }
-  if (named.size > 0) {
-    for (let i = 0; i < ids.length; i++) if (named.get(ids[i]!) === -1) named.set(ids[i]!, i);
-    for (let i = 0; i < parents.length; i++) {
-      const parent = parents[i]!;
-      if (typeof parent === 'string') {
-        const index = named.get(parent) ?? -1;
-        if (index >= 0) parents[i] = index;
-      }
-    }
-    for (let e = 0; e < edgeTargets.length; e++) if (edgeTargets[e]! < 0) edgeTargets[e] = named.get(edges[e * 3 + 2] as string) ?? -1;
-  }
-  return {
-    codec: SESSION_GRAPH_CODEC,
-    session,
-    ...(workspaceNodes === undefined ? {} : { workspaceNodes }),
-    ids,
-    parents,
-    sourceParents,
-    kindTable: kinds.table,
-    kinds: kindCodes,
-    times,
-    labels,
-    sidechain,
-    agentTable: agents.table,
-    agents: agentCodes,
-    modelTable: models.table,
-    models: modelCodes,
-    edges,
-    edgeTargets,
-    callNameTable: callNames.table,
-    calls,
   };
+  const finish = (): EncodedSessionGraph => {
+    if (named.size > 0) {
+      for (let i = 0; i < ids.length; i++) if (named.get(ids[i]!) === -1) named.set(ids[i]!, i);
+      for (let i = 0; i < parents.length; i++) {
+        const parent = parents[i]!;
+        if (typeof parent === 'string') {
+          const index = named.get(parent) ?? -1;
+          if (index >= 0) parents[i] = index;
+        }
+      }
+      for (let e = 0; e < edgeTargets.length; e++) if (edgeTargets[e]! < 0) edgeTargets[e] = named.get(edges[e * 3 + 2] as string) ?? -1;
+    }
+    return {
+      codec: SESSION_GRAPH_CODEC,
+      session,
+      ...(workspaceNodes === undefined ? {} : { workspaceNodes }),
+      ids,
+      parents,
+      sourceParents,
+      kindTable: kinds.table,
+      kinds: kindCodes,
+      times,
+      labels,
+      sidechain,
+      agentTable: agents.table,
+      agents: agentCodes,
+      modelTable: models.table,
+      models: modelCodes,
+      edges,
+      edgeTargets,
+      callNameTable: callNames.table,
+      calls,
+    };
+  };
+  return { add, finish };
 }
 
 /** One answer of `sessions.graphPage`. */

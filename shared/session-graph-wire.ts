@@ -273,3 +273,20 @@ export function decodeSessionGraph(encoded: EncodedSessionGraph): SessionGraph {
   }
   return encoded.workspaceNodes === undefined ? { session, nodes } : { session, nodes, workspaceNodes: encoded.workspaceNodes };
 }
+
+/**
+ * Graphs whose compact form is known before anyone asked the transport to encode them: the service builds a
+ * stored session's graph straight from its stored chunks in this form (session-graphs.ts), and decodes its
+ * nodes only when a caller in the process reads them, so a big session is not held as node objects and as its
+ * encoding at once. Weak: the form lives as long as the graph does.
+ */
+const encodedForms = new WeakMap<SessionGraph, EncodedSessionGraph>();
+
+export function rememberEncodedGraph(graph: SessionGraph, encoded: EncodedSessionGraph): void {
+  encodedForms.set(graph, encoded);
+}
+
+/** The compact form remembered for this graph object, if any (rememberEncodedGraph). */
+export function rememberedEncodedGraph(graph: SessionGraph): EncodedSessionGraph | undefined {
+  return encodedForms.get(graph);
+}

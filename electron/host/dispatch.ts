@@ -5,7 +5,7 @@
 import { isMethodName, requestValidators, type ArborApi, type CallContext, type MethodName } from '../../shared/contract';
 import { ArborError, CancelledError, toErrorData } from '../../shared/errors';
 import type { SessionGraph } from '../../shared/model';
-import { encodeSessionGraph } from '../../shared/session-graph-wire';
+import { encodeSessionGraph, rememberedEncodedGraph } from '../../shared/session-graph-wire';
 import type { Envelope } from '../../shared/wire';
 
 type AnyMethod = (request: unknown, context?: CallContext) => Promise<unknown>;
@@ -41,7 +41,7 @@ export function forTransport(method: unknown, result: unknown): unknown {
   }
   if (method !== 'sessions.graph' || typeof result !== 'object' || result === null) return result;
   // The service hands out the same graph object until the session changes: encode each version once.
-  const known = encodedGraphs.get(result);
+  const known = encodedGraphs.get(result) ?? rememberedEncodedGraph(result as SessionGraph);
   if (known !== undefined) return known;
   let encoded: unknown;
   try {

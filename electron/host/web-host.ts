@@ -12,7 +12,7 @@ import { TOKEN_PARAM, WS_PATH, type ServerMessage } from '../../shared/wire';
 import type { ArborService } from '../service/service-types';
 import { MAX_MESSAGE_BYTES, createSocketSession } from './socket-session';
 import { sendText, serveStatic } from './static-files';
-import { wireText } from './wire-text';
+import { wireFrames, wireText } from './wire-text';
 
 export interface WebHostOptions {
   readonly service: ArborService;
@@ -81,7 +81,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function accept(ws: WebSocket): void {
     sockets.add(ws);
     const send = (message: ServerMessage): void => {
-      if (ws.readyState === ws.OPEN) ws.send(wireText(message));
+      if (ws.readyState !== ws.OPEN) return;
+      // One text message, in fragments when it is a graph kept as bytes (wire-text.ts); sent in one go, nothing interleaves.
+      const frames = wireFrames(message);
+      for (let i = 0; i < frames.length; i++) ws.send(frames[i]!, { binary: false, fin: i === frames.length - 1 });
     };
     const session = createSocketSession(options.service.api, send);
     ws.on('message', (data, isBinary) => {

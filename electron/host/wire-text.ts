@@ -17,21 +17,30 @@ function escapeChar(char: string): string {
 }
 
 export function wireText(message: ServerMessage): string {
-  // A session graph's encoded form is made once per version of the session (host/dispatch.ts), so its text
-  // is too: a 100k-node graph is ~13 MB to stringify and scan, and reopening it need not pay that again.
+  const frames = wireFrames(message);
+  return frames.length === 1 && typeof frames[0] === 'string' ? frames[0] : frames.map((frame) => (typeof frame === 'string' ? frame : frame.toString('latin1'))).join('');
+}
+
+/**
+ * The message's text as the fragments of one WebSocket text message, in order (the web host sends them with
+ * `fin` on the last). A session graph's encoded form is written once per version of the session (host/dispatch.ts)
+ * and kept as bytes: sent as a fragment of its own, its megabytes are neither copied into each answer's string
+ * nor turned from a string into bytes again at every send (a 1 GB session's answer is ~46 MB).
+ */
+export function wireFrames(message: ServerMessage): readonly (string | Buffer)[] {
   if (message.t === 'res' && message.ok && isEncodedSessionGraph(message.result)) {
-    let result = resultTexts.get(message.result);
-    if (result === undefined) resultTexts.set(message.result, (result = asciiText(JSON.stringify(message.result))));
-    return `{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":${result}}`;
+    let result = resultBytes.get(message.result);
+    if (result === undefined) resultBytes.set(message.result, (result = asciiBytes(message.result)));
+    return [`{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":`, result, '}'];
   }
   // A stored graph page's chunk is JSON text already, and ASCII (session-graph-store.ts chunkText): written in
   // as a value, it is neither escaped here nor parsed twice in the page.
   if (message.t === 'res' && message.ok && isStoredChunkPage(message.result)) {
     const { chunk, ...page } = message.result;
     const head = JSON.stringify({ ...page, chunk: '' }).replace(NON_ASCII, escapeChar); // the whole message ASCII, however short the head
-    return `{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":${head.slice(0, -1)},"chunkValue":${chunk}}}`;
+    return [`{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":${head.slice(0, -1)},"chunkValue":${chunk}}}`];
   }
-  return asciiText(JSON.stringify(message));
+  return [asciiText(JSON.stringify(message))];
 }
 
 /** Code units one by one: a surrogate pair becomes two escapes, which JSON reads back as the same pair. */
@@ -39,4 +48,40 @@ function asciiText(text: string): string {
   return text.length < ASCII_FROM_CHARS ? text : text.replace(NON_ASCII, escapeChar);
 }
 
-const resultTexts = new WeakMap<object, string>();
+/** Array entries stringified together: a few hundred KB of text per piece. */
+const PIECE_ENTRIES = 8192;
+
+/**
+ * JSON.stringify(value) with every non-ASCII character escaped, as bytes, written a column slice at a time:
+ * the whole text as one string was, at 86k nodes, 22 MB of two-byte characters (one label with a “ or ✓ makes
+ * the whole string two-byte) beside its 11 MB escaped copy. Same text as asciiText(JSON.stringify(value)).
+ */
+function asciiBytes(value: object): Buffer {
+  const pieces: string[] = [];
+  let first = true;
+  pieces.push('{');
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol') continue;
+    pieces.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    if (!Array.isArray(entry)) {
+      pieces.push(JSON.stringify(entry).replace(NON_ASCII, escapeChar));
+      continue;
+    }
+    pieces.push('[');
+    for (let start = 0; start < entry.length; start += PIECE_ENTRIES) {
+      const text = JSON.stringify(entry.slice(start, start + PIECE_ENTRIES)).replace(NON_ASCII, escapeChar);
+      pieces.push(`${start === 0 ? '' : ','}${text.slice(1, -1)}`);
+    }
+    pieces.push(']');
+  }
+  pieces.push('}');
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const piece of pieces) offset += bytes.write(piece, offset, 'latin1');
+  return bytes;
+}
+
+const resultBytes = new WeakMap<object, Buffer>();

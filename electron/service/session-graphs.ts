@@ -16,14 +16,30 @@ import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
 import { decodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
+import { readCompactSessionGraph } from './compact-session-graph';
 import { placeHookSnapshot } from './hook-snapshots';
 import { readSessionNodes } from './session-nodes-reader';
 import { lineageNodes, withLinks } from './session-lineage';
 import type { WorkspaceContext } from './workspace-context';
 import { snapshotNode } from './workspace-state';
 
-/** How many sessions' graphs stay cached: the open one and the one before it (a 100k-node graph is ~30 MB). */
+/** How many sessions' graphs stay cached at most: the open one and the one before it. */
 const CACHED_GRAPHS = 2;
+
+/**
+ * What the cached graphs may hold together, by estimate (graphBytes): a graph that alone is bigger is answered
+ * and let go (reopened, it is read from its stored chunks again: ~0.5 s at 86k nodes). Counted in graphs only,
+ * two 1 GB sessions' graphs stayed (with their encoded copies and texts), most of a 2.2 GB peak.
+ */
+export const CACHED_GRAPH_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Held bytes per node of a graph decoded into NodeSummary objects, with the encoded copy and its text the
+ * transport keeps beside it (measured at 86k nodes: ~600 B of objects, ~250 B of encoding and text).
+ */
+export const DECODED_NODE_BYTES = 900;
+/** Held bytes per byte of stored chunk text of a compact graph: its parsed columns (~2×) and its wire text (1×). */
+const COMPACT_TEXT_FACTOR = 3;
 
 interface CachedGraph {
   /** Changes whenever anything the graph is built from does (see graphKey). */
@@ -31,12 +47,16 @@ interface CachedGraph {
   readonly graph: SessionGraph;
   readonly workspaceBranches: number;
   /** The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from. */
-  readonly transcriptNodes: readonly NodeSummary[];
+  readonly transcriptNodes: () => readonly NodeSummary[];
+  /** The estimate of what the entry holds (CACHED_GRAPH_BYTES). */
+  readonly bytes: number;
 }
 
 export interface SessionGraphsOptions {
   /** Nodes read per page (session-nodes-reader.ts); tests make it small. */
   readonly pageRows?: number;
+  /** CACHED_GRAPH_BYTES unless told; tests make it small. */
+  readonly cachedGraphBytes?: number;
 }
 
 export function createSessionGraphs(
@@ -58,6 +78,7 @@ export function createSessionGraphs(
    * that changes the session drops it (sessions.changed) and the key catches anything else that moved.
    */
   const cache = new Map<string, CachedGraph>();
+  const cacheBytes = options.cachedGraphBytes ?? CACHED_GRAPH_BYTES;
   /** `sessions.graph` calls being answered: `sessions.states` starts after them (it would compete for the cores). */
   const opening = new Set<Promise<unknown>>();
   const generation = new Map<string, number>();
@@ -98,14 +119,34 @@ export function createSessionGraphs(
       return known;
     }
     const links = store.lineageLinks();
+    // The stored graph alone: kept in the form it is sent in, never as node objects (compact-session-graph.ts).
+    if (session !== null && snapshots.length === 0 && options.pageRows === undefined && isStoredOnly(sessionId)) {
+      const compact = await readCompactSessionGraph(stored, withLinks(store, session, links), signal);
+      if (compact !== null) {
+        if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
+        const { graph } = compact;
+        return remember(sessionId, { key, graph, workspaceBranches: 0, transcriptNodes: () => graph.nodes, bytes: compact.textBytes * COMPACT_TEXT_FACTOR });
+      }
+    }
     const nodes = lineageNodes(store, sessionId, await transcriptNodes(sessionId, signal), links);
     // An import that landed while the pages were read changed the session under them: read it again.
     if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
     const built = buildGraph(sessionId, session === null ? null : withLinks(store, session, links), snapshots, nodes);
-    const entry: CachedGraph = { key, ...built, transcriptNodes: nodes };
+    return remember(sessionId, { key, ...built, transcriptNodes: () => nodes, bytes: built.graph.nodes.length * DECODED_NODE_BYTES });
+  }
+
+  /** Caches the entry newest last, the oldest let go past CACHED_GRAPHS or the byte budget; one bigger than the budget is not kept. */
+  function remember(sessionId: string, entry: CachedGraph): CachedGraph {
     cache.delete(sessionId);
+    if (entry.bytes > cacheBytes) return entry;
     cache.set(sessionId, entry);
-    while (cache.size > CACHED_GRAPHS) cache.delete(cache.keys().next().value!);
+    let held = 0;
+    for (const cached of cache.values()) held += cached.bytes;
+    while (cache.size > CACHED_GRAPHS || held > cacheBytes) {
+      const [oldest, cached] = cache.entries().next().value!;
+      cache.delete(oldest);
+      held -= cached.bytes;
+    }
     return entry;
   }
 
@@ -220,7 +261,7 @@ export function createSessionGraphs(
       for (const record of snapshots) known[record.nodeId] = 'exact';
       // The nodes the graph just read, when nothing changed since (its key still holds), are not read again.
       const opened = cache.get(sessionId);
-      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes : undefined;
+      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes() : undefined;
       // Opened in pages, the graph was never decoded here: its stored chunks are still cheaper than the rows.
       if (nodes === undefined && isStoredOnly(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal);
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.

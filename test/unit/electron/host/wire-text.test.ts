@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ASCII_FROM_CHARS, wireText } from '../../../../electron/host/wire-text';
+import { ASCII_FROM_CHARS, wireFrames, wireText } from '../../../../electron/host/wire-text';
 import type { NodeSummary } from '../../../../shared/model';
 import { chunkOfPage, encodeSessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
 import { chunkText } from '../../../../electron/db/session-graph-store';
@@ -35,6 +35,24 @@ describe('wireText', () => {
     expect(JSON.parse(b)).toEqual(second);
     expect(/^[\x00-\x7f]*$/.test(b)).toBe(true);
     expect(b.replace('"id":41', '"id":3')).toBe(a);
+  });
+
+  it('keeps a session graph as bytes written a slice at a time, sent as a fragment of its own, the same text as one JSON.stringify', () => {
+    const session = { id: 'S1', source: 'claude-code' as const, title: 'café', project: null, startedAt: null, updatedAt: null, nodeCount: 20_000, fileCount: 1, branchCount: 0 };
+    const nodes: NodeSummary[] = Array.from({ length: 20_000 }, (_, k) => ({
+      id: `n${k}`, sessionId: 'S1', sourceId: `n${k}`, parentSourceId: k === 0 ? null : `n${k - 1}`, parentId: k === 0 ? null : `n${k - 1}`, extraEdges: [], kind: 'user',
+      timestamp: null, label: k % 9000 === 8191 ? `fix “it” ✓ 🌳 ${k}` : `step ${k}`, toolCalls: [], sidechain: false, agentId: null, model: null,
+    }));
+    const encoded = encodeSessionGraph({ session, nodes })!;
+    const message: ServerMessage = { t: 'res', id: 5, ok: true, result: encoded };
+    const frames = wireFrames(message);
+    expect(frames).toHaveLength(3);
+    expect(Buffer.isBuffer(frames[1])).toBe(true);
+    // Written once per version: the next answer sends the same bytes.
+    expect(wireFrames({ ...message, id: 6 })[1]).toBe(frames[1]);
+    const escaped = JSON.stringify(message).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(wireText(message)).toBe(escaped);
+    expect(JSON.parse(wireText(message))).toEqual(message);
   });
 
   it('writes a stored graph page\'s chunk in as a value, not as an escaped string', () => {
