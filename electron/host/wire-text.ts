@@ -31,14 +31,16 @@ export function wireFrames(message: ServerMessage): readonly (string | Buffer)[]
   if (message.t === 'res' && message.ok && isEncodedSessionGraph(message.result)) {
     let result = resultBytes.get(message.result);
     if (result === undefined) resultBytes.set(message.result, (result = asciiBytes(message.result)));
-    return [`{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":`, result, '}'];
+    return [`{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":`, ...result, '}'];
   }
   // A stored graph page's chunk is JSON text already, and ASCII (session-graph-store.ts chunkText): written in
   // as a value, it is neither escaped here nor parsed twice in the page.
   if (message.t === 'res' && message.ok && isStoredChunkPage(message.result)) {
     const { chunk, ...page } = message.result;
     const head = JSON.stringify({ ...page, chunk: '' }).replace(NON_ASCII, escapeChar); // the whole message ASCII, however short the head
-    return [`{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":${head.slice(0, -1)},"chunkValue":${chunk}}}`];
+    // The chunk a fragment of its own: joined into the answer's string it was copied once more per page (a
+    // renderer asks every page at once: 23 pages of a 1 GB session in flight together).
+    return [`{"t":"res","id":${JSON.stringify(message.id)},"ok":true,"result":${head.slice(0, -1)},"chunkValue":`, chunk, '}}'];
   }
   return [asciiText(JSON.stringify(message))];
 }
@@ -50,38 +52,52 @@ function asciiText(text: string): string {
 
 /** Array entries stringified together: a few hundred KB of text per piece. */
 const PIECE_ENTRIES = 8192;
+/** Text gathered before it becomes one fragment's bytes. */
+const FRAGMENT_CHARS = 1024 * 1024;
 
 /**
- * JSON.stringify(value) with every non-ASCII character escaped, as bytes, written a column slice at a time:
- * the whole text as one string was, at 86k nodes, 22 MB of two-byte characters (one label with a “ or ✓ makes
- * the whole string two-byte) beside its 11 MB escaped copy. Same text as asciiText(JSON.stringify(value)).
+ * JSON.stringify(value) with every non-ASCII character escaped, as ~1 MB fragments of bytes, written a column
+ * slice at a time: the whole text as one string was, at 86k nodes, 22 MB of two-byte characters (one label
+ * with a “ or ✓ makes the whole string two-byte) beside its 11 MB escaped copy, and joining the fragments
+ * into one buffer would be another copy. Joined, the same text as asciiText(JSON.stringify(value)).
  */
-function asciiBytes(value: object): Buffer {
-  const pieces: string[] = [];
+function asciiBytes(value: object): Buffer[] {
+  const fragments: Buffer[] = [];
+  let pieces: string[] = [];
+  let gathered = 0;
+  const flush = (): void => {
+    const bytes = Buffer.allocUnsafe(gathered);
+    let offset = 0;
+    for (const piece of pieces) offset += bytes.write(piece, offset, 'latin1');
+    fragments.push(bytes);
+    pieces = [];
+    gathered = 0;
+  };
+  const push = (piece: string): void => {
+    pieces.push(piece);
+    gathered += piece.length;
+    if (gathered >= FRAGMENT_CHARS) flush();
+  };
   let first = true;
-  pieces.push('{');
+  push('{');
   for (const [key, entry] of Object.entries(value)) {
     if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol') continue;
-    pieces.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    push(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
     if (!Array.isArray(entry)) {
-      pieces.push(JSON.stringify(entry).replace(NON_ASCII, escapeChar));
+      push(JSON.stringify(entry).replace(NON_ASCII, escapeChar));
       continue;
     }
-    pieces.push('[');
+    push('[');
     for (let start = 0; start < entry.length; start += PIECE_ENTRIES) {
       const text = JSON.stringify(entry.slice(start, start + PIECE_ENTRIES)).replace(NON_ASCII, escapeChar);
-      pieces.push(`${start === 0 ? '' : ','}${text.slice(1, -1)}`);
+      push(`${start === 0 ? '' : ','}${text.slice(1, -1)}`);
     }
-    pieces.push(']');
+    push(']');
   }
-  pieces.push('}');
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  const bytes = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (const piece of pieces) offset += bytes.write(piece, offset, 'latin1');
-  return bytes;
+  push('}');
+  flush();
+  return fragments;
 }
 
-const resultBytes = new WeakMap<object, Buffer>();
+const resultBytes = new WeakMap<object, Buffer[]>();

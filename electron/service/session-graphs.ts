@@ -27,11 +27,13 @@ import { snapshotNode } from './workspace-state';
 const CACHED_GRAPHS = 2;
 
 /**
- * What the cached graphs may hold together, by estimate (graphBytes): a graph that alone is bigger is answered
- * and let go (reopened, it is read from its stored chunks again: ~0.5 s at 86k nodes). Counted in graphs only,
- * two 1 GB sessions' graphs stayed (with their encoded copies and texts), most of a 2.2 GB peak.
+ * What the cached graphs may hold together, by estimate (DECODED_NODE_BYTES, COMPACT_TEXT_FACTOR): a graph that
+ * alone is bigger is answered and let go (reopened, it is read from its stored chunks again). Counted in graphs
+ * only, two 1 GB sessions' graphs stayed (each decoded, with its encoded copy and text), most of a 2.2 GB peak.
+ * Room for one 1 GB session's compact graph (~140 MB): let go, asking it again built a second one while the
+ * first was still garbage in the heap (peak 435 -> 556 MB), and took 3-7 s again.
  */
-export const CACHED_GRAPH_BYTES = 128 * 1024 * 1024;
+export const CACHED_GRAPH_BYTES = 192 * 1024 * 1024;
 
 /**
  * Held bytes per node of a graph decoded into NodeSummary objects, with the encoded copy and its text the
