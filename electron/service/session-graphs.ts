@@ -37,7 +37,7 @@ export const CACHED_GRAPH_BYTES = 192 * 1024 * 1024;
 
 /**
  * Held bytes per node of a graph decoded into NodeSummary objects, with the encoded copy and its text the
- * transport keeps beside it (measured at 86k nodes: ~600 B of objects, ~250 B of encoding and text).
+ * transport keeps beside it (~600 B of objects measured at 86k nodes; ~250 B of encoding and text, estimated).
  */
 export const DECODED_NODE_BYTES = 900;
 /** Held bytes per byte of stored chunk text of a compact graph: its parsed columns (~2×) and its wire text (1×). */
