@@ -63,9 +63,14 @@ export function prepareLinkStatements(db: WritableDB) {
     // Sessions without a typed prompt (an away summary, a resumed tail) are titled by their first readable
     // step: an answer, else a recap, never a compaction summary (and isTitleWorthy drops notices). Answers come
     // first because an informational notice's label is its text, which isTitleWorthy cannot tell from a recap.
-    firstReadable: db.prepare<[string], { label: string }>(
-      `SELECT label FROM nodes WHERE session_id = ? AND kind IN ('assistant', 'system') AND label != ''
-       ORDER BY kind != 'assistant', file_id, line LIMIT ${TITLE_CANDIDATES}`,
+    // One query per kind, each in the (session_id, file_id, line) order of nodes_by_session and stopping at its
+    // limit: one ordered by kind first sorted every answer and recap of the session, read from the table
+    // since migration 042, on every link of an import.
+    firstAnswers: db.prepare<[string], { label: string }>(
+      `SELECT label FROM nodes WHERE session_id = ? AND kind = 'assistant' AND label != '' ORDER BY file_id, line LIMIT ${TITLE_CANDIDATES}`,
+    ),
+    firstRecaps: db.prepare<[string, number], { label: string }>(
+      `SELECT label FROM nodes WHERE session_id = ? AND kind = 'system' AND label != '' ORDER BY file_id, line LIMIT ?`,
     ),
     titles: prepareTitleStatements(db),
     // For the list's orphan flag (migration 017): once a line off the sidechain is stored it stays so.
@@ -103,11 +108,17 @@ function finishSession(s: LinkStatements, sessionId: SessionId): void {
   const title =
     summaryTitle ??
     s.firstPrompts.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??
-    s.firstReadable.all(sessionId).find((row) => isTitleWorthy(row.label))?.label ??
+    firstReadable(s, sessionId).find((row) => isTitleWorthy(row.label))?.label ??
     sessionId;
   const files = s.sessionFiles.get({ session: sessionId });
   s.updateSession.run(title, files?.project ?? null, files?.files ?? 0, summaryTitle, sessionId);
   s.markMainLine.run(sessionId, sessionId);
+}
+
+/** The first TITLE_CANDIDATES answers, then recaps, in transcript order (the title's last resort). */
+function firstReadable(s: LinkStatements, sessionId: SessionId): { label: string }[] {
+  const answers = s.firstAnswers.all(sessionId);
+  return answers.length < TITLE_CANDIDATES ? [...answers, ...s.firstRecaps.all(sessionId, TITLE_CANDIDATES - answers.length)] : answers;
 }
 
 /**

@@ -69,16 +69,17 @@ export function prepareSessionQueries(db: ReadableDB) {
     ),
     session: db.prepare<[string], SessionTuple>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.id = ?`).raw(true),
     nodeIdsOfFile: db.prepare<[string], { id: string }>(`SELECT n.id FROM nodes n JOIN files f ON f.id = n.file_id WHERE f.path = ?`),
-    // Rows as arrays (raw mode): a 10k-node graph skips 10k keyed row objects. Every column read here is in
-    // the covering index nodes_by_session_graph (migration 003), so the table's raw lines are never touched.
+    // Rows as arrays (raw mode): a 10k-node graph skips 10k keyed row objects. The order and range come from
+    // nodes_by_session (migration 042), the columns from the table: an open reads the stored graph segments
+    // (migration 022), and the link run builds those from rows it has just written.
     nodes: db
       .prepare<[string], NodeTuple>(
         `SELECT n.seq, n.id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model
          FROM nodes n WHERE n.session_id = ? ORDER BY n.session_id, n.file_id, n.line`,
       )
       .raw(true),
-    // One page of a session's nodes after a (file_id, line) position (keyset paging on the same covering
-    // index), so a huge session is read in slices the service can interleave with other calls and cancel.
+    // One page of a session's nodes after a (file_id, line) position (keyset paging on the same index), so a
+    // huge session is read in slices the service can interleave with other calls and cancel.
     nodesPage: db
       .prepare<[string, number, number, number], PageTuple>(
         `SELECT n.seq, n.id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model, n.file_id, n.line

@@ -183,6 +183,26 @@ describe('session store', () => {
     expect(store.getSession('S1')?.title).toBe("We're adding a project-level layout");
   });
 
+  it('titles a session with no typed prompt by its first answer even after many recaps, through the session order without a sort', () => {
+    // 45 recaps before the first answer: answers still come first; the recaps fill in only when answers are short.
+    const recaps = (session: string) =>
+      Array.from({ length: 45 }, (_, k) => parsedNode(`${session}-s${k}`, k === 0 ? null : `${session}-s${k - 1}`, { kind: 'system', label: `Recap ${k}`, sessionSourceId: session }));
+    importFile(
+      transcriptFile('/t/recaps.jsonl', { sessionHint: 'S1' }),
+      inOrder([...recaps('S1'), parsedNode('a1', 'S1-s44', { kind: 'assistant', label: 'The first answer' })]),
+    );
+    expect(store.getSession('S1')?.title).toBe('The first answer');
+    importFile(transcriptFile('/t/recaps-only.jsonl', { sessionHint: 'S2' }), inOrder(recaps('S2')));
+    expect(store.getSession('S2')?.title).toBe('Recap 0');
+    for (const kind of ['assistant', 'system']) {
+      const plan = (store.handles.read
+        .prepare(`EXPLAIN QUERY PLAN SELECT label FROM nodes WHERE session_id = ? AND kind = '${kind}' AND label != '' ORDER BY file_id, line LIMIT 40`)
+        .all('S1') as { detail: string }[]).map((row) => row.detail).join('\n');
+      expect(plan).toContain('USING INDEX nodes_by_session (session_id=?)');
+      expect(plan).not.toContain('TEMP B-TREE');
+    }
+  });
+
   it('re-reading the same lines stores nothing twice', () => {
     const file = transcriptFile('/t/a.jsonl', { sessionHint: 'S1' });
     const nodes = inOrder([parsedNode('u1', null), parsedNode('a1', 'u1')]);

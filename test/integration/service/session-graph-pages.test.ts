@@ -78,13 +78,13 @@ describe('reading a session graph in pages', () => {
     expect(store.getSessionNodesPage('S1', first.next!, 100)).toEqual({ nodes: whole.slice(100), next: null });
   });
 
-  it('reads pages through the covering index, in its order, with no sort', () => {
+  it('reads pages through the (session, file, line) index, in its order and range, with no sort', () => {
     const plan = store.handles.read
       .prepare(`EXPLAIN QUERY PLAN SELECT n.seq, n.id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model, n.file_id, n.line
          FROM nodes n WHERE n.session_id = ? AND (n.file_id, n.line) > (?, ?) ORDER BY n.session_id, n.file_id, n.line LIMIT ?`)
       .all('S1', -1, -1, 10) as { detail: string }[];
     const details = plan.map((row) => row.detail).join('\n');
-    expect(details).toContain('COVERING INDEX nodes_by_session_graph');
+    expect(details).toContain('USING INDEX nodes_by_session (session_id=? AND (file_id,line)>(?,?))');
     expect(details).not.toContain('TEMP B-TREE');
   });
 

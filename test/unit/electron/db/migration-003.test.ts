@@ -5,15 +5,18 @@ import { afterEach, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import type { WritableDB } from '../../../../electron/db/database';
 import { migrate, MIGRATIONS } from '../../../../electron/db/migrations';
-import { prepareSessionQueries } from '../../../../electron/db/session-queries';
 import { openSessionStore } from '../../../../electron/db/session-store';
+
+/** The graph query as it was at version 3 (today's list queries need later columns). */
+const GRAPH_AT_VERSION_3 = `SELECT n.seq, n.id, n.parent_source_id, n.parent_id, n.kind, n.timestamp, n.label, n.sidechain, n.agent_id, n.model
+  FROM nodes n WHERE n.session_id = ? ORDER BY n.session_id, n.file_id, n.line`;
 
 let dir: string | undefined;
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it('upgrades a version-2 store: the graph is read from the covering index alone, in transcript order', () => {
+it('upgrades a version-2 store: at version 3 the graph is read from the covering index alone, and in transcript order after every migration', () => {
   dir = mkdtempSync(join(tmpdir(), 'arbor-migrate-3-'));
   const path = join(dir, 'arbor.sqlite');
   const old = new Database(path) as WritableDB;
@@ -26,7 +29,18 @@ it('upgrades a version-2 store: the graph is read from the covering index alone,
              ('a2', 'S1', 1, 2, 9, 'a1', 'a1', 'assistant', 'answer', 0, 2, X'7B7D'),
              ('a1', 'S1', 1, 1, 0, NULL, NULL, 'user', 'prompt', 0, 2, X'7B7D');
   `);
-  old.close();
+  migrate(old, MIGRATIONS.slice(0, 3));
+  try {
+    const plan = old
+      .prepare(`EXPLAIN QUERY PLAN ${GRAPH_AT_VERSION_3}`)
+      .all('S1')
+      .map((row) => (row as { detail: string }).detail);
+    // At version 3, no table rows (with their raw lines) read, and no sort step (migration 042 narrows it later).
+    expect(plan).toEqual(['SEARCH n USING COVERING INDEX nodes_by_session_graph (session_id=?)']);
+    expect(old.prepare("SELECT name FROM sqlite_master WHERE name = 'nodes_by_session'").get()).toBeUndefined();
+  } finally {
+    old.close();
+  }
 
   const store = openSessionStore(path);
   try {
@@ -37,17 +51,5 @@ it('upgrades a version-2 store: the graph is read from the covering index alone,
     ]);
   } finally {
     store.close();
-  }
-  const db = new Database(path, { readonly: true });
-  try {
-    const plan = db
-      .prepare(`EXPLAIN QUERY PLAN ${prepareSessionQueries(db as never).nodes.source}`)
-      .all('S1')
-      .map((row) => (row as { detail: string }).detail);
-    // No table rows (with their raw lines) read, and no sort step.
-    expect(plan).toEqual(['SEARCH n USING COVERING INDEX nodes_by_session_graph (session_id=?)']);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'nodes_by_session'").get()).toBeUndefined();
-  } finally {
-    db.close();
   }
 });
