@@ -133,6 +133,24 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
             orphan subagent
           </span>
         ) : null}
+        {onDelete !== undefined ? (
+          // On the title's line, which ellipsizes (with its tooltip) to make room for it: over the second line it
+          // covered the end of the size ("675.2 K…"). A mark for the mouse, not a control: an option may hold no
+          // control of its own (axe's nested-interactive flags a button there even with tabindex -1 and
+          // aria-hidden), and the Delete key does the same from the list.
+          <span
+            className="session-row__delete"
+            data-testid="session-delete"
+            aria-hidden="true"
+            title="Delete this session… (Delete key)"
+            onClick={(event) => {
+              event.stopPropagation();
+              onDelete(session.id);
+            }}
+          >
+            Delete…
+          </span>
+        ) : null}
       </div>
       <div className="session-row__meta">
         <span className="session-row__date" title={absoluteTime(when)}>
@@ -157,22 +175,6 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
           </button>
         ) : null}
       </div>
-      {onDelete !== undefined ? (
-        // A mark for the mouse, not a control: an option may hold no control of its own (axe's nested-interactive
-        // flags a button there even with tabindex -1 and aria-hidden), and the Delete key does the same from the list.
-        <span
-          className="session-row__delete"
-          data-testid="session-delete"
-          aria-hidden="true"
-          title="Delete this session… (Delete key)"
-          onClick={(event) => {
-            event.stopPropagation();
-            onDelete(session.id);
-          }}
-        >
-          Delete…
-        </span>
-      ) : null}
     </div>
   );
 });

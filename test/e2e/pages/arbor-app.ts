@@ -206,11 +206,15 @@ export class ArborApp {
     await expect(this.error).toHaveCount(0);
   }
 
-  /** Saves test-results/screenshots/<name>.png for a human (or a reviewer) to look at. */
+  /**
+   * Saves test-results/screenshots/<name>.png for a human (or a reviewer) to look at. Transitions are run to
+   * their end first: taken just after a switch to dark, the search box was caught in its 0.12 s background fade,
+   * light grey behind light text, and read as unreadable.
+   */
   async screenshot(name: string): Promise<string> {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const path = join(SCREENSHOTS, `${name}.png`);
-    await this.page.screenshot({ path });
+    await this.page.screenshot({ path, animations: 'disabled' });
     return path;
   }
 }

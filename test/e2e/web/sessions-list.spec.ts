@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { encodeProjectDir, syntheticSessionLines } from '../../../electron/demo';
 import { TranscriptBuilder } from '../../../electron/demo/transcript-builder';
 import { Random } from '../../../shared/random';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arbor-server';
 import { ArborApp } from '../pages/arbor-app';
+import { DeleteDialog } from '../pages/forget';
 import { SessionsList } from '../pages/sessions-list';
 
 const ORPHAN_CWD = '/home/dev/projects/notes-app';
@@ -100,27 +101,56 @@ test('the list fills while the first import runs, then reads as projects with an
 });
 
 /**
- * Per visible row: parts of its second line cut (wider than their box; a title ellipsizes, with its tooltip),
- * parts that overlap, cut texts without a tooltip.
+ * Per visible row: parts of its two lines cut (wider than their box; a title ellipsizes, with its tooltip),
+ * parts that overlap, cut texts without a tooltip. With `hovered`, each row is checked under the mouse, with its
+ * Delete… mark shown (it covered the end of the size, "675.2 K…", while it sat over the second line).
  */
-async function rowProblems(page: Page) {
-  return page.locator('[data-testid="session-row"]').evaluateAll((rows) => {
-    const found = { cut: [] as string[], overlaps: [] as string[], untitled: [] as string[] };
+async function rowProblems(page: Page, { hovered = false } = {}) {
+  const rows = page.locator('[data-testid="session-row"]');
+  if (!hovered) return problemsOf(rows);
+  const found = { cut: [] as string[], overlaps: [] as string[], untitled: [] as string[], marks: 0 };
+  const count = await rows.count();
+  for (let k = 0; k < count; k++) {
+    await rows.nth(k).hover();
+    const one = await problemsOf(rows.nth(k));
+    found.cut.push(...one.cut);
+    found.overlaps.push(...one.overlaps);
+    found.untitled.push(...one.untitled);
+    found.marks += one.marks;
+  }
+  expect(found.marks).toBe(count); // every hovered row showed its mark: the check is not vacuous
+  await page.mouse.move(0, 0);
+  return { cut: found.cut, overlaps: found.overlaps, untitled: found.untitled };
+}
+
+function problemsOf(rows: Locator) {
+  return rows.evaluateAll((rows) => {
+    const found = { cut: [] as string[], overlaps: [] as string[], untitled: [] as string[], marks: 0 };
     for (const row of rows) {
       const id = row.getAttribute('data-session-id') ?? '?';
-      const parts = [...row.querySelectorAll<HTMLElement>('.session-row__head > *, .session-row__meta > *')];
+      // What is shown: a Delete… mark off hover has no box.
+      const parts = [...row.querySelectorAll<HTMLElement>('.session-row__head > *, .session-row__meta > *, [data-testid="session-delete"]')].filter(
+        (part) => part.getClientRects().length > 0,
+      );
+      found.marks += parts.filter((part) => part.dataset.testid === 'session-delete').length;
       for (const part of parts) {
         if (part.scrollWidth > part.clientWidth + 1) {
           if (!part.classList.contains('session-row__title')) found.cut.push(`${id} ${part.className}`);
           if (!part.title) found.untitled.push(`${id} ${part.className}`);
         }
       }
-      for (const line of [row.querySelector('.session-row__head'), row.querySelector('.session-row__meta')]) {
-        const boxes = [...(line?.children ?? [])].map((child) => child.getBoundingClientRect());
-        for (let k = 1; k < boxes.length; k++) if (boxes[k]!.left < boxes[k - 1]!.right - 0.5) found.overlaps.push(`${id} ${line?.className} #${k}`);
-        const end = line?.getBoundingClientRect().right ?? 0;
-        if (boxes.length > 0 && boxes[boxes.length - 1]!.right > end + 0.5) found.overlaps.push(`${id} ${line?.className} past the row`);
+      // Any two parts of the row, on one line or not, share no pixel.
+      const boxes = parts.map((part) => ({ name: part.className, box: part.getBoundingClientRect() }));
+      for (let a = 0; a < boxes.length; a++) {
+        for (let b = a + 1; b < boxes.length; b++) {
+          const [p, q] = [boxes[a]!.box, boxes[b]!.box];
+          if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5) {
+            found.overlaps.push(`${id} ${boxes[a]!.name} / ${boxes[b]!.name}`);
+          }
+        }
       }
+      const end = row.getBoundingClientRect().right - parseFloat(getComputedStyle(row).paddingRight);
+      for (const { name, box } of boxes) if (box.right > end + 0.5) found.overlaps.push(`${id} ${name} past the row`);
     }
     return found;
   });
@@ -136,14 +166,31 @@ for (const scheme of ['light', 'dark'] as const) {
     // The list reloads just after the import ends (sessions.changed is coalesced): wait for all of it.
     await expect(page.getByTestId('session-count')).toHaveText('11 sessions in 3 projects');
     await page.screenshot({ path: `test-results/e2e/sessions-list-${scheme}.png` });
-    // A wide branch badge cut the size of its row: at the list's width nothing in a row is cut.
-    expect(await rowProblems(page)).toEqual({ cut: [], overlaps: [], untitled: [] });
+    // A wide branch badge cut the size of its row: at the list's width nothing in a row is cut, and the Delete…
+    // mark a hover shows covers nothing (it sat over the end of the size).
+    expect(await rowProblems(page)).toEqual({ cut: [], overlaps: [], untitled: [], marks: 0 });
+    expect(await rowProblems(page, { hovered: true })).toEqual({ cut: [], overlaps: [], untitled: [] });
+    // The mark the check shows is where a real hover puts it; showing it moves neither line, and it opens the dialog.
+    const hoveredRow = list.listbox.getByRole('option').first();
+    const lines = () => hoveredRow.locator('.session-row__head, .session-row__meta').evaluateAll((parts) => parts.map((part) => JSON.stringify(part.getBoundingClientRect())));
+    const unhovered = await lines();
+    await hoveredRow.hover();
+    await expect(hoveredRow.getByTestId('session-delete')).toBeVisible();
+    expect(await lines()).toEqual(unhovered);
+    await page.screenshot({ path: `test-results/e2e/sessions-list-hover-${scheme}.png` });
+    await hoveredRow.getByTestId('session-delete').click();
+    const dialog = new DeleteDialog(page);
+    await expect(dialog.root).toHaveAccessibleName('Delete session');
+    await page.keyboard.press('Escape');
+    await expect(dialog.root).toHaveCount(0);
     // Narrower, text ellipsizes (each cut text has a tooltip with all of it) and nothing overlaps.
     await page.locator('.session-pane').evaluate((pane) => void ((pane as HTMLElement).style.width = '190px'));
-    const narrow = await rowProblems(page);
-    expect(narrow.cut.length).toBeGreaterThan(0); // the check sees cut text (it is not vacuous)
-    expect(narrow.overlaps).toEqual([]);
-    expect(narrow.untitled).toEqual([]);
+    for (const hovered of [false, true]) {
+      const narrow = await rowProblems(page, { hovered });
+      expect(narrow.cut.length).toBeGreaterThan(0); // the check sees cut text (it is not vacuous)
+      expect(narrow.overlaps).toEqual([]);
+      expect(narrow.untitled).toEqual([]);
+    }
     await page.screenshot({ path: `test-results/e2e/sessions-list-narrow-${scheme}.png` });
     await page.locator('.session-pane').evaluate((pane) => void ((pane as HTMLElement).style.width = ''));
 

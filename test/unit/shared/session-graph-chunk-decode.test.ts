@@ -10,6 +10,7 @@ import type { NodeSummary, SessionSummary } from '../../../shared/model';
 import { createSessionGraphChunkDecoder, decodeSessionGraphChunks } from '../../../shared/session-graph-chunk-decode';
 import { assembleSessionGraphChunks, encodeSessionGraphChunk, type SessionGraphChunk } from '../../../shared/session-graph-chunks';
 import { decodeSessionGraph } from '../../../shared/session-graph-wire';
+import { expectDeepEqual } from '../deep-equal';
 import { syntheticGraph } from '../../../scripts/bench/graph';
 
 const SESSION: SessionSummary = { id: 'bench', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 0, fileCount: 1, branchCount: 0 };
@@ -43,8 +44,8 @@ describe('decoding stored graph chunks', () => {
       const assembled = assembleSessionGraphChunks(SESSION, chunks);
       const expected = decodeSessionGraph(assembled);
       const decoded = decodeSessionGraphChunks(SESSION, chunks);
-      expect(decoded.graph).toEqual(expected);
-      expect(decoded.packed).toEqual(packEncodedNodes(assembled, expected.nodes));
+      expectDeepEqual(decoded.graph, expected);
+      expectDeepEqual(decoded.packed, packEncodedNodes(assembled, expected.nodes));
     }
   });
 
@@ -73,12 +74,12 @@ describe('decoding stored graph chunks', () => {
         if (k === 0 || k === Math.floor(chunks.length / 2)) previews.push({ k, preview: decoder.preview() });
       }
       const whole = decoder.finish();
-      expect(whole).toEqual(decodeSessionGraphChunks(SESSION, chunks, workspaceNodes));
+      expectDeepEqual(whole, decodeSessionGraphChunks(SESSION, chunks, workspaceNodes));
       for (const { k, preview } of previews) {
         const alone = decodeSessionGraphChunks(SESSION, chunks.slice(0, k + 1), workspaceNodes);
         // Arbor's nodes that are not among the first nodes yet are left out of the preview.
         const shown = new Set(alone.graph.nodes.map((node) => node.id));
-        expect(preview).toEqual({ ...alone, graph: { ...alone.graph, workspaceNodes: workspaceNodes.filter((info) => shown.has(info.nodeId)) } });
+        expectDeepEqual(preview, { ...alone, graph: { ...alone.graph, workspaceNodes: workspaceNodes.filter((info) => shown.has(info.nodeId)) } });
         // The same node objects as the whole graph's start, in an array of their own.
         expect(preview.graph.nodes).not.toBe(whole.graph.nodes);
         expect(preview.graph.nodes[0]).toBe(whole.graph.nodes[0]);
@@ -106,7 +107,7 @@ describe('decoding stored graph chunks', () => {
   });
 
   it('gives back the nodes that were stored', () => {
-    expect(decodeSessionGraphChunks(SESSION, chunksOf(nodes, 300)).graph.nodes).toEqual(nodes);
+    expectDeepEqual(decodeSessionGraphChunks(SESSION, chunksOf(nodes, 300)).graph.nodes, nodes);
   });
 
   it('keeps the workspace nodes beside them', () => {
