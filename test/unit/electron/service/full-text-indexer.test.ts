@@ -24,6 +24,8 @@ function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSte
       clock += 10;
       return 1;
     },
+    pendingFacetRewriteRows: () => 0,
+    rewriteFacetsChunk: () => 0,
     pendingUsageRows: () => uncounted,
     backfillUsageChunk: (rows: number) => {
       const consumed = Math.min(rows, uncounted);
