@@ -96,13 +96,30 @@ const kindFacet = (kind: string): string => `${FACET}k${facetId(kind)}`;
 const sessionFacet = (sessionId: string): string => `${FACET}s${facetId(sessionId)}`;
 // A folder's letters alone would make /a/b-c and /ab/c one project: a hash of the whole path cannot.
 const projectFacet = (project: string): string => `${FACET}p${createHash('sha256').update(project).digest('hex').slice(0, 20)}`;
+/**
+ * A kind within a project, one token (migration 039): "prompts in this project" matched the kind's token and the
+ * project's, and FTS5 walked the project's doclist (on ~42% of rows in the bench) to meet the kind's scattered
+ * rows: 9–10 ms over a million messages. The pair's own doclist holds only the rows that match both. The hash has
+ * a fixed length, so the kind after it cannot run into it.
+ */
+const kindProjectFacet = (kind: string, project: string): string =>
+  `${FACET}c${createHash('sha256').update(project).digest('hex').slice(0, 20)}${facetId(kind)}`;
+/** Kind×project pairs one query may name; beyond that the two groups are matched apart, as before 039. */
+export const MAX_KIND_PROJECT_PAIRS = 64;
+/**
+ * The kinds whose rows a store indexed before 039 gets pairs for (search-facet-rewrite.ts): a few in a hundred
+ * rows each (prompts 2.8%, errors 0.7%, system lines 1.4% in the bench), scattered over time, so FTS5 walks far
+ * to meet them with a project. Pairs for them are ~5% of a store's rows to index again (all rows took 0.4–1.3
+ * cpu-ms each, hours for a big store). The other kinds fill a page within the newest rows either way.
+ */
+export const FEW_ROW_KINDS: readonly NodeKind[] = ['user', 'error', 'system', 'compaction', 'merge-summary'];
 const agentFacet = (agent: string): string =>
   agent === 'main' ? `${FACET}xmain` : agent === 'subagent' ? `${FACET}xsub` : `${FACET}x${facetId(agent)}`;
 
 /** The facets column of a node: what the filters match, as tokens. */
 export function facetTokens(node: FacetSource): string {
   const tokens = [kindFacet(node.kind), sessionFacet(node.sessionId)];
-  if (node.project !== null) tokens.push(projectFacet(node.project));
+  if (node.project !== null) tokens.push(projectFacet(node.project), kindProjectFacet(node.kind, node.project));
   if (node.sidechain || node.agentId !== null) {
     tokens.push(agentFacet('subagent'));
     if (node.agentId !== null) tokens.push(agentFacet(node.agentId));
@@ -134,6 +151,11 @@ export interface ResolvedFilters {
   readonly agent?: string;
   readonly fromSeconds?: number;
   readonly toSeconds?: number;
+  /**
+   * Every indexed row of the filter's kinds carries its kind×project token (search-facet-rewrite.ts): a kind
+   * filter with a project filter is matched as one group of pairs. Otherwise as two groups.
+   */
+  readonly kindByProject?: boolean;
 }
 
 export interface FtsSearch {
@@ -154,18 +176,17 @@ export function buildFtsSearch(input: string | readonly SearchTerm[], filters: R
   const text = toFtsQuery(input);
   if (text !== null) parts.push(`text : ( ${text} )`);
   const anyOf = (tokens: readonly string[]): string => `facets : ( ${tokens.map(quote).join(' OR ')} )`;
-  if (filters.kinds !== undefined) {
-    if (filters.kinds.length === 0) return null;
-    parts.push(anyOf(filters.kinds.map(kindFacet)));
-  }
+  const kinds = filters.kinds;
+  const projects = filters.projects?.slice(0, MAX_FILTER_SESSIONS);
+  if (kinds?.length === 0 || projects?.length === 0) return null;
+  const pairs = filters.kindByProject === true && kinds !== undefined && projects !== undefined && kinds.length * projects.length <= MAX_KIND_PROJECT_PAIRS;
+  if (pairs) parts.push(anyOf(kinds.flatMap((kind) => projects.map((project) => kindProjectFacet(kind, project)))));
+  else if (kinds !== undefined) parts.push(anyOf(kinds.map(kindFacet)));
   if (filters.sessionIds !== undefined) {
     if (filters.sessionIds.length === 0) return null;
     parts.push(anyOf(filters.sessionIds.slice(0, MAX_FILTER_SESSIONS).map(sessionFacet)));
   }
-  if (filters.projects !== undefined) {
-    if (filters.projects.length === 0) return null;
-    parts.push(anyOf(filters.projects.slice(0, MAX_FILTER_SESSIONS).map(projectFacet)));
-  }
+  if (!pairs && projects !== undefined) parts.push(anyOf(projects.map(projectFacet)));
   if (filters.agent !== undefined) parts.push(anyOf([agentFacet(filters.agent)]));
   if (parts.length === 0) return null;
   const minRowid = filters.fromSeconds === undefined ? ALL_ROWIDS.min : BigInt(filters.fromSeconds) << SEQ_BITS;

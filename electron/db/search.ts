@@ -8,7 +8,7 @@
 import { type NodeKind, type SearchFilters, type SearchHit, type SearchIndexProgress, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
 import type { ReadableDB, WritableDB } from './database';
 import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
-import { broadenLastWord, buildFtsSearch, facetTokens, type FtsSearch, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
+import { broadenLastWord, buildFtsSearch, facetTokens, FEW_ROW_KINDS, type FtsSearch, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
 import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest } from './search-rank';
 
 /**
@@ -18,6 +18,25 @@ import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest }
 export const SEARCH_CANDIDATES = 100;
 /** Characters of a node's text kept beside the index and read to rank it (its whole length still counts). */
 export const RANK_HEAD = 384;
+
+/**
+ * Migration 039's background rewrite of the rows of FEW_ROW_KINDS indexed before it (search-facet-rewrite.ts):
+ * `until` is the last seq indexed then, `done` moves with each slice. Rows above `until` have every facet.
+ */
+export const FACET_REWRITE_KEYS = { until: 'facet_rewrite_until', done: 'facet_rewrite_upto' } as const;
+const FACETS_REWRITTEN_SQL = `SELECT (SELECT value FROM meta WHERE key = '${FACET_REWRITE_KEYS.done}') AS done, (SELECT value FROM meta WHERE key = '${FACET_REWRITE_KEYS.until}') AS until`;
+
+/**
+ * Which rows carry their kind×project token: all (nothing was indexed before 039), those of FEW_ROW_KINDS (the
+ * rewrite is done), or not known to (the rewrite is under way, or a store without the keys: before 039).
+ */
+export type PairedRows = 'all' | 'few-row kinds' | 'not yet';
+
+function pairedRows(row: { done: number | null; until: number | null } | undefined): PairedRows {
+  if (row === undefined || row.done === null || row.until === null) return 'not yet';
+  if (row.until === 0) return 'all';
+  return row.done >= row.until ? 'few-row kinds' : 'not yet';
+}
 
 interface Bounds {
   readonly match: string;
@@ -55,6 +74,7 @@ export function prepareSearchQueries(db: ReadableDB, derive: DeriveSearchText) {
       `SELECT count(*) AS total FROM (
          SELECT 1 FROM node_text WHERE node_text MATCH @match AND rowid BETWEEN @min AND @max LIMIT @cap)`,
     ),
+    facetsRewritten: db.prepare<[], { done: number | null; until: number | null }>(FACETS_REWRITTEN_SQL),
   };
   statements.candidates.safeIntegers(true);
   statements.scan.safeIntegers(true);
@@ -64,7 +84,13 @@ export function prepareSearchQueries(db: ReadableDB, derive: DeriveSearchText) {
     if (row === undefined) return '';
     return row.text ?? derive(lines.line(row), row.format);
   };
-  return { ...statements, fullText };
+  // Once rows carry their kind×project token they always will (new rows are indexed with it): asked until then.
+  let paired: PairedRows = 'not yet';
+  const pairsFor = (kinds: readonly string[]): boolean => {
+    if (paired === 'not yet') paired = pairedRows(statements.facetsRewritten.get());
+    return paired === 'all' || (paired === 'few-row kinds' && kinds.every((kind) => FEW_ROW_KINDS.includes(kind as NodeKind)));
+  };
+  return { ...statements, fullText, pairsFor };
 }
 export type SearchQueries = ReturnType<typeof prepareSearchQueries>;
 
@@ -77,7 +103,7 @@ interface NodeRow {
 }
 
 /** Filters as the index sees them: projects become their sessions, dates become seconds. */
-function resolveFilters(filters: SearchFilters): ResolvedFilters {
+function resolveFilters(q: SearchQueries, filters: SearchFilters): ResolvedFilters {
   const seconds = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : (unixSeconds(iso) ?? undefined));
   return {
     kinds: filters.kinds,
@@ -86,6 +112,8 @@ function resolveFilters(filters: SearchFilters): ResolvedFilters {
     agent: filters.agent,
     fromSeconds: seconds(filters.from),
     toSeconds: seconds(filters.to),
+    // Read only when it could change the query.
+    kindByProject: filters.kinds !== undefined && filters.projects !== undefined && q.pairsFor(filters.kinds),
   };
 }
 
@@ -98,7 +126,7 @@ function toBounds(search: FtsSearch): Bounds {
  * offset counts through that one order. Never throws on what the user typed: odd input just finds less.
  */
 export function searchNodes(q: SearchQueries, input: string, limit: number, offset = 0, filters: SearchFilters = {}): SearchHit[] {
-  const search = buildFtsSearch(input, resolveFilters(filters));
+  const search = buildFtsSearch(input, resolveFilters(q, filters));
   if (search === null || limit <= 0) return [];
   const bounds = toBounds(search);
   const newest = offset < SEARCH_CANDIDATES ? q.candidates.all({ ...bounds, limit: SEARCH_CANDIDATES, offset: 0 }) : null;
@@ -162,7 +190,7 @@ export interface SearchPage {
  */
 export function searchPage(q: SearchQueries, input: string, options: { limit: number; offset: number; cap: number; filters?: SearchFilters }): SearchPage {
   const { limit, offset, cap, filters = {} } = options;
-  const resolved = resolveFilters(filters);
+  const resolved = resolveFilters(q, filters);
   const terms = parseSearchText(input);
   const broad = offset < SEARCH_CANDIDATES ? broadenLastWord(terms) : null;
   const broadSearch = broad === null ? null : buildFtsSearch(broad.terms, resolved);
@@ -225,13 +253,13 @@ function rankCandidates(candidates: readonly CandidateRow[], pattern: SearchPatt
 
 /** How many nodes match, counted up to `cap` (more than that reads as `capped`). */
 export function countSearchHits(q: SearchQueries, input: string, cap: number, filters: SearchFilters = {}): { total: number; capped: boolean } {
-  const search = buildFtsSearch(input, resolveFilters(filters));
+  const search = buildFtsSearch(input, resolveFilters(q, filters));
   if (search === null) return { total: 0, capped: false };
   const total = q.count.get({ ...toBounds(search), cap: cap + 1 })?.total ?? 0;
   return total > cap ? { total: cap, capped: true } : { total, capped: false };
 }
 
-interface ChunkRow extends StoredRawColumns {
+export interface ChunkRow extends StoredRawColumns {
   readonly seq: number;
   readonly text: string | null;
   readonly project: string | null;
@@ -243,14 +271,14 @@ interface ChunkRow extends StoredRawColumns {
   readonly timestamp: string | null;
 }
 
+/** What the indexer reads of a node (FROM included): its text or raw line, and what its facets name. */
+export const CHUNK_COLUMNS = `n.seq, ${rawColumns('n')}, n.text, f.format, n.kind, n.session_id, s.project, n.agent_id, n.sidechain, n.timestamp
+       FROM nodes n JOIN files f ON f.id = n.file_id JOIN sessions s ON s.id = n.session_id`;
+
 export function prepareIndexStatements(db: WritableDB) {
   return {
     watermark: db.prepare<[], { value: number }>(`SELECT value FROM meta WHERE key = 'fts_indexed_upto'`),
-    chunk: db.prepare<[number, number], ChunkRow>(
-      `SELECT n.seq, ${rawColumns('n')}, n.text, f.format, n.kind, n.session_id, s.project, n.agent_id, n.sidechain, n.timestamp
-       FROM nodes n JOIN files f ON f.id = n.file_id JOIN sessions s ON s.id = n.session_id
-       WHERE n.seq > ? ORDER BY n.seq LIMIT ?`,
-    ),
+    chunk: db.prepare<[number, number], ChunkRow>(`SELECT ${CHUNK_COLUMNS} WHERE n.seq > ? ORDER BY n.seq LIMIT ?`),
     insert: db.prepare<[bigint, string, string, string, number]>('INSERT INTO node_text (rowid, text, facets, head, length) VALUES (?, ?, ?, ?, ?)'),
     setWatermark: db.prepare<[number]>(`UPDATE meta SET value = ? WHERE key = 'fts_indexed_upto'`),
     // Migration 025: the watermark when the index was last merged into one segment (no row = never).
@@ -295,7 +323,7 @@ const CHUNK_RAW_BYTES = 32 * 1024 * 1024;
  */
 export const CHUNK_TEXT_CHARS = 4 * 1024 * 1024;
 
-interface IndexedRow {
+export interface IndexedRow {
   readonly rowid: bigint;
   readonly text: string;
   readonly row: ChunkRow;
@@ -308,38 +336,61 @@ interface IndexedRow {
 export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText): number {
   return db.transaction(() => {
     const from = s.watermark.get()?.value ?? 0;
-    const chunk: ChunkRow[] = [];
-    const indexed: IndexedRow[] = [];
-    let last: ChunkRow | undefined;
-    let consumed = 0;
-    let bytes = 0;
-    let chars = 0;
-    // Collected first: the connection cannot run the inserts while the SELECT is still iterating.
-    for (const row of s.chunk.iterate(from, Math.max(1, rows))) {
-      chunk.push(row);
-      bytes += row.raw_length ?? row.raw.length;
-      if (bytes >= CHUNK_RAW_BYTES) break;
-    }
-    // Text is worked out once the SELECT is done (a block row's line is read with a statement of its own).
-    for (const row of chunk) {
-      const text = row.text ?? (derive === undefined ? '' : derive(s.lines.line(row), row.format));
-      if (text.length > 0) indexed.push({ rowid: searchRowid(row.timestamp, row.seq), text, row });
-      last = row;
-      consumed++;
-      chars += text.length;
-      if (chars >= CHUNK_TEXT_CHARS) break;
-    }
+    const { indexed, last, consumed } = readChunkTexts(s.chunk.iterate(from, Math.max(1, rows)), s.lines, derive);
     if (last === undefined) return 0;
-    // In rowid order: FTS5 writes out what it holds whenever a rowid is lower than the one before (a chunk
-    // spanning sessions, or lines whose times go back), which would make one segment per step back.
-    indexed.sort((a, b) => (a.rowid < b.rowid ? -1 : a.rowid > b.rowid ? 1 : 0));
-    for (const { rowid, text, row } of indexed) {
-      const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, project: row.project, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
-      s.insert.run(rowid, text, facets, textHead(text), text.length);
-    }
+    insertIndexed(s.insert, indexed);
     s.setWatermark.run(last.seq);
     return consumed;
   })();
+}
+
+/** A chunk's rows with their text, in rowid order, and the last row consumed (the chunk's new watermark). */
+export interface ChunkTexts {
+  readonly indexed: IndexedRow[];
+  readonly last: ChunkRow | undefined;
+  readonly consumed: number;
+  /** The rows consumed, text or not, in seq order. */
+  readonly rows: readonly ChunkRow[];
+}
+
+/**
+ * The rows of one chunk (fewer when their raw lines or their text are large) with their search text: stored
+ * text wins, null text is derived from the raw line, empty text is not indexed. Sorted by rowid.
+ */
+export function readChunkTexts(rows: Iterable<ChunkRow>, lines: IndexStatements['lines'], derive?: DeriveSearchText): ChunkTexts {
+  const chunk: ChunkRow[] = [];
+  const indexed: IndexedRow[] = [];
+  let last: ChunkRow | undefined;
+  let consumed = 0;
+  let bytes = 0;
+  let chars = 0;
+  // Collected first: the connection cannot run the inserts while the SELECT is still iterating.
+  for (const row of rows) {
+    chunk.push(row);
+    bytes += row.raw_length ?? row.raw.length;
+    if (bytes >= CHUNK_RAW_BYTES) break;
+  }
+  // Text is worked out once the SELECT is done (a block row's line is read with a statement of its own).
+  for (const row of chunk) {
+    const text = row.text ?? (derive === undefined ? '' : derive(lines.line(row), row.format));
+    if (text.length > 0) indexed.push({ rowid: searchRowid(row.timestamp, row.seq), text, row });
+    last = row;
+    consumed++;
+    chars += text.length;
+    if (chars >= CHUNK_TEXT_CHARS) break;
+  }
+  // In rowid order: FTS5 writes out what it holds whenever a rowid is lower than the one before (a chunk
+  // spanning sessions, or lines whose times go back), which would make one segment per step back.
+  indexed.sort((a, b) => (a.rowid < b.rowid ? -1 : a.rowid > b.rowid ? 1 : 0));
+  return { indexed, last, consumed, rows: chunk.slice(0, consumed) };
+}
+
+/** Writes a chunk's rows into the index with their facets as this version names them. */
+export function insertIndexed(insert: IndexStatements['insert'], indexed: readonly IndexedRow[]): void {
+  for (const { rowid, text, row } of indexed) {
+    const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, project: row.project, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
+    insert.run(rowid, text, facets, textHead(text), text.length);
+  }
 }
 
 /** The first RANK_HEAD characters, not cutting a character in two (a lone surrogate is not text). */

@@ -8,6 +8,7 @@ import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexP
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
+import { pendingFacetRewriteRows, prepareFacetRewrite, rewriteFacetsChunk } from './search-facet-rewrite';
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
@@ -155,6 +156,9 @@ export interface SessionStore {
    */
   indexNextChunk(rows: number, derive?: DeriveSearchText): number;
   pendingIndexRows(): number;
+  /** Indexes up to `rows` more nodes indexed before migration 039 again, with their kind×project token; 0 = none left. */
+  rewriteFacetsChunk(rows: number, derive?: DeriveSearchText): number;
+  pendingFacetRewriteRows(): number;
   /** One bounded step of merging the index into one segment once it has grown enough; 0 when none is left (search.ts). */
   mergeIndexStep(): number;
   /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
@@ -183,6 +187,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const indexStatements = prepareIndexStatements(db.write);
   const compactionStatements = prepareCompactionStatements(db.write);
   const usageBackfill = prepareUsageBackfill(db.write);
+  const facetRewrite = prepareFacetRewrite(db.write);
   const sessionQueries = prepareSessionQueries(db.read);
   const lineageQueries = prepareLineageQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
@@ -260,6 +265,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
+    rewriteFacetsChunk: (rows, derive) => rewriteFacetsChunk(db.write, facetRewrite, rows, derive),
+    pendingFacetRewriteRows: () => pendingFacetRewriteRows(facetRewrite),
     mergeIndexStep: () => mergeIndexStep(db.write, indexStatements),
     compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
     pendingCompactionRows: () => pendingCompactionRows(compactionStatements),

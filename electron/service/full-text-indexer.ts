@@ -2,7 +2,8 @@
  * Fills the full-text index in the background after an import has returned: small chunks, one
  * transaction each, yielding to the event loop between them so requests are served meanwhile. The import
  * stores no search text for most nodes (it is off its hot path): each chunk derives it from the raw lines.
- * Once the index is up to date, the same loop counts the tokens of the lines a store held before migration 023
+ * Once the index is up to date, the same loop indexes again the rows indexed before migration 039 (their
+ * kind×project token: search-facet-rewrite.ts), counts the tokens of the lines a store held before migration 023
  * (usage-backfill.ts), merges the index into one segment when it has grown enough, then compresses the raw lines
  * a store held before migration 013 (nothing to do in a store created since either).
  */
@@ -61,6 +62,8 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
 
   async function run(): Promise<void> {
     await work(() => store.pendingIndexRows(), (rows) => store.indexNextChunk(rows, derive), options.onProgress);
+    // Rows indexed before migration 039 get their kind×project token; until then searches match the old way.
+    await work(() => store.pendingFacetRewriteRows(), (rows) => store.rewriteFacetsChunk(rows, derive));
     // Before the merge: until it is done, the Statistics view says its figures are partial.
     await work(() => store.pendingUsageRows(), (rows) => store.backfillUsageChunk(rows));
     // Up to date: merge the index into one segment when it has grown enough (search.ts), in short steps.

@@ -45,6 +45,23 @@ describe('buildFtsSearch', () => {
     expect(buildFtsSearch('', { agent: 'main' })?.match).toBe('facets : ( "\ue002xmain" )');
   });
 
+  it('matches kinds within projects as one group of pairs once every row has them, and as two groups before', () => {
+    const pairOf = (kind: string, project: string): string | undefined =>
+      facetTokens({ kind, sessionId: 's', project, agentId: null, sidechain: false }).split(' ')[3];
+    const filters = { kinds: ['user', 'error'] as const, projects: ['/a', '/b'], sessionIds: ['S1'] };
+    const pairs = ['user', 'error'].flatMap((kind) => ['/a', '/b'].map((project) => `"${pairOf(kind, project)}"`));
+    expect(buildFtsSearch('fix', { ...filters, kindByProject: true })?.match).toBe(`text : ( "fix"* ) AND facets : ( ${pairs.join(' OR ')} ) AND facets : ( "ss1" )`);
+    const apart = buildFtsSearch('fix', { ...filters, kindByProject: false })?.match;
+    expect(apart).toContain('facets : ( "kuser" OR "kerror" ) AND facets : ( "ss1" ) AND facets : ( "p');
+    expect(apart).not.toContain('c');
+    // A kind alone or a project alone has no pair to use; too many pairs are matched apart.
+    expect(buildFtsSearch('fix', { kinds: ['user'], kindByProject: true })?.match).toBe('text : ( "fix"* ) AND facets : ( "kuser" )');
+    expect(buildFtsSearch('fix', { projects: ['/a'], kindByProject: true })?.match).not.toContain('c');
+    const many = Array.from({ length: 40 }, (_, i) => `/p${i}`);
+    expect(buildFtsSearch('fix', { kinds: ['user', 'error'], projects: many, kindByProject: true })?.match).not.toContain('c');
+    expect(buildFtsSearch('fix', { kinds: ['user'], projects: [], kindByProject: true })).toBeNull();
+  });
+
   it('finds nothing, without querying, for an empty filter or an empty date range', () => {
     expect(buildFtsSearch('fix', { kinds: [] })).toBeNull();
     expect(buildFtsSearch('fix', { sessionIds: [] })).toBeNull();
@@ -86,8 +103,11 @@ describe('facetTokens', () => {
     const tokens = (project: string): string[] => facetTokens({ kind: 'user', sessionId: 's', project, agentId: null, sidechain: false }).split(' ');
     const a = tokens('/a/b-c');
     const b = tokens('/ab/c');
-    expect(a).toHaveLength(4);
+    expect(a).toHaveLength(5);
     expect(a[2]).toMatch(/^\ue002p[0-9a-f]{20}$/);
+    // The kind within the project: the same hash, then the kind.
+    expect(a[3]).toBe(`\ue002c${a[2]?.slice(2)}user`);
+    expect(a[3]).not.toBe(b[3]);
     expect(a[2]).not.toBe(b[2]);
     expect(tokens('/a/b-c')[2]).toBe(a[2]);
   });

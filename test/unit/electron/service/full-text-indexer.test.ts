@@ -3,7 +3,7 @@ import type { SessionStore } from '../../../../electron/db/session-store';
 import { createFullTextIndexer } from '../../../../electron/service/full-text-indexer';
 
 /** A store whose indexing costs `msPerRow` on an injected clock, with `pending` rows to index. */
-function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSteps = 0, uncounted = 0) {
+function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSteps = 0, uncounted = 0, unpaired = 0) {
   let clock = 0;
   const asked: number[] = [];
   const steps: string[] = [];
@@ -23,6 +23,14 @@ function slowStore(pending: number, msPerRow: number, uncompressed = 0, mergeSte
       steps.push('merge');
       clock += 10;
       return 1;
+    },
+    pendingFacetRewriteRows: () => unpaired,
+    rewriteFacetsChunk: (rows: number) => {
+      const consumed = Math.min(rows, unpaired);
+      unpaired -= consumed;
+      if (consumed > 0) steps.push('pairs');
+      clock += consumed * msPerRow;
+      return consumed;
     },
     pendingUsageRows: () => uncounted,
     backfillUsageChunk: (rows: number) => {
@@ -110,6 +118,17 @@ describe('full-text indexer', () => {
     expect(steps.filter((step) => step === 'usage').length).toBeGreaterThan(10);
     expect(steps.indexOf('usage')).toBeGreaterThan(steps.lastIndexOf('index'));
     expect(steps.indexOf('merge')).toBeGreaterThan(steps.lastIndexOf('usage'));
+  });
+
+  it('indexes again the few-row kinds of a store made before migration 039 once the index is up to date, in chunks, before merging it', async () => {
+    const { store, steps, now } = slowStore(1000, 0.4, 0, 2, 0, 3000);
+    const indexer = createFullTextIndexer(store, { chunkMs: 20, now });
+    indexer.kick();
+    await indexer.idle();
+    expect(store.pendingFacetRewriteRows()).toBe(0);
+    expect(steps.filter((step) => step === 'pairs').length).toBeGreaterThan(10);
+    expect(steps.indexOf('pairs')).toBeGreaterThan(steps.lastIndexOf('index'));
+    expect(steps.indexOf('merge')).toBeGreaterThan(steps.lastIndexOf('pairs'));
   });
 
   it('merges the index in steps once it is up to date, before compressing old rows', async () => {
