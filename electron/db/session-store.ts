@@ -41,6 +41,9 @@ import {
   countSearchHits,
   type DeriveSearchText,
   indexNextChunk,
+  startIndexChunk,
+  startIndexMerge,
+  type IndexChunk,
   mergeIndexStep,
   indexProgress,
   pendingIndexRows,
@@ -154,9 +157,13 @@ export interface SessionStore {
    * stored without text (the parser deferred it) get theirs from `derive` (none without it).
    */
   indexNextChunk(rows: number, derive?: DeriveSearchText): number;
+  /** The same chunk done in slices of time, its transaction open between them (search.ts IndexChunk). */
+  startIndexChunk(rows: number, derive?: DeriveSearchText): IndexChunk;
   pendingIndexRows(): number;
   /** One bounded step of merging the index into one segment once it has grown enough; 0 when none is left (search.ts). */
   mergeIndexStep(): number;
+  /** The merge's steps in slices of time, many in one transaction (search.ts startIndexMerge). */
+  startIndexMerge(): IndexChunk;
   /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
   compactNextChunk(rows: number): number;
   pendingCompactionRows(): number;
@@ -259,8 +266,10 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     searchPage: (query, options) => searchPage(searchQueries, query, options),
     indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
+    startIndexChunk: (rows, derive) => startIndexChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     mergeIndexStep: () => mergeIndexStep(db.write, indexStatements),
+    startIndexMerge: () => startIndexMerge(db.write, indexStatements),
     compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
     pendingCompactionRows: () => pendingCompactionRows(compactionStatements),
     backfillUsageChunk: (rows) => backfillUsageChunk(db.write, usageBackfill, rows),

@@ -135,4 +135,60 @@ describe('full-text indexer', () => {
     await indexer.idle();
     expect(left().uncompressed).toBe(3000 - 250);
   });
+
+  it('regression: an append waited for the whole chunk under way; in slices, an interrupt rolls it back and the next chunks take half the rows it reached, then grow back', async () => {
+    let pending = 100_000;
+    const asked: number[] = [];
+    const interrupted: number[] = [];
+    let importing = false;
+    let indexer: ReturnType<typeof createFullTextIndexer> | null = null;
+    let resumed: () => void = () => undefined;
+    const afterAppend = new Promise<void>((resolve) => (resumed = resolve));
+    const store = {
+      pendingIndexRows: () => pending,
+      // 1000 rows a slice; the chunk commits its rows only at its last slice.
+      startIndexChunk: (rows: number) => {
+        asked.push(rows);
+        const wanted = Math.min(rows, pending);
+        let reached = 0;
+        return {
+          advance: () => {
+            reached = Math.min(wanted, reached + 1000);
+            // The append arrives as the third chunk reaches 4000 rows: the write worker interrupts it.
+            if (asked.length === 3 && reached === 4000 && interrupted.length === 0) {
+              importing = true;
+              indexer!.interrupt();
+              setTimeout(() => {
+                importing = false;
+                indexer!.kick();
+                resumed();
+              }, 5);
+              return null;
+            }
+            if (reached < wanted) return null;
+            pending -= wanted;
+            return wanted;
+          },
+          interrupt: () => {
+            interrupted.push(reached);
+            return reached;
+          },
+        };
+      },
+      pendingUsageRows: () => 0,
+      backfillUsageChunk: () => 0,
+      startIndexMerge: () => ({ advance: () => 0, interrupt: () => 0 }),
+      pendingCompactionRows: () => 0,
+      compactNextChunk: () => 0,
+    } as unknown as SessionStore;
+    indexer = createFullTextIndexer(store, { chunkRows: 100, minChunkRows: 100, maxChunkRows: 50_000, smallFirstChunk: true, sliceMs: 20, paused: () => importing });
+    indexer.kick();
+    await afterAppend;
+    await indexer.idle();
+    expect(interrupted).toEqual([4000]);
+    expect(pending).toBe(0);
+    // Run 1: small first chunk, then whole ones (the third interrupted); run 2: small, then half of 4000, growing back.
+    expect(asked.slice(0, 7)).toEqual([100, 50_000, 50_000, 100, 2000, 4000, 8000]);
+  });
 });
+
