@@ -6,7 +6,7 @@ import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
-import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
+import { beginWriteGroup, commitWriteGroup, deferCheckpoints, foldLargeWal, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
@@ -89,6 +89,10 @@ export interface SessionStore {
   commitWriteGroup(): void;
   /** Copies the WAL back into the store file (after a big import, so the next write does not). */
   foldWal(): void;
+  /** Checkpoints left to the caller (foldLargeWal, foldWal) while on; SQLite's every 256 pages when off. */
+  deferCheckpoints(on: boolean): void;
+  /** Folds the WAL back once it has grown past the bulk bound (database.ts BULK_WAL_BYTES). */
+  foldLargeWal(): void;
 
   // --- reads
   listSessions(request: { readonly query?: string; readonly limit?: number; readonly offset?: number }): {
@@ -226,6 +230,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     beginWriteGroup: () => beginWriteGroup(db.write),
     commitWriteGroup: () => commitWriteGroup(db.write),
     foldWal: () => foldWal(db.write),
+    deferCheckpoints: (on) => deferCheckpoints(db.write, on),
+    foldLargeWal: () => void foldLargeWal(db.write),
     listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => sessionNodes(sessionId),

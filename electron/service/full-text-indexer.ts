@@ -56,6 +56,12 @@ export interface IndexerOptions {
    * so that appends arriving every second still let indexing through. Unset: each chunk in one go.
    */
   readonly sliceMs?: number;
+  /**
+   * While a run writes, checkpoints are the indexer's: the WAL is folded back past the bulk bound between chunks and
+   * once the run ends, not every 256 pages (FTS5 reuses the pages of the segments it merged, and each checkpoint
+   * copied every version of them). Not restored while paused: the import that paused it sets its own.
+   */
+  readonly foldsWal?: boolean;
   readonly now?: () => number;
   /** While true (an import is writing), the indexer steps aside; the import kicks it when done. */
   readonly paused?: () => boolean;
@@ -131,6 +137,20 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
   }
 
   async function run(): Promise<void> {
+    if (options.foldsWal !== true || store.pendingIndexRows() === 0) return runSteps();
+    store.deferCheckpoints(true);
+    try {
+      await runSteps();
+    } finally {
+      // Paused: an import has set its own checkpointing, and folds its WAL as it ends.
+      if (!paused()) {
+        store.deferCheckpoints(false);
+        store.foldWal();
+      }
+    }
+  }
+
+  async function runSteps(): Promise<void> {
     await work(() => store.pendingIndexRows(), indexChunk, options.onProgress);
     // Before the merge: until it is done, the Statistics view says its figures are partial.
     await work(() => store.pendingUsageRows(), (rows) => store.backfillUsageChunk(rows));
@@ -162,6 +182,7 @@ export function createFullTextIndexer(store: SessionStore, options: IndexerOptio
             : wholeRows
           : Math.round(Math.min(maxChunkRows, Math.max(minChunkRows, (chunkRows * chunkMs) / elapsed)));
       done += consumed;
+      if (options.foldsWal === true) store.foldLargeWal();
       // Nodes imported meanwhile grow the job.
       if (done > total) total = done + pending();
       onProgress?.({ done, total: Math.max(total, done) });

@@ -111,6 +111,7 @@ function openIndexer(): LocalFullTextIndexer {
     chunkRows: indexChunkRows ?? FIRST_INDEX_CHUNK_ROWS,
     smallFirstChunk: true,
     sliceMs: INDEX_SLICE_MS,
+    foldsWal: true,
     onProgress: (progress) => post({ type: 'index-progress', progress }),
   });
   return indexer;

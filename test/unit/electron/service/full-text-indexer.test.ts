@@ -190,5 +190,39 @@ describe('full-text indexer', () => {
     // Run 1: small first chunk, then whole ones (the third interrupted); run 2: small, then half of 4000, growing back.
     expect(asked.slice(0, 7)).toEqual([100, 50_000, 50_000, 100, 2000, 4000, 8000]);
   });
+
+  it('defers checkpoints while a run indexes, folding a large WAL between chunks and the WAL once the run ends (issue 12: each version of the pages FTS5 reuses was copied back)', async () => {
+    const { store, steps } = slowStore(3000, 0.01);
+    const calls: string[] = [];
+    Object.assign(store, {
+      deferCheckpoints: (on: boolean) => calls.push(on ? 'defer' : 'restore'),
+      foldLargeWal: () => calls.push(`fold-large after ${steps.length}`),
+      foldWal: () => calls.push('fold'),
+    });
+    const indexer = createFullTextIndexer(store, { chunkRows: 1000, minChunkRows: 1000, maxChunkRows: 1000, foldsWal: true });
+    indexer.kick();
+    await indexer.idle();
+    expect(calls).toEqual(['defer', 'fold-large after 1', 'fold-large after 2', 'fold-large after 3', 'restore', 'fold']);
+  });
+
+  it('leaves the checkpointing to the import that paused the run', async () => {
+    let importing = false;
+    const { store } = slowStore(3000, 0.01);
+    const calls: string[] = [];
+    const real = store.indexNextChunk.bind(store);
+    Object.assign(store, {
+      deferCheckpoints: (on: boolean) => calls.push(on ? 'defer' : 'restore'),
+      foldLargeWal: () => undefined,
+      foldWal: () => calls.push('fold'),
+      indexNextChunk: (rows: number) => {
+        importing = true;
+        return real(rows);
+      },
+    });
+    const indexer = createFullTextIndexer(store, { chunkRows: 1000, minChunkRows: 1000, maxChunkRows: 1000, foldsWal: true, paused: () => importing });
+    indexer.kick();
+    await indexer.idle();
+    expect(calls).toEqual(['defer']);
+  });
 });
 
