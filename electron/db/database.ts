@@ -201,6 +201,15 @@ export function isStoreError(error: unknown): boolean {
  */
 export function setBulkMode(db: WritableDB, on: boolean): void {
   db.pragma(on ? 'synchronous = OFF' : 'synchronous = NORMAL');
+  deferCheckpoints(db, on);
+}
+
+/**
+ * Leaves checkpoints to the writer (on: it folds the WAL itself, `foldLargeWal`), or back to SQLite's every 256
+ * pages. The background indexing defers them too: FTS5 frees the pages of the segments it merges and the next
+ * segments reuse them, and a checkpoint every 256 pages copied each version of them into the store file.
+ */
+export function deferCheckpoints(db: WritableDB, on: boolean): void {
   db.pragma(on ? 'wal_autocheckpoint = 0' : 'wal_autocheckpoint = 256');
 }
 

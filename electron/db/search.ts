@@ -334,14 +334,123 @@ export interface IndexedRow {
  * how many it consumed (0 = up to date). Stored text wins; null text is derived from raw; empty text is not indexed.
  */
 export function indexNextChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText): number {
-  return db.transaction(() => {
-    const from = s.watermark.get()?.value ?? 0;
-    const { indexed, last, consumed } = readChunkTexts(s.chunk.iterate(from, Math.max(1, rows)), s.lines, derive);
-    if (last === undefined) return 0;
-    insertIndexed(s.insert, indexed);
-    s.setWatermark.run(last.seq);
-    return consumed;
-  })();
+  const chunk = startIndexChunk(db, s, rows, derive);
+  try {
+    return chunk.advance(Infinity) ?? 0;
+  } finally {
+    // Only reached open when a statement threw: nothing of the chunk is kept.
+    chunk.interrupt();
+  }
+}
+
+/**
+ * One chunk of indexNextChunk done in slices of time, its transaction held open between them, so that the thread
+ * running it can take a message meanwhile (issue 12: an append that arrived as a 4 MB chunk began waited ~1.3 s of
+ * CPU for it). The chunk is still one transaction and so one FTS5 segment: slicing it writes nothing more.
+ */
+export interface IndexChunk {
+  /** Works for about `budgetMs`; the rows consumed once the chunk has committed (0 = up to date), null while work remains. */
+  advance(budgetMs: number): number | null;
+  /**
+   * Ends a chunk not yet committed by rolling it back (cheap: FTS5 holds its postings in memory until the commit, so
+   * nothing was written), so that the connection can be written at once; returns the rows it had consumed so far.
+   */
+  interrupt(): number;
+}
+
+/** Rows read per statement while a chunk gathers its rows: small, so a slice can stop between them. */
+const GATHER_ROWS = 64;
+
+export function startIndexChunk(db: WritableDB, s: IndexStatements, rows: number, derive?: DeriveSearchText, now: () => number = () => performance.now()): IndexChunk {
+  const wanted = Math.max(1, rows);
+  const indexed: IndexedRow[] = [];
+  let state: 'new' | 'gather' | 'insert' | 'ended' = 'new';
+  let cursor = 0;
+  let last: ChunkRow | undefined;
+  let consumed = 0;
+  let bytes = 0;
+  let chars = 0;
+  let inserted = 0;
+  // Inside a transaction already (a caller's write group), the chunk is a savepoint in it.
+  let nested = false;
+  const begin = (): void => {
+    nested = db.inTransaction;
+    db.prepare(nested ? 'SAVEPOINT index_chunk' : 'BEGIN IMMEDIATE').run();
+  };
+  const commit = (): void => void db.prepare(nested ? 'RELEASE index_chunk' : 'COMMIT').run();
+  const rollback = (): void => {
+    if (!db.inTransaction) return; // a failed statement may have rolled it back already
+    if (!nested) return void db.prepare('ROLLBACK').run();
+    db.prepare('ROLLBACK TO index_chunk').run();
+    db.prepare('RELEASE index_chunk').run();
+  };
+
+  /** Reads and derives the chunk's rows in seq order until one of its bounds; true once it has them all. */
+  function gather(deadline: number): boolean {
+    for (;;) {
+      const asked = Math.min(GATHER_ROWS, wanted - consumed);
+      // Read before their text is worked out: the connection cannot run a statement while another iterates.
+      const batch = s.chunk.all(cursor, asked);
+      for (const row of batch) {
+        const text = row.text ?? (derive === undefined ? '' : derive(s.lines.line(row), row.format));
+        if (text.length > 0) indexed.push({ rowid: searchRowid(row.timestamp, row.seq), text, row });
+        last = row;
+        cursor = row.seq;
+        consumed++;
+        chars += text.length;
+        bytes += row.raw_length ?? row.raw.length;
+        if (chars >= CHUNK_TEXT_CHARS || bytes >= CHUNK_RAW_BYTES || consumed >= wanted) return true;
+        if (now() >= deadline) return false;
+      }
+      if (batch.length < asked) return true;
+    }
+  }
+
+  function insert(deadline: number): boolean {
+    while (inserted < indexed.length) {
+      insertIndexedRow(s.insert, indexed[inserted]!);
+      inserted++;
+      if (now() >= deadline) return false;
+    }
+    return true;
+  }
+
+  return {
+    advance(budgetMs) {
+      if (state === 'ended') throw new Error('this index chunk has ended');
+      const deadline = now() + budgetMs;
+      if (state === 'new') {
+        begin();
+        cursor = s.watermark.get()?.value ?? 0;
+        state = 'gather';
+      }
+      if (state === 'gather') {
+        if (!gather(deadline)) return null;
+        if (last === undefined) {
+          rollback();
+          state = 'ended';
+          return 0;
+        }
+        // In rowid order: FTS5 writes out what it holds whenever a rowid is lower than the one before (a chunk
+        // spanning sessions, or lines whose times go back), which would make one segment per step back.
+        indexed.sort((a, b) => (a.rowid < b.rowid ? -1 : a.rowid > b.rowid ? 1 : 0));
+        state = 'insert';
+        if (now() >= deadline) return null;
+      }
+      if (!insert(deadline)) return null;
+      s.setWatermark.run(last!.seq);
+      commit();
+      state = 'ended';
+      return consumed;
+    },
+    interrupt() {
+      if (state === 'ended') return 0;
+      const begun = state !== 'new';
+      state = 'ended';
+      if (begun) rollback();
+      return consumed;
+    },
+  };
 }
 
 /** A chunk's rows with their text, in rowid order, and the last row consumed (the chunk's new watermark). */
@@ -387,10 +496,13 @@ export function readChunkTexts(rows: Iterable<ChunkRow>, lines: IndexStatements[
 
 /** Writes a chunk's rows into the index with their facets as this version names them. */
 export function insertIndexed(insert: IndexStatements['insert'], indexed: readonly IndexedRow[]): void {
-  for (const { rowid, text, row } of indexed) {
-    const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, project: row.project, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
-    insert.run(rowid, text, facets, textHead(text), text.length);
-  }
+  for (const item of indexed) insertIndexedRow(insert, item);
+}
+
+/** Writes one row into the index with its facets as this version names them. */
+function insertIndexedRow(insert: IndexStatements['insert'], { rowid, text, row }: IndexedRow): void {
+  const facets = facetTokens({ kind: row.kind, sessionId: row.session_id, project: row.project, agentId: row.agent_id, sidechain: row.sidechain !== 0 });
+  insert.run(rowid, text, facets, textHead(text), text.length);
 }
 
 /** The first RANK_HEAD characters, not cutting a character in two (a lone surrogate is not text). */
@@ -437,6 +549,65 @@ export function mergeIndexStep(db: WritableDB, s: IndexStatements): number {
     s.setMerged.run(s.mergeState.get()?.indexed ?? 0);
     return 0;
   })();
+}
+
+/**
+ * FTS5 pages (of about 4 KB) a merge transaction writes before it commits. Each 'merge' step trims what it consumed
+ * from every input segment, rewriting their first leaves and the 64 KiB pages around them: one step per transaction
+ * (MERGE_STEP_PAGES) wrote those pages again at every step, several times the merge's own output (issue 12: a 1 GB
+ * transcript's indexing wrote 4.8× its input). Many steps in one transaction write them once.
+ */
+export const MERGE_COMMIT_PAGES = 8192;
+
+/**
+ * mergeIndexStep's work done in slices of time, many steps in one transaction held open between the slices (see
+ * MERGE_COMMIT_PAGES). `advance` commits once the transaction has written MERGE_COMMIT_PAGES, returning 1 while work
+ * remains, 0 once merged (or not due); `interrupt` commits what is done (every step leaves a whole index), so that
+ * the connection can be written at once.
+ */
+export function startIndexMerge(db: WritableDB, s: IndexStatements, now: () => number = () => performance.now()): IndexChunk {
+  let state: 'new' | 'open' | 'ended' = 'new';
+  let written = 0;
+  const end = (): void => {
+    state = 'ended';
+    if (db.inTransaction) db.prepare('COMMIT').run();
+  };
+  return {
+    advance(budgetMs) {
+      if (state === 'ended') throw new Error('this index merge has ended');
+      const deadline = now() + budgetMs;
+      if (state === 'new') {
+        if (!indexMergeDue(s)) {
+          state = 'ended';
+          return 0;
+        }
+        db.prepare('BEGIN IMMEDIATE').run();
+        state = 'open';
+      }
+      for (;;) {
+        const before = s.totalChanges.get()?.changes ?? 0;
+        s.merge.run();
+        const changes = (s.totalChanges.get()?.changes ?? 0) - before;
+        // FTS5 counts a change per page it wrote: fewer than 2 means there was nothing left to merge.
+        if (changes < 2) {
+          s.setMerged.run(s.mergeState.get()?.indexed ?? 0);
+          end();
+          return 0;
+        }
+        written += changes;
+        if (written >= MERGE_COMMIT_PAGES) {
+          end();
+          return 1;
+        }
+        if (now() >= deadline) return null;
+      }
+    },
+    interrupt() {
+      if (state !== 'open') return 0;
+      end();
+      return 1;
+    },
+  };
 }
 
 export function pendingIndexRows(s: IndexStatements): number {

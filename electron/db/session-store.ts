@@ -6,7 +6,7 @@ import { deriveSearchText } from '../importers/search-text';
 import type { TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
-import { beginWriteGroup, commitWriteGroup, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
+import { beginWriteGroup, commitWriteGroup, deferCheckpoints, foldLargeWal, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
 import { beginFileImport, type FileImport, type FileImportOptions, prepareImportStatements, readFileState, type StoredFileState } from './import-writer';
 import { pendingFacetRewriteRows, prepareFacetRewrite, rewriteFacetsChunk } from './search-facet-rewrite';
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
@@ -42,6 +42,9 @@ import {
   countSearchHits,
   type DeriveSearchText,
   indexNextChunk,
+  startIndexChunk,
+  startIndexMerge,
+  type IndexChunk,
   mergeIndexStep,
   indexProgress,
   pendingIndexRows,
@@ -87,6 +90,10 @@ export interface SessionStore {
   commitWriteGroup(): void;
   /** Copies the WAL back into the store file (after a big import, so the next write does not). */
   foldWal(): void;
+  /** Checkpoints left to the caller (foldLargeWal, foldWal) while on; SQLite's every 256 pages when off. */
+  deferCheckpoints(on: boolean): void;
+  /** Folds the WAL back once it has grown past the bulk bound (database.ts BULK_WAL_BYTES). */
+  foldLargeWal(): void;
 
   // --- reads
   listSessions(request: { readonly query?: string; readonly limit?: number; readonly offset?: number }): {
@@ -155,12 +162,16 @@ export interface SessionStore {
    * stored without text (the parser deferred it) get theirs from `derive` (none without it).
    */
   indexNextChunk(rows: number, derive?: DeriveSearchText): number;
+  /** The same chunk done in slices of time, its transaction open between them (search.ts IndexChunk). */
+  startIndexChunk(rows: number, derive?: DeriveSearchText): IndexChunk;
   pendingIndexRows(): number;
   /** Indexes up to `rows` more nodes indexed before migration 039 again, with their kind×project token; 0 = none left. */
   rewriteFacetsChunk(rows: number, derive?: DeriveSearchText): number;
   pendingFacetRewriteRows(): number;
   /** One bounded step of merging the index into one segment once it has grown enough; 0 when none is left (search.ts). */
   mergeIndexStep(): number;
+  /** The merge's steps in slices of time, many in one transaction (search.ts startIndexMerge). */
+  startIndexMerge(): IndexChunk;
   /** Compresses up to `rows` more raw lines stored before migration 013; returns how many it consumed (0 = none left). */
   compactNextChunk(rows: number): number;
   pendingCompactionRows(): number;
@@ -224,6 +235,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     beginWriteGroup: () => beginWriteGroup(db.write),
     commitWriteGroup: () => commitWriteGroup(db.write),
     foldWal: () => foldWal(db.write),
+    deferCheckpoints: (on) => deferCheckpoints(db.write, on),
+    foldLargeWal: () => void foldLargeWal(db.write),
     listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => sessionNodes(sessionId),
@@ -264,10 +277,12 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     searchPage: (query, options) => searchPage(searchQueries, query, options),
     indexProgress: () => indexProgress(indexStatements),
     indexNextChunk: (rows, derive) => indexNextChunk(db.write, indexStatements, rows, derive),
+    startIndexChunk: (rows, derive) => startIndexChunk(db.write, indexStatements, rows, derive),
     pendingIndexRows: () => pendingIndexRows(indexStatements),
     rewriteFacetsChunk: (rows, derive) => rewriteFacetsChunk(db.write, facetRewrite, rows, derive),
     pendingFacetRewriteRows: () => pendingFacetRewriteRows(facetRewrite),
     mergeIndexStep: () => mergeIndexStep(db.write, indexStatements),
+    startIndexMerge: () => startIndexMerge(db.write, indexStatements),
     compactNextChunk: (rows) => compactNextChunk(db.write, compactionStatements, rows),
     pendingCompactionRows: () => pendingCompactionRows(compactionStatements),
     backfillUsageChunk: (rows) => backfillUsageChunk(db.write, usageBackfill, rows),

@@ -86,3 +86,36 @@ it('ends a chunk at its bound of text, and the next chunk goes on from there', (
   expect(segments()).toBe(2);
   expect(matches('narwhal')).toBe(count);
 });
+
+it('writes a chunk done in slices of time as one segment, the same as in one go (issue 12: slicing it writes no more)', () => {
+  const random = new Random(7);
+  session('newer', '2025-06-01T10:00:00Z', 300, random);
+  session('older', '2024-01-01T10:00:00Z', 300, random);
+  const chunk = store.startIndexChunk(50_000);
+  let slices = 0;
+  let consumed: number | null = null;
+  // A zero budget: each slice does a row (or the sort) and stops, as a loaded machine would.
+  while ((consumed = chunk.advance(0)) === null) slices++;
+  expect(consumed).toBe(600);
+  expect(slices).toBeGreaterThan(600);
+  expect(segments()).toBe(1);
+  expect(matches('narwhal')).toBe(600);
+  expect(store.indexProgress().indexed).toBe(store.indexProgress().total);
+});
+
+it('regression: an append waited for the whole indexing chunk under way (~1.3 s); interrupted, the chunk rolls back at once and the next takes its rows again', () => {
+  const random = new Random(8);
+  session('live', '2025-06-01T10:00:00Z', 200, random);
+  const chunk = store.startIndexChunk(50_000);
+  for (let slice = 0; slice < 150; slice++) expect(chunk.advance(0)).toBeNull();
+  expect(store.handles.write.inTransaction).toBe(true);
+  expect(chunk.interrupt()).toBeGreaterThan(0);
+  // The connection is free for the append's own transaction; nothing of the chunk was kept.
+  expect(store.handles.write.inTransaction).toBe(false);
+  expect(store.indexProgress().indexed).toBe(0);
+  expect(matches('narwhal')).toBe(0);
+  session('live-more', '2025-06-02T10:00:00Z', 10, random);
+  expect(store.indexNextChunk(50_000)).toBe(210);
+  expect(matches('narwhal')).toBe(210);
+  expect(segments()).toBe(1);
+});

@@ -154,4 +154,94 @@ describe('full-text indexer', () => {
     await indexer.idle();
     expect(left().uncompressed).toBe(3000 - 250);
   });
+
+  it('regression: an append waited for the whole chunk under way; in slices, an interrupt rolls it back and the next chunks take half the rows it reached, then grow back', async () => {
+    let pending = 100_000;
+    const asked: number[] = [];
+    const interrupted: number[] = [];
+    let importing = false;
+    let indexer: ReturnType<typeof createFullTextIndexer> | null = null;
+    let resumed: () => void = () => undefined;
+    const afterAppend = new Promise<void>((resolve) => (resumed = resolve));
+    const store = {
+      pendingIndexRows: () => pending,
+      // 1000 rows a slice; the chunk commits its rows only at its last slice.
+      startIndexChunk: (rows: number) => {
+        asked.push(rows);
+        const wanted = Math.min(rows, pending);
+        let reached = 0;
+        return {
+          advance: () => {
+            reached = Math.min(wanted, reached + 1000);
+            // The append arrives as the third chunk reaches 4000 rows: the write worker interrupts it.
+            if (asked.length === 3 && reached === 4000 && interrupted.length === 0) {
+              importing = true;
+              indexer!.interrupt();
+              setTimeout(() => {
+                importing = false;
+                indexer!.kick();
+                resumed();
+              }, 5);
+              return null;
+            }
+            if (reached < wanted) return null;
+            pending -= wanted;
+            return wanted;
+          },
+          interrupt: () => {
+            interrupted.push(reached);
+            return reached;
+          },
+        };
+      },
+      pendingUsageRows: () => 0,
+      backfillUsageChunk: () => 0,
+      startIndexMerge: () => ({ advance: () => 0, interrupt: () => 0 }),
+      pendingCompactionRows: () => 0,
+      compactNextChunk: () => 0,
+    } as unknown as SessionStore;
+    indexer = createFullTextIndexer(store, { chunkRows: 100, minChunkRows: 100, maxChunkRows: 50_000, smallFirstChunk: true, sliceMs: 20, paused: () => importing });
+    indexer.kick();
+    await afterAppend;
+    await indexer.idle();
+    expect(interrupted).toEqual([4000]);
+    expect(pending).toBe(0);
+    // Run 1: small first chunk, then whole ones (the third interrupted); run 2: small, then half of 4000, growing back.
+    expect(asked.slice(0, 7)).toEqual([100, 50_000, 50_000, 100, 2000, 4000, 8000]);
+  });
+
+  it('defers checkpoints while a run indexes, folding a large WAL between chunks and the WAL once the run ends (issue 12: each version of the pages FTS5 reuses was copied back)', async () => {
+    const { store, steps } = slowStore(3000, 0.01);
+    const calls: string[] = [];
+    Object.assign(store, {
+      deferCheckpoints: (on: boolean) => calls.push(on ? 'defer' : 'restore'),
+      foldLargeWal: () => calls.push(`fold-large after ${steps.length}`),
+      foldWal: () => calls.push('fold'),
+    });
+    const indexer = createFullTextIndexer(store, { chunkRows: 1000, minChunkRows: 1000, maxChunkRows: 1000, foldsWal: true });
+    indexer.kick();
+    await indexer.idle();
+    expect(calls).toEqual(['defer', 'fold-large after 1', 'fold-large after 2', 'fold-large after 3', 'restore', 'fold']);
+  });
+
+  it('leaves the checkpointing to the import that paused the run', async () => {
+    let importing = false;
+    const { store } = slowStore(3000, 0.01);
+    const calls: string[] = [];
+    const real = store.indexNextChunk.bind(store);
+    Object.assign(store, {
+      deferCheckpoints: (on: boolean) => calls.push(on ? 'defer' : 'restore'),
+      foldLargeWal: () => undefined,
+      foldWal: () => calls.push('fold'),
+      indexNextChunk: (rows: number) => {
+        importing = true;
+        return real(rows);
+      },
+    });
+    const indexer = createFullTextIndexer(store, { chunkRows: 1000, minChunkRows: 1000, maxChunkRows: 1000, foldsWal: true, paused: () => importing });
+    indexer.kick();
+    await indexer.idle();
+    expect(calls).toEqual(['defer']);
+  });
 });
+
