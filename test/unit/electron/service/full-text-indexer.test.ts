@@ -194,6 +194,8 @@ describe('full-text indexer', () => {
           },
         };
       },
+      pendingFacetRewriteRows: () => 0,
+      rewriteFacetsChunk: () => 0,
       pendingUsageRows: () => 0,
       backfillUsageChunk: () => 0,
       startIndexMerge: () => ({ advance: () => 0, interrupt: () => 0 }),
