@@ -18,6 +18,7 @@ import { BlockPacker, prepareBlockWrites, RAW_IN_BLOCK } from './raw-blocks';
 import type { StoredRawColumns } from './raw-line-reader';
 import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
 import { FormatCountBatch, giveWaitingCounts, prepareFormatCountWrites } from './format-counts';
+import { prepareResultIdWrites } from './result-ids';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -152,6 +153,7 @@ export function prepareImportStatements(db: WritableDB) {
     usage: prepareUsageWrites(db),
     blocks: prepareBlockWrites(db),
     formatCounts: prepareFormatCountWrites(db),
+    resultIds: prepareResultIdWrites(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -372,6 +374,8 @@ class FileImportWriter implements FileImport {
     for (const result of node.toolResults) {
       if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) batch.answered.push(result.toolUseId);
     }
+    // Only for a line stored whole: a cut one reads as no line at all to the reconstruction (result-ids.ts).
+    if (node.resultIds !== undefined && node.rawBytes === node.raw.length) s.resultIds.run(seq, JSON.stringify(node.resultIds));
     const spawnedBy = node.toolResults[0];
     if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
     linkStoredNode(s.link, {

@@ -33,6 +33,7 @@ import { migration035RawBlocks } from './035-raw-blocks';
 import { migration037SearchChunkMemory } from './037-search-chunk-memory';
 import { migration038FormatCounts } from './038-format-counts';
 import { migration040ParseStates } from './040-parse-states';
+import { migration041ResultIds } from './041-result-ids';
 
 export interface Migration {
   readonly version: number;
@@ -45,7 +46,7 @@ export interface Migration {
   isApplied?(db: WritableDB): boolean;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration038FormatCounts, migration040ParseStates];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration038FormatCounts, migration040ParseStates, migration041ResultIds];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -13,6 +13,7 @@ import { invalidUtf8Reason, truncatedLineReason } from './line-problems';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
 import { recordReference, recordTitle } from './records-2026';
 import { claudeFactsOfLine } from './reply-facts';
+import { RESULT_KINDS, toolResultIds } from './result-ids';
 import { TranscriptLineage } from './lineage';
 import { claudeLineVerdict } from './format-doctor';
 import type { LineVerdict } from '../format-doctor-intake';
@@ -191,6 +192,8 @@ class TranscriptState {
       text: bytes.length > RAW_LIMIT ? summary.text : null,
       toolUses: summary.toolUses,
       toolResults: summary.toolResults,
+      // A result line kept whole: which calls it answers, so the reconstruction need not read it to know.
+      ...(RESULT_KINDS.has(summary.kind) && bytes.length <= RAW_LIMIT ? { resultIds: toolResultIds(entry) } : {}),
       spawnedAgentId: summary.spawnedAgentId,
       spawnedByToolUseId,
       sidechain,
