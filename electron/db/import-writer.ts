@@ -348,7 +348,9 @@ class FileImportWriter implements FileImport {
     }
     const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
     const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-    const raw = rawRowOf(blocks, owner, node.raw);
+    // The lines sessions.states reads go into blocks of their own (raw-blocks.ts): it decodes only those.
+    const apart = node.readForStates === true;
+    const raw = rawRowOf(blocks, owner, node.raw, apart);
     const inserted = s.insertNode.run(
       node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
       node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
@@ -361,7 +363,7 @@ class FileImportWriter implements FileImport {
       this.keepVariant(blocks, node);
       return;
     }
-    blocks?.add(owner, node.raw);
+    blocks?.add(owner, node.raw, apart);
     this.formatCounts.add(owner, node.line, node.raw, node.rawBytes, node);
     this.nodesAdded++;
     if (!batch.firstNewLine.has(owner)) batch.firstNewLine.set(owner, node.line);
@@ -518,8 +520,8 @@ class FileImportWriter implements FileImport {
  * Where a row's line goes: its span of `owner`'s open block (the row's line is `add`ed once the row is inserted),
  * or, without blocks (a small append, for the background compaction), the line itself as read.
  */
-function rawRowOf(blocks: BlockPacker | null, owner: string | null, line: Buffer): RawRow {
+function rawRowOf(blocks: BlockPacker | null, owner: string | null, line: Buffer, apart = false): RawRow {
   if (blocks === null) return { raw: line, codec: RAW_PLAIN, block: null, start: null, length: null };
-  const place = blocks.placeOf(owner, line);
+  const place = blocks.placeOf(owner, line, apart);
   return { raw: NO_BYTES, codec: RAW_IN_BLOCK, block: place.block, start: place.start, length: place.length };
 }

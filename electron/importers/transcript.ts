@@ -66,6 +66,11 @@ export interface ParsedNode extends LineVerdict {
    * as the format's effects reader pairs them (db/result-ids.ts). Absent: the reader reads the line itself.
    */
   readonly resultIds?: readonly string[];
+  /**
+   * The reconstruction behind `sessions.states` reads this line (a prompt, a call that may change files, a file
+   * edit's result, as far as the parser knows the call): stored in blocks of their own, which it alone decodes.
+   */
+  readonly readForStates?: true;
   /** On a Task/Agent result line: toolUseResult.agentId, the join key to the subagent's transcript. */
   readonly spawnedAgentId: string | null;
   /** On the root line of an inline (1.0.x) sidechain: the Task/Agent call it most likely belongs to. */

@@ -4,7 +4,8 @@
  * at every node: generated sessions with every shape (edits, Write, shell commands, parallel calls, mid-file roots,
  * files changed outside the transcript), a fork of one, file-history snapshots with backups, and result lines that
  * are cut at the raw limit, carry two edits' results, or answer a call the session does not have. A store made
- * before 041 has no ids kept: it reads every line, and answers the same.
+ * before 041 has no ids kept: it reads every line, and answers the same. The lines it reads are stored in blocks
+ * of their own (raw-blocks.ts lanes), so it decodes only those.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,6 +158,15 @@ describe('the result lines kept as the calls they answer', () => {
       expect(reads.kept).toBeLessThan(reads.full * 0.8);
       const kept = store.handles.read.prepare<[], { n: number }>('SELECT count(*) AS n FROM result_ids').get()!.n;
       expect(kept).toBeGreaterThan(300);
+      // The lines it reads are in blocks of their own: an Edit call's line never shares a block with a Read's result.
+      const blocksOf = (sql: string) => new Set(store.handles.read.prepare<[], { b: number }>(sql).all().map((row) => row.b));
+      const editCalls = blocksOf("SELECT n.raw_block AS b FROM nodes n JOIN tool_calls c ON c.node_seq = n.seq WHERE c.name = 'Edit' AND n.raw_block IS NOT NULL");
+      const readResults = blocksOf(
+        "SELECT n.raw_block AS b FROM nodes n JOIN tool_results r ON r.node_seq = n.seq JOIN tool_calls c ON c.tool_use_id = r.tool_use_id WHERE c.name = 'Read' AND n.raw_block IS NOT NULL",
+      );
+      expect(editCalls.size).toBeGreaterThan(0);
+      expect(readResults.size).toBeGreaterThan(0);
+      expect([...editCalls].filter((block) => readResults.has(block))).toEqual([]);
       // The cut line keeps no ids (it reads as no line at all); the stray result and the failed edit do.
       const keptOf = store.storedResultIds([sessionIdOf(1)]);
       expect(keptOf.has('odd-6')).toBe(false);
