@@ -18,6 +18,7 @@ import { BlockPacker, prepareBlockWrites, RAW_IN_BLOCK } from './raw-blocks';
 import type { StoredRawColumns } from './raw-line-reader';
 import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
 import { FormatCountBatch, giveWaitingCounts, prepareFormatCountWrites } from './format-counts';
+import { prepareResultIdWrites } from './result-ids';
 
 /**
  * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
@@ -152,6 +153,7 @@ export function prepareImportStatements(db: WritableDB) {
     usage: prepareUsageWrites(db),
     blocks: prepareBlockWrites(db),
     formatCounts: prepareFormatCountWrites(db),
+    resultIds: prepareResultIdWrites(db),
   };
 }
 export type ImportStatements = ReturnType<typeof prepareImportStatements>;
@@ -346,7 +348,9 @@ class FileImportWriter implements FileImport {
     }
     const parentSeq = node.parentSourceId === null ? null : this.seqOf(node.parentSourceId);
     const parentId = parentSeq !== null || node.parentSourceId === node.sourceId ? node.parentSourceId : null;
-    const raw = rawRowOf(blocks, owner, node.raw);
+    // The lines sessions.states reads go into blocks of their own (raw-blocks.ts): it decodes only those.
+    const apart = node.readForStates === true;
+    const raw = rawRowOf(blocks, owner, node.raw, apart);
     const inserted = s.insertNode.run(
       node.sourceId, owner, this.fileId, node.line, node.offset, node.parentSourceId, parentId,
       node.logicalParentSourceId, node.kind, node.timestamp, node.label, node.sidechain ? 1 : 0, node.agentId,
@@ -359,7 +363,7 @@ class FileImportWriter implements FileImport {
       this.keepVariant(blocks, node);
       return;
     }
-    blocks?.add(owner, node.raw);
+    blocks?.add(owner, node.raw, apart);
     this.formatCounts.add(owner, node.line, node.raw, node.rawBytes, node);
     this.nodesAdded++;
     if (!batch.firstNewLine.has(owner)) batch.firstNewLine.set(owner, node.line);
@@ -372,6 +376,8 @@ class FileImportWriter implements FileImport {
     for (const result of node.toolResults) {
       if (s.insertResult.run(result.toolUseId, seq, result.isError ? 1 : 0).changes > 0) batch.answered.push(result.toolUseId);
     }
+    // Only for a line stored whole: a cut one reads as no line at all to the reconstruction (result-ids.ts).
+    if (node.resultIds !== undefined && node.rawBytes === node.raw.length) s.resultIds.run(seq, JSON.stringify(node.resultIds));
     const spawnedBy = node.toolResults[0];
     if (node.spawnedAgentId !== null && spawnedBy) s.insertSpawn.run(node.spawnedAgentId, spawnedBy.toolUseId);
     linkStoredNode(s.link, {
@@ -514,8 +520,8 @@ class FileImportWriter implements FileImport {
  * Where a row's line goes: its span of `owner`'s open block (the row's line is `add`ed once the row is inserted),
  * or, without blocks (a small append, for the background compaction), the line itself as read.
  */
-function rawRowOf(blocks: BlockPacker | null, owner: string | null, line: Buffer): RawRow {
+function rawRowOf(blocks: BlockPacker | null, owner: string | null, line: Buffer, apart = false): RawRow {
   if (blocks === null) return { raw: line, codec: RAW_PLAIN, block: null, start: null, length: null };
-  const place = blocks.placeOf(owner, line);
+  const place = blocks.placeOf(owner, line, apart);
   return { raw: NO_BYTES, codec: RAW_IN_BLOCK, block: place.block, start: place.start, length: place.length };
 }

@@ -80,8 +80,17 @@ export interface BlockPlace {
 class OpenBlock {
   readonly lines: Buffer[] = [];
   bytes = 0;
-  constructor(readonly id: number) {}
+  constructor(
+    readonly id: number,
+    readonly owner: string | null,
+  ) {}
 }
+
+/**
+ * The blocks a line goes into: its owner's, or, `apart`, its owner's blocks of lines read to rebuild file states
+ * (ParsedNode.readForStates): `sessions.states` then decodes those blocks alone, not every block of the session.
+ */
+const laneOf = (owner: string | null, apart: boolean): string | null => (apart ? `\u0000states:${owner ?? ''}` : owner);
 
 /**
  * Packs one batch's lines into blocks, inside the batch's transaction. `placeOf` says where a line would go, the
@@ -100,23 +109,25 @@ export class BlockPacker {
   }
 
   /** Where `line` goes in `owner`'s open block (a session for node lines, null for the file's records). */
-  placeOf(owner: string | null, line: Buffer): BlockPlace {
-    let block = this.open.get(owner);
+  placeOf(owner: string | null, line: Buffer, apart = false): BlockPlace {
+    const lane = laneOf(owner, apart);
+    let block = this.open.get(lane);
     if (block === undefined) {
-      block = new OpenBlock(this.nextId++);
-      this.open.set(owner, block);
+      block = new OpenBlock(this.nextId++, owner);
+      this.open.set(lane, block);
     }
     return { block: block.id, start: block.bytes, length: line.length };
   }
 
-  /** Stores `line` where `placeOf` said (called right after it, for the same owner). */
-  add(owner: string | null, line: Buffer): void {
-    const block = this.open.get(owner)!;
+  /** Stores `line` where `placeOf` said (called right after it, for the same owner and lane). */
+  add(owner: string | null, line: Buffer, apart = false): void {
+    const lane = laneOf(owner, apart);
+    const block = this.open.get(lane)!;
     block.lines.push(line);
     block.bytes += line.length;
     if (block.bytes >= BLOCK_BYTES) {
-      this.write(owner, block);
-      this.open.delete(owner);
+      this.write(block);
+      this.open.delete(lane);
     }
   }
 
@@ -134,12 +145,12 @@ export class BlockPacker {
 
   /** Writes every open block; the packer is done. */
   seal(): void {
-    for (const [owner, block] of this.open) if (block.lines.length > 0) this.write(owner, block);
+    for (const block of this.open.values()) if (block.lines.length > 0) this.write(block);
     this.open.clear();
   }
 
-  private write(owner: string | null, block: OpenBlock): void {
+  private write(block: OpenBlock): void {
     const encoded = encodeBlock(block.lines.length === 1 ? (block.lines[0] as Buffer) : Buffer.concat(block.lines, block.bytes));
-    this.writes.insert.run(block.id, this.fileId, owner, encoded.codec, encoded.bytes);
+    this.writes.insert.run(block.id, this.fileId, block.owner, encoded.codec, encoded.bytes);
   }
 }

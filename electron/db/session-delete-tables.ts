@@ -18,6 +18,7 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
   { table: 'edges', deleteSql: 'DELETE FROM edges WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'tool_calls', deleteSql: 'DELETE FROM tool_calls WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'tool_results', deleteSql: 'DELETE FROM tool_results WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
+  { table: 'result_ids', deleteSql: 'DELETE FROM result_ids WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'prompt_times', deleteSql: 'DELETE FROM prompt_times WHERE parent_seq IN (SELECT seq FROM temp.forget_nodes)' },
   { table: 'link_cycle_checks', deleteSql: 'DELETE FROM link_cycle_checks WHERE node_seq IN (SELECT seq FROM temp.forget_nodes)' },
   // A waiting item is a node's seq (its parent, summary, subagent… has not arrived yet).

@@ -26,6 +26,7 @@ import {
 import { prepareTombstoneQueries } from './deleted-files';
 import { forEachSessionLine, prepareSessionLineQueries, type StoredLine } from './session-lines';
 import { finishFormatCount, formatCountParts, prepareFormatCountQueries, readFormatLines, type FormatCountCursor, type FormatCountPart } from './format-counts';
+import { prepareResultIdQueries } from './result-ids';
 import type { FileTally } from '../importers/format-doctor-intake';
 import { allLineageLinks, nodePath, prepareLineageQueries, type LineageLink } from './session-lineage';
 import { getSession, getSessionNodes, getSessionNodesPage, listSessions, prepareSessionQueries, type NodePagePosition } from './session-queries';
@@ -105,6 +106,13 @@ export interface SessionStore {
   /** One slice of getSessionNodes' answer, from `after` (FIRST_PAGE) on; `next` is null after the last. */
   getSessionNodesPage(sessionId: SessionId, after: NodePagePosition, limit: number): { nodes: NodeSummary[]; next: NodePagePosition | null };
   getNode(nodeId: string): StoredNode | null;
+  /** The node's stored line (cut at the raw limit) and its full length, without the rest of getNode's answer. */
+  getNodeLine(nodeId: string): { readonly raw: Buffer; readonly rawBytes: number } | null;
+  /**
+   * Per node of these sessions whose result line the import kept the ids of (migration 041, db/result-ids.ts): the
+   * tool_use_ids of its tool_result blocks. A node not in the map has none kept: read its line.
+   */
+  storedResultIds(sessionIds: readonly SessionId[]): ReadonlyMap<string, readonly string[]>;
   /** Every fork, continuation and cleared-context link between sessions (migration 014). */
   lineageLinks(): LineageLink[];
   /** Root → node by parents, across sessions (a fork's shared prefix). */
@@ -205,6 +213,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const sessionRecordQueries = prepareSessionRecordQueries(db.read);
   const sessionLineQueries = prepareSessionLineQueries(db.read);
   const formatCountQueries = prepareFormatCountQueries(db.read);
+  const resultIdQueries = prepareResultIdQueries(db.read);
   // A snippet past the stored head of a text reads it again from the raw line, as the indexer did.
   const searchQueries = prepareSearchQueries(db.read, deriveSearchText);
   const snapshotWrites = prepareSnapshotWrites(db.write);
@@ -242,6 +251,8 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     getSessionNodes: (sessionId) => sessionNodes(sessionId),
     getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
+    getNodeLine: (nodeId) => resultIdQueries.nodeLine(nodeId),
+    storedResultIds: (sessionIds) => resultIdQueries.resultIds(sessionIds),
     lineageLinks: () => allLineageLinks(lineageQueries),
     nodePath: (nodeId) => nodePath(lineageQueries, nodeId),
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),

@@ -61,6 +61,16 @@ export interface ParsedNode extends LineVerdict {
   readonly toolUses: readonly { readonly id: string; readonly name: string }[];
   /** tool_result blocks on this line. */
   readonly toolResults: readonly { readonly toolUseId: string; readonly isError: boolean }[];
+  /**
+   * On a result line (kind tool_result or error) stored whole: the tool_use_ids of its tool_result blocks exactly
+   * as the format's effects reader pairs them (db/result-ids.ts). Absent: the reader reads the line itself.
+   */
+  readonly resultIds?: readonly string[];
+  /**
+   * The reconstruction behind `sessions.states` reads this line (a prompt, a call that may change files, a file
+   * edit's result, as far as the parser knows the call): stored in blocks of their own, which it alone decodes.
+   */
+  readonly readForStates?: true;
   /** On a Task/Agent result line: toolUseResult.agentId, the join key to the subagent's transcript. */
   readonly spawnedAgentId: string | null;
   /** On the root line of an inline (1.0.x) sidechain: the Task/Agent call it most likely belongs to. */
@@ -267,12 +277,22 @@ export interface FolderRecords {
   folderOf(line: string): string | null;
 }
 
-/** A format's reader of every node's file effects, from the session's nodes (transcript order) and their lines. */
+/**
+ * The tool_use_ids a result line's tool_result blocks name, as the import kept them (ParsedNode.resultIds);
+ * undefined when none were kept for the node: its line must be read.
+ */
+export type ResultIdsOf = (nodeId: string) => readonly string[] | undefined;
+
+/**
+ * A format's reader of every node's file effects, from the session's nodes (transcript order) and their lines. With
+ * `resultIdsOf`, it may leave unread the result lines whose kept ids tell it all it needs.
+ */
 export type ReadSessionEffects = (
   nodes: readonly NodeSummary[],
   readRaw: ReadRaw,
   signal: AbortSignal | undefined,
   readRecords?: ReadRecords,
+  resultIdsOf?: ResultIdsOf,
 ) => Promise<SessionEffects>;
 
 /** One tool call as the side-effect classifier reads it: its input, and the shell command line it ran if any. */

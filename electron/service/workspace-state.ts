@@ -156,7 +156,10 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       // The session's importer reads its format's file effects; the reconstruction reads only their neutral shape.
       const readEffects = importerFor(store.getSession(sessionId)?.source ?? 'claude-code')?.readEffects;
       const readRecords = (nodeId: string, types: ReadonlySet<string>) => store.getRecords(nodeId).flatMap((record) => (types.has(record.type) ? [record.raw.toString('utf8')] : []));
-      return reconstructSession(nodes, read, { signal, readRecords, ...(fileHistory === undefined ? {} : { fileHistory }), ...(readEffects === undefined ? {} : { readEffects }) });
+      // Kept by the import (migration 041): the result lines that answer no file edit are not read at all.
+      const resultIds = store.storedResultIds([...new Set(nodes.map((node) => node.sessionId))]);
+      const resultIdsOf = (nodeId: string) => resultIds.get(nodeId);
+      return reconstructSession(nodes, read, { signal, readRecords, resultIdsOf, ...(fileHistory === undefined ? {} : { fileHistory }), ...(readEffects === undefined ? {} : { readEffects }) });
     })();
     cache.set(sessionId, built);
     paces.set(sessionId, paced);
@@ -280,7 +283,7 @@ export function slicedReader(
 
 /** A line cut at the store's raw limit is not valid JSON: the reconstruction treats it as unreadable. */
 function readRaw(store: SessionStore, nodeId: string): string | null {
-  const node = store.getNode(nodeId);
+  const node = store.getNodeLine(nodeId);
   if (node === null || node.rawBytes > node.raw.length) return null;
   return node.raw.toString('utf8');
 }

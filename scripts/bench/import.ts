@@ -30,7 +30,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { RolloutBuilder, type RolloutScope } from '../../electron/demo/codex-rollout';
-import { syntheticSessionLines, writeSyntheticCorpus } from '../../electron/demo/synthetic';
+import { writeSyntheticCorpus } from '../../electron/demo/synthetic';
 import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
 import type { ImportProgress, ImportReport, SessionGraph } from '../../shared/model';
@@ -48,14 +48,12 @@ import type { ServerMessage } from '../../shared/wire';
 import { argValue } from './bench-args';
 import { freshLines } from './fresh-lines';
 import { rawParse } from './raw-parse';
+import { APPENDED_LINES, writeSingleTranscript } from './synthetic-transcript';
 
 const MiB = 1024 * 1024;
-const APPENDED_LINES = 100;
 /** Appends made while the full-text indexing runs, this far apart. */
 const APPENDS_DURING_INDEXING = 3;
 const APPEND_EVERY_MS = 1500;
-/** Bytes per node of the generator's sessions, to size a single transcript (measured: ~2.9 KB). */
-const BYTES_PER_NODE = 2900;
 
 /** Where generated single transcripts of 1000 MB or more are kept between runs. */
 const BIG_INPUTS = join(tmpdir(), 'arbor-bench-import-inputs');
@@ -246,36 +244,6 @@ async function child(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- parent: inputs, child runs, sampling
-
-/** One generated session written as a Claude Code transcript, its last lines held back in `<file>.tail`. */
-async function writeSingleTranscript(projects: string, targetMb: number): Promise<{ file: string; tail: string }> {
-  const dir = join(projects, '-home-dev-projects-big');
-  const file = join(dir, `single-${targetMb}mb.jsonl`);
-  const tail = `${file}.tail`;
-  if (existsSync(file) && existsSync(tail)) return { file, tail };
-  await mkdir(dir, { recursive: true });
-  // Written beside and renamed when whole: a run stopped mid-way (or another run reading the kept inputs
-  // meanwhile) never takes a half-written transcript for a generated one.
-  const partial = `${file}.partial-${process.pid}`;
-  const stream = createWriteStream(partial);
-  const held: string[] = [];
-  let chunk = '';
-  const nodes = Math.ceil((targetMb * MiB) / BYTES_PER_NODE);
-  for (const line of syntheticSessionLines(nodes, { seed: 7, sessionId: `single-${targetMb}mb` })) {
-    held.push(line);
-    if (held.length <= APPENDED_LINES) continue;
-    chunk += `${held.shift()!}\n`;
-    if (chunk.length >= 256 * 1024) {
-      if (!stream.write(chunk)) await once(stream, 'drain');
-      chunk = '';
-    }
-  }
-  stream.end(chunk);
-  await once(stream, 'finish');
-  await rename(partial, file);
-  await writeFile(tail, held.map((line) => `${line}\n`).join(''));
-  return { file, tail };
-}
 
 /** Request latencies (ms) of one stretch of probing, and when a probed node was first found. */
 interface Probed {

@@ -13,9 +13,14 @@ import { invalidUtf8Reason, truncatedLineReason } from './line-problems';
 import { readOversizeEnvelope, type OversizeEnvelope } from './oversize-line';
 import { recordReference, recordTitle } from './records-2026';
 import { claudeFactsOfLine } from './reply-facts';
+import { RESULT_KINDS, toolResultIds } from './result-ids';
+import { toolEffect, type ToolEffect } from '../../snapshots/reconstruct/tool-effects';
 import { TranscriptLineage } from './lineage';
 import { claudeLineVerdict } from './format-doctor';
 import type { LineVerdict } from '../format-doctor-intake';
+
+/** The calls whose input the reconstruction reads: those that may change files (a read-only or a subagent call's it does not). */
+const READS_INPUT: ReadonlySet<ToolEffect> = new Set(['file-edit', 'may-write']);
 
 export interface ClaudeParseOptions extends ParseOptions {
   /** Read size; tests shrink it to exercise chunk boundaries. */
@@ -191,6 +196,9 @@ class TranscriptState {
       text: bytes.length > RAW_LIMIT ? summary.text : null,
       toolUses: summary.toolUses,
       toolResults: summary.toolResults,
+      // A result line kept whole: which calls it answers, so the reconstruction need not read it to know.
+      ...(RESULT_KINDS.has(summary.kind) && bytes.length <= RAW_LIMIT ? { resultIds: toolResultIds(entry) } : {}),
+      ...(this.readForStates(summary) ? { readForStates: true } : {}),
       spawnedAgentId: summary.spawnedAgentId,
       spawnedByToolUseId,
       sidechain,
@@ -209,6 +217,16 @@ class TranscriptState {
       // Read here, where the line is parsed: the store would scan the raw bytes for them again.
       ...(summary.usage !== null ? { reply: claudeFactsOfLine(entry) } : {}),
     };
+  }
+
+  /**
+   * Whether the reconstruction will read the line (session-effects.ts, checkpoints.ts): a prompt (its cwd for the
+   * file history), a call whose input tells what it may change, a result of a file edit. Only where it is stored.
+   */
+  private readForStates(summary: EntrySummary): boolean {
+    if (summary.kind === 'user') return true;
+    if (summary.toolUses.some((use) => READS_INPUT.has(toolEffect(use.name, {})))) return true;
+    return RESULT_KINDS.has(summary.kind) && summary.toolResults.some((result) => toolEffect(this.toolNames.get(result.toolUseId) ?? '', {}) === 'file-edit');
   }
 
   /** Tool names for result labels, and main-thread Task/Agent calls still waiting for an inline sidechain. */

@@ -87,9 +87,9 @@ interface Checkpoint {
 }
 
 export async function reconstructSession(nodes: readonly NodeSummary[], readRaw: ReadRaw, options: ReconstructOptions = {}): Promise<Reconstruction> {
-  const { signal, fileHistory, readEffects = readSessionEffects, readRecords } = options;
+  const { signal, fileHistory, readEffects = readSessionEffects, readRecords, resultIdsOf } = options;
   // The format's importer fills the neutral effects; Claude Code's reader is the default.
-  const read = await readEffects(nodes, readRaw, signal, readRecords);
+  const read = await readEffects(nodes, readRaw, signal, readRecords, resultIdsOf);
   const { effects } = read;
   const tree = buildStateTree(nodes, await findMidFileRoots(nodes, readRaw, signal));
   markSubagentWrites(nodes, tree, read);

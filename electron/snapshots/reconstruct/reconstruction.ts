@@ -2,7 +2,7 @@
 import type { GhostSnapshotMiss, NodeId } from '../../../shared/model';
 import type { FileHistorySource } from './checkpoints';
 import type { FileContent, FileEdit } from './file-edits';
-import type { MayWriteReason, ReadRecords, ReadSessionEffects } from '../../importers/transcript';
+import type { MayWriteReason, ReadRecords, ReadSessionEffects, ResultIdsOf } from '../../importers/transcript';
 
 export type StateKnown = 'reconstructed' | 'unknown';
 
@@ -96,4 +96,6 @@ export interface ReconstructOptions {
   readonly readEffects?: ReadSessionEffects;
   /** The records kept beside each node, for formats that tell effects there (the importer's reader reads them). */
   readonly readRecords?: ReadRecords;
+  /** The ids of the calls each result line answers, as the import kept them: those lines need not all be read. */
+  readonly resultIdsOf?: ResultIdsOf;
 }

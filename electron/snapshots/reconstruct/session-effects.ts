@@ -2,13 +2,15 @@
  * Claude Code's reader of file effects (the neutral shape of importers/transcript.ts, which the reconstruction
  * reads whatever the format): what each node of a session did to files, read from the transcript lines: the file edits its tool results
  * carry, and whether it may have changed files the transcript cannot replay (tool-effects.ts). Only the lines
- * that matter are read: tool-call lines of effectful tools (for their input) and tool-result lines.
+ * that matter are read: tool-call lines of effectful tools (for their input) and tool-result lines, of which,
+ * when the import kept the calls each result line answers (resultIdsOf), only those answering a file edit.
  */
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeSummary } from '../../../shared/model';
-import type { MayWriteReason, ReadRaw, SessionEffects, StepEffects } from '../../importers/transcript';
+import { contentBlocks, RESULT_KINDS, toolResultBlocks } from '../../importers/claude-code/result-ids';
+import type { MayWriteReason, ReadRaw, ReadRecords, ResultIdsOf, SessionEffects, StepEffects } from '../../importers/transcript';
 import { readFileEdit, type ToolUseRef } from './file-edits';
-import { toolEffect } from './tool-effects';
+import { toolEffect, type ToolEffect } from './tool-effects';
 
 export type { MayWriteReason, ReadRaw, SessionEffects };
 /** What one node did to files (the neutral StepEffects). */
@@ -34,16 +36,6 @@ function parseLine(raw: string | null): Json | null {
   }
 }
 
-function contentBlocks(entry: Json): Json[] {
-  const message = entry.message;
-  const content = isJson(message) ? message.content : undefined;
-  return Array.isArray(content) ? content.filter(isJson) : [];
-}
-
-/** The kinds of node whose line can carry tool_result blocks. */
-const RESULT_KINDS = new Set(['tool_result', 'error']);
-
-
 /**
  * Reads the effects of every node. Task/Agent calls are left for the caller to judge by the subagent runs
  * they spawned (subagentCalls / subagentResults).
@@ -52,6 +44,8 @@ export async function readSessionEffects(
   nodes: readonly NodeSummary[],
   readRaw: ReadRaw,
   signal: AbortSignal | undefined,
+  _readRecords?: ReadRecords,
+  resultIdsOf?: ResultIdsOf,
 ): Promise<SessionEffects> {
   const effects: (NodeEffects | undefined)[] = new Array(nodes.length);
   const effectsOf = (index: number): NodeEffects => (effects[index] ??= { edits: [], mayWrite: null });
@@ -75,15 +69,102 @@ export async function readSessionEffects(
   });
   if (calls.size === 0) return { effects, subagentCalls, subagentResults };
 
-  for (const index of needInput) {
-    throwIfAborted(signal);
-    const entry = parseLine(await readRaw(nodes[index]!.id));
-    if (entry === null) continue;
-    for (const block of contentBlocks(entry)) {
-      if (block.type !== 'tool_use' || typeof block.id !== 'string') continue;
-      const site = calls.get(block.id);
-      if (site !== undefined && site.nodeIndex === index) site.input = block.input;
+  /** What answering a call that is no file edit does at the result's node (a file edit's needs the result's text). */
+  const answer = (index: number, site: CallSite, effect: Exclude<ToolEffect, 'file-edit'>) => {
+    switch (effect) {
+      case 'none':
+        break;
+      case 'subagent': {
+        const list = subagentResults.get(site.nodeIndex) ?? [];
+        if (!list.includes(index)) list.push(index);
+        subagentResults.set(site.nodeIndex, list);
+        break;
+      }
+      case 'may-write':
+        effectsOf(index).mayWrite ??= site.name === 'Bash' || site.name === 'PowerShell' ? 'shell' : 'other-tool';
+        break;
     }
+  };
+  // A file edit is told by its name alone (tool-effects.ts), before any input is read.
+  const answersFileEdit = (ids: readonly string[]) => ids.some((id) => {
+    const site = calls.get(id);
+    return site !== undefined && toolEffect(site.name, site.input) === 'file-edit';
+  });
+  /** What a result line does, from its parsed line (null: unreadable; raw null: no line) or from its kept ids alone. */
+  const settle = (index: number, line: { readonly raw: string | null; readonly entry: Json | null } | readonly string[]) => {
+    if (!('raw' in line)) {
+      for (const id of line) {
+        const site = calls.get(id);
+        if (site !== undefined) answer(index, site, toolEffect(site.name, site.input) as Exclude<ToolEffect, 'file-edit'>);
+      }
+      return;
+    }
+    const { raw, entry } = line;
+    if (entry === null) {
+      if (raw !== null) effectsOf(index).mayWrite ??= 'unreadable-result';
+      return;
+    }
+    const results = toolResultBlocks(entry);
+    for (const block of results) {
+      const site = calls.get(block.tool_use_id as string);
+      if (site === undefined) continue; // a result whose call is not in this session: nothing to replay
+      const isError = block.is_error === true;
+      const effect = toolEffect(site.name, site.input);
+      if (effect !== 'file-edit') {
+        answer(index, site, effect);
+        continue;
+      }
+      const ref: ToolUseRef = { id: block.tool_use_id as string, name: site.name, input: site.input };
+      // One line carries one toolUseResult: with several results on a line it belongs to none of them for sure.
+      const edit = results.length === 1 ? readFileEdit(ref, entry.toolUseResult, isError) : null;
+      if (edit !== null) effectsOf(index).edits.push(edit);
+      else if (!isError && results.length > 1) effectsOf(index).mayWrite ??= 'unreadable-result';
+    }
+  };
+  const readResult = async (index: number) => {
+    const raw = await readRaw(nodes[index]!.id);
+    return { raw, entry: parseLine(raw) };
+  };
+
+  // One pass in transcript order reads the calls' inputs and the results together, so the blocks of stored lines
+  // are decoded once (two passes decoded every block twice: most of the cost). A result is settled where it is
+  // when every call it answers has its input by then (the calls come first, nearly always); the others wait for
+  // the end, as does a result line that carries calls of its own (the read-only drop below may change its mark).
+  // The calls a line answers, kept at import (resultIdsOf), tell all but a file edit's outcome: most result lines
+  // (a Read's file, a command's output) are never read. The same blocks in the same order as reading gives.
+  const inputAt = new Uint8Array(nodes.length);
+  for (const index of needInput) inputAt[index] = 1;
+  const inputsRead = (index: number, ids: readonly string[]) =>
+    ids.every((id) => {
+      const site = calls.get(id);
+      return site === undefined || site.nodeIndex < index || inputAt[site.nodeIndex] === 0;
+    });
+  const waiting: number[] = [];
+  for (let index = 0; index < nodes.length; index++) {
+    if ((index & 255) === 0) throwIfAborted(signal);
+    const node = nodes[index]!;
+    if (inputAt[index] === 1) {
+      throwIfAborted(signal);
+      const entry = parseLine(await readRaw(node.id));
+      for (const block of entry === null ? [] : contentBlocks(entry)) {
+        if (block.type !== 'tool_use' || typeof block.id !== 'string') continue;
+        const site = calls.get(block.id);
+        if (site !== undefined && site.nodeIndex === index) site.input = block.input;
+      }
+    }
+    if (!RESULT_KINDS.has(node.kind)) continue;
+    const kept = resultIdsOf?.(node.id);
+    if (node.toolCalls.length > 0 || (kept !== undefined && !inputsRead(index, kept))) {
+      waiting.push(index);
+      continue;
+    }
+    if (kept !== undefined && !answersFileEdit(kept)) {
+      settle(index, kept);
+      continue;
+    }
+    const line = await readResult(index);
+    if (line.entry !== null && !inputsRead(index, toolResultBlocks(line.entry).map((block) => block.tool_use_id as string))) waiting.push(index);
+    else settle(index, line);
   }
   // Read-only shell calls are known once their input is: drop the unrecorded-outcome mark for them.
   for (const site of calls.values()) {
@@ -92,45 +173,10 @@ export async function readSessionEffects(
       if (effect !== undefined && effect.mayWrite === 'unrecorded-outcome' && onlyReadOnlyMissing(nodes[site.nodeIndex]!, calls)) effect.mayWrite = null;
     }
   }
-
-  for (let index = 0; index < nodes.length; index++) {
-    const node = nodes[index]!;
-    if (!RESULT_KINDS.has(node.kind)) continue;
-    if ((index & 255) === 0) throwIfAborted(signal);
-    const raw = await readRaw(node.id);
-    const entry = parseLine(raw);
-    if (entry === null) {
-      if (raw !== null) effectsOf(index).mayWrite ??= 'unreadable-result';
-      continue;
-    }
-    const results = contentBlocks(entry).filter((block) => block.type === 'tool_result' && typeof block.tool_use_id === 'string');
-    for (const block of results) {
-      const site = calls.get(block.tool_use_id as string);
-      if (site === undefined) continue; // a result whose call is not in this session: nothing to replay
-      const isError = block.is_error === true;
-      const effect = toolEffect(site.name, site.input);
-      switch (effect) {
-        case 'none':
-          break;
-        case 'file-edit': {
-          const ref: ToolUseRef = { id: block.tool_use_id as string, name: site.name, input: site.input };
-          // One line carries one toolUseResult: with several results on a line it belongs to none of them for sure.
-          const edit = results.length === 1 ? readFileEdit(ref, entry.toolUseResult, isError) : null;
-          if (edit !== null) effectsOf(index).edits.push(edit);
-          else if (!isError && results.length > 1) effectsOf(index).mayWrite ??= 'unreadable-result';
-          break;
-        }
-        case 'subagent': {
-          const list = subagentResults.get(site.nodeIndex) ?? [];
-          if (!list.includes(index)) list.push(index);
-          subagentResults.set(site.nodeIndex, list);
-          break;
-        }
-        case 'may-write':
-          effectsOf(index).mayWrite ??= site.name === 'Bash' || site.name === 'PowerShell' ? 'shell' : 'other-tool';
-          break;
-      }
-    }
+  for (const index of waiting) {
+    throwIfAborted(signal);
+    const kept = resultIdsOf?.(nodes[index]!.id);
+    settle(index, kept !== undefined && !answersFileEdit(kept) ? kept : await readResult(index));
   }
   return { effects, subagentCalls, subagentResults };
 }

@@ -226,7 +226,7 @@ describe('the report kept by the import', () => {
 
 /**
  * A store made by the previous version holding the fixture's sessions (its rows copied from a current store): every
- * migration but 038, so at version 40 (040 was merged first), which 038 must still reach.
+ * migration up to 040 but 038, so at version 40 (040 was merged first), which 038 must still reach.
  */
 async function storeBefore038(fixture: Fixture): Promise<string> {
   const currentPath = join(root, 'current.sqlite');
