@@ -84,7 +84,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(travel.sessionResume.getByTestId('copy-button')).toBeVisible();
       await expect(page.getByText('forked from', { exact: false }).first()).toBeVisible();
       await app.screenshot(`codex-fork-03-fork-session-${scheme}`);
-      // Regression: the fork's row squeezed its title to "Go …" beside its "forked from …" mark and its badges.
+      // Regression: the fork's row squeezed its title to "Go …" beside its "forked from …" mark and its badges. Measured
+      // at rest: the click that opened it left the pointer on the row, and a hovered row's title gives room to its
+      // Delete… mark (its tooltip still says it whole).
+      await page.mouse.move(0, 0);
+      await expect(forkRow.getByTestId('session-delete')).toBeHidden();
       const squeeze = await forkRow.evaluate((row) => {
         const title = row.querySelector<HTMLElement>('.session-row__title')!;
         return { title: title.getBoundingClientRect().width, head: row.querySelector('.session-row__head')!.getBoundingClientRect().width, label: title.title };
