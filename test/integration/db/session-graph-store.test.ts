@@ -113,6 +113,21 @@ describe('the stored graph of a session', () => {
     expect(segmentIds('S1')[0]).not.toBe(kept[0]);
   });
 
+  it("a result stored by a batch of new calls and results, for a call of an earlier batch, drops that call's segment", async () => {
+    const nodes = inOrder(chain('t', 6, null));
+    importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), nodes.filter((node) => node.sourceId !== 't0-r'));
+    restore('S1', 4);
+    const kept = segmentIds('S1');
+    // The batch's own calls and results come first: the earlier call is looked up below the batch's first node.
+    importFile(transcriptFile('/t/late.jsonl', { sessionHint: 'S1' }), inOrder([
+      ...chain('n', 2, 't5-a'),
+      parsedNode('late-r', 't0-c', { kind: 'tool_result', toolResults: [{ toolUseId: 'tu-t0', isError: true }] }),
+    ]));
+    expect(segmentIds('S1')[0]).not.toBe(kept[0]);
+    expect((await storedNodes('S1'))!.find((node) => node.id === 't0-c')!.toolCalls[0]!.outcome).toBe('error');
+    expect(await storedNodes('S1')).toEqual(store.getSessionNodes('S1'));
+  });
+
   it('a parent that arrives later, resolved by the linker, is in the stored graph (the trigger dropped the segment)', async () => {
     importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder([...chain('t', 2, null), ...chain('b', 8, 'x')]));
     restore('S1', 4);
