@@ -1,5 +1,5 @@
 /**
- * Memory of opening a big session: `tsx scripts/bench/graph-memory.ts [--mb 239] [--data DIR] [--window N|all] [--states] [--same-process]`.
+ * Memory of opening a big session: `tsx scripts/bench/graph-memory.ts [--mb 239] [--data DIR] [--window N|all] [--states] [--pages-only] [--same-process]`.
  * One generated Claude Code transcript of --mb MB (one session) is imported into a store (kept in --data DIR
  * when given, and reused by the next run with the same DIR: before/after a change open the same store). Then
  * a child process serves the store as `arbor serve` does (the same web host), and this process, over the
@@ -7,6 +7,7 @@
  * PAGES_IN_FLIGHT; `--window all` is the renderer before issue 12), then asks every `sessions.graphPage` at once (a client that floods the host), then, with
  * --states, asks `sessions.states`, then asks its whole graph in one `sessions.graph` answer (what a session
  * with Arbor's nodes, the export and the ledger read) twice, then waits. Each step is a phase of its own.
+ * --pages-only: the whole-graph phases are left out.
  * --same-process: the serving process imports the transcript itself first, then is opened (as bench:import's
  * open phase: what the import and its indexing left in the heap is there too).
  * Memory is measured from outside: this process samples the child's /proc/<pid>/status (VmRSS every 20 ms,
@@ -213,7 +214,8 @@ async function parent(): Promise<void> {
     };
 
     const list = (await client.call('sessions.list', {})) as { sessions: { id: string; nodeCount: number }[] };
-    const session = list.sessions[0]!;
+    // The biggest session (a store given with --data may hold others beside it).
+    const session = list.sessions.reduce((biggest, other) => (other.nodeCount > biggest.nodeCount ? other : biggest));
     await phase('idle', async () => {
       await sleep(1000);
       return `${session.nodeCount} nodes`;
@@ -258,7 +260,7 @@ async function parent(): Promise<void> {
       });
     }
     let anchor = '';
-    for (const name of ['whole', 'whole-again']) {
+    for (const name of process.argv.includes('--pages-only') ? [] : ['whole', 'whole-again']) {
       await phase(name, async () => {
         const text = await client.callText('sessions.graph', { sessionId: session.id });
         if (name !== 'whole') return `${mb(text.length)} MB answer`;
