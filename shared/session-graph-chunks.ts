@@ -18,6 +18,14 @@ export const SESSION_GRAPH_CHUNK_CODEC = 'session-graph-chunk/1';
  */
 export const GRAPH_PAGE_NODES = 16_384;
 
+/**
+ * Pages a reader asks for and has not yet taken, at most (renderer/src/client/session-graph-pages.ts): the
+ * host reads a page only when asked, so what it holds for one read stays a few pages whatever the session's
+ * size. Every page at once, the 23 pages of a 1 GB session were read and queued together in the serving
+ * process (+160 MB), and a session past ~1M nodes (64 pages) was more calls than a socket may keep running.
+ */
+export const PAGES_IN_FLIGHT = 4;
+
 /** The pages a stored graph of `nodeCount` nodes has (1 for none: page 0 still answers). */
 export function graphPagesFor(nodeCount: number): number {
   return Math.max(1, Math.ceil(nodeCount / GRAPH_PAGE_NODES));

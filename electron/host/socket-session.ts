@@ -4,7 +4,9 @@
  * A message that cannot even be answered (not JSON, no call id) is a protocol violation: the socket closes.
  */
 import type { ArborApi } from '../../shared/contract';
-import type { ServerMessage } from '../../shared/wire';
+import { CancelledError } from '../../shared/errors';
+import type { Envelope, ServerMessage } from '../../shared/wire';
+import { createCallSlots, GRAPH_PAGES_UNSENT } from './call-slots';
 import { dispatch, forTransport } from './dispatch';
 
 /** Generous for any request the contract allows (1000 paths of a few hundred bytes), small enough to refuse floods. */
@@ -26,8 +28,16 @@ export interface SocketSession {
   readonly callsInFlight: number;
 }
 
-export function createSocketSession(api: ArborApi, send: (message: ServerMessage) => void): SocketSession {
+/**
+ * Sends one message; the promise, when given, settles once the message has left the process (written to the
+ * socket), which is when the next graph page may be produced.
+ */
+export type SendMessage = (message: ServerMessage) => Promise<void> | void;
+
+export function createSocketSession(api: ArborApi, send: SendMessage): SocketSession {
   const calls = new Map<number, AbortController>();
+  // A renderer asked all 23 pages of a 1 GB session at once: all were read and queued on the socket together (+160 MB).
+  const pageSlots = createCallSlots(GRAPH_PAGES_UNSENT);
   let disposed = false;
 
   function receive(data: string): ProtocolViolation | undefined {
@@ -54,12 +64,18 @@ export function createSocketSession(api: ArborApi, send: (message: ServerMessage
     if (calls.size >= MAX_CALLS_IN_FLIGHT) return { code: 1008, reason: 'too many calls in flight' };
     const controller = new AbortController();
     calls.set(id, controller);
-    void dispatch(api, method, params, controller.signal).then((envelope) => {
-      calls.delete(id);
-      if (disposed) return;
-      send(envelope.ok ? { t: 'res', id, ok: true, result: forTransport(method, envelope.result) } : { t: 'res', id, ok: false, error: envelope.error });
-    });
+    void answer(id, method, params, controller.signal);
     return undefined;
+  }
+
+  async function answer(id: number, method: unknown, params: unknown, signal: AbortSignal): Promise<void> {
+    const release = method === 'sessions.graphPage' ? await pageSlots.acquire(signal) : undefined;
+    const envelope: Envelope<unknown> = release === null ? { ok: false, error: new CancelledError().toJSON() } : await dispatch(api, method, params, signal);
+    calls.delete(id);
+    const sent = disposed ? undefined : send(envelope.ok ? { t: 'res', id, ok: true, result: forTransport(method, envelope.result) } : { t: 'res', id, ok: false, error: envelope.error });
+    if (release === undefined || release === null) return;
+    if (sent === undefined) release();
+    else sent.then(release, release);
   }
 
   function dispose(): void {

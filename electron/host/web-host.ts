@@ -80,11 +80,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function accept(ws: WebSocket): void {
     sockets.add(ws);
-    const send = (message: ServerMessage): void => {
-      if (ws.readyState !== ws.OPEN) return;
+    const send = (message: ServerMessage): Promise<void> | undefined => {
+      if (ws.readyState !== ws.OPEN) return undefined;
       // One text message, in fragments when it is a graph kept as bytes (wire-text.ts); sent in one go, nothing interleaves.
       const frames = wireFrames(message);
-      for (let i = 0; i < frames.length; i++) ws.send(frames[i]!, { binary: false, fin: i === frames.length - 1 });
+      // The last fragment's callback: the message is written to the socket (or the socket failed), its bytes let go.
+      return new Promise((written) => {
+        for (let i = 0; i < frames.length; i++) ws.send(frames[i]!, { binary: false, fin: i === frames.length - 1 }, i === frames.length - 1 ? () => written() : undefined);
+      });
     };
     const session = createSocketSession(options.service.api, send);
     ws.on('message', (data, isBinary) => {

@@ -4,8 +4,9 @@
  * call checks which frame sent it and validates the payload (dispatch) before the service sees it.
  */
 import { EVENT_NAMES, IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, METHOD_NAMES, ipcChannel, type ArborApi, type ArborEvents, type EventName, type EventSource } from '../../shared/contract';
-import { ArborError } from '../../shared/errors';
+import { ArborError, CancelledError } from '../../shared/errors';
 import type { Envelope } from '../../shared/wire';
+import { createCallSlots, GRAPH_PAGES_UNSENT, type CallSlots } from '../host/call-slots';
 import { dispatch, forTransport } from '../host/dispatch';
 
 /** The parts of an IPC event main reads: who sent it. */
@@ -41,6 +42,14 @@ export function bindIpc(options: BindIpcOptions): () => void {
   // Call ids are chosen by each renderer, so they are only unique per sender.
   const running = new Map<string, AbortController>();
   const key = (event: IpcSenderEvent, callId: unknown): string => `${event.sender.id}:${String(callId)}`;
+  // Graph pages per renderer, as the web host has them per socket (call-slots.ts): Electron copies an answer out
+  // when the handler returns, so the next page is read only then.
+  const pageSlots = new Map<number, CallSlots>();
+  const slotsOf = (event: IpcSenderEvent): CallSlots => {
+    let slots = pageSlots.get(event.sender.id);
+    if (slots === undefined) pageSlots.set(event.sender.id, (slots = createCallSlots(GRAPH_PAGES_UNSENT)));
+    return slots;
+  };
 
   for (const method of METHOD_NAMES) {
     ipcMain.handle(ipcChannel(method), async (event, request, callId): Promise<Envelope<unknown>> => {
@@ -50,10 +59,13 @@ export function bindIpc(options: BindIpcOptions): () => void {
       const controller = new AbortController();
       const id = validCallId(callId) ? key(event, callId) : undefined;
       if (id !== undefined) running.set(id, controller);
+      const release = method === 'sessions.graphPage' ? await slotsOf(event).acquire(controller.signal) : undefined;
       try {
+        if (release === null) return { ok: false, error: new CancelledError().toJSON() };
         const envelope = await dispatch(api, method, request, controller.signal);
         return envelope.ok ? { ok: true, result: forTransport(method, envelope.result) } : envelope;
       } finally {
+        release?.();
         if (id !== undefined && running.get(id) === controller) running.delete(id);
       }
     });
@@ -70,6 +82,7 @@ export function bindIpc(options: BindIpcOptions): () => void {
     ipcMain.removeListener(IPC_CANCEL_CHANNEL, onCancel as (event: IpcSenderEvent, ...args: unknown[]) => void);
     for (const controller of running.values()) controller.abort();
     running.clear();
+    pageSlots.clear();
   };
 }
 

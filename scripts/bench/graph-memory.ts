@@ -1,11 +1,13 @@
 /**
- * Memory of opening a big session: `tsx scripts/bench/graph-memory.ts [--mb 239] [--data DIR] [--states] [--same-process]`.
+ * Memory of opening a big session: `tsx scripts/bench/graph-memory.ts [--mb 239] [--data DIR] [--window N|all] [--states] [--pages-only] [--same-process]`.
  * One generated Claude Code transcript of --mb MB (one session) is imported into a store (kept in --data DIR
  * when given, and reused by the next run with the same DIR: before/after a change open the same store). Then
  * a child process serves the store as `arbor serve` does (the same web host), and this process, over the
- * WebSocket, opens the session as the renderer does (every `sessions.graphPage` at once), then, with
+ * WebSocket, opens the session as the renderer does (page 0, then a window of --window pages, default
+ * PAGES_IN_FLIGHT; `--window all` is the renderer before issue 12), then asks every `sessions.graphPage` at once (a client that floods the host), then, with
  * --states, asks `sessions.states`, then asks its whole graph in one `sessions.graph` answer (what a session
  * with Arbor's nodes, the export and the ledger read) twice, then waits. Each step is a phase of its own.
+ * --pages-only: the whole-graph phases are left out.
  * --same-process: the serving process imports the transcript itself first, then is opened (as bench:import's
  * open phase: what the import and its indexing left in the heap is there too).
  * Memory is measured from outside: this process samples the child's /proc/<pid>/status (VmRSS every 20 ms,
@@ -26,7 +28,7 @@ import { syntheticSessionLines } from '../../electron/demo/synthetic';
 import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
 import type { SessionGraph } from '../../shared/model';
-import { chunkOfPage, graphPagesFor, type SessionGraphPage } from '../../shared/session-graph-chunks';
+import { chunkOfPage, graphPagesFor, PAGES_IN_FLIGHT, type SessionGraphPage } from '../../shared/session-graph-chunks';
 import { decodeSessionGraph, isEncodedSessionGraph } from '../../shared/session-graph-wire';
 import type { ServerMessage } from '../../shared/wire';
 import { argValue } from './bench-args';
@@ -152,6 +154,7 @@ function run(args: readonly string[]): ChildProcess {
 
 async function parent(): Promise<void> {
   const targetMb = Number(argValue('--mb') ?? '239');
+  const windowArg = argValue('--window') ?? String(PAGES_IN_FLIGHT);
   const kept = argValue('--data');
   const root = kept ?? (await mkdtemp(join(tmpdir(), 'arbor-bench-graphmem-')));
   const projects = join(root, `projects-${targetMb}`);
@@ -211,18 +214,44 @@ async function parent(): Promise<void> {
     };
 
     const list = (await client.call('sessions.list', {})) as { sessions: { id: string; nodeCount: number }[] };
-    const session = list.sessions[0]!;
+    // The biggest session (a store given with --data may hold others beside it).
+    const session = list.sessions.reduce((biggest, other) => (other.nodeCount > biggest.nodeCount ? other : biggest));
     await phase('idle', async () => {
       await sleep(1000);
       return `${session.nodeCount} nodes`;
     });
     await phase('pages', async () => {
-      // As the renderer asks them (session-graph-pages.ts): every page at once.
+      // As the renderer asks them (session-graph-pages.ts): page 0 alone, then the rest with at most --window
+      // pages asked and not yet taken ('all': every one at once, as the renderer did before issue 12).
+      const total = graphPagesFor(session.nodeCount);
+      const window = windowArg === 'all' ? total : Number(windowArg);
+      const started = performance.now();
+      const first = (await client.call('sessions.graphPage', { sessionId: session.id, page: 0 })) as SessionGraphPage;
+      const firstMs = performance.now() - started;
+      let nodes = chunkOfPage(first).ids.length;
+      const asked: Promise<unknown>[] = [];
+      const take = (page: number): Promise<unknown> => {
+        for (let next = asked.length + 1; next < Math.min(first.pages, page + window); next++) asked.push(client.call('sessions.graphPage', { sessionId: session.id, page: next }));
+        return asked[page - 1]!;
+      };
+      for (let page = 1; page < first.pages; page++) nodes += chunkOfPage((await take(page)) as SessionGraphPage).ids.length;
+      const allMs = performance.now() - started;
+      return `${first.pages} pages (window ${windowArg}), ${nodes} nodes; page 0 in ${firstMs.toFixed(0)} ms, all pages in ${allMs.toFixed(0)} ms`;
+    });
+    await phase('pages-flood', async () => {
+      // A client that asks every page at once (the renderer before issue 12 asked 22 of 23 together): what
+      // the serving side holds must not follow the session's size either.
+      const started = performance.now();
+      let firstMs = 0;
       const pages = await Promise.all(
-        Array.from({ length: graphPagesFor(session.nodeCount) }, (_, page) => client.call('sessions.graphPage', { sessionId: session.id, page })),
+        Array.from({ length: graphPagesFor(session.nodeCount) }, async (_, page) => {
+          const answer = await client.call('sessions.graphPage', { sessionId: session.id, page });
+          if (page === 0) firstMs = performance.now() - started;
+          return answer;
+        }),
       );
       const nodes = (pages as SessionGraphPage[]).reduce((sum, page) => sum + (page.chunk === '' && page.chunkValue === undefined ? 0 : chunkOfPage(page).ids.length), 0);
-      return `${pages.length} pages, ${nodes} nodes`;
+      return `${pages.length} pages, ${nodes} nodes; page 0 in ${firstMs.toFixed(0)} ms`;
     });
     if (process.argv.includes('--states')) {
       await phase('states', async () => {
@@ -231,7 +260,7 @@ async function parent(): Promise<void> {
       });
     }
     let anchor = '';
-    for (const name of ['whole', 'whole-again']) {
+    for (const name of process.argv.includes('--pages-only') ? [] : ['whole', 'whole-again']) {
       await phase(name, async () => {
         const text = await client.callText('sessions.graph', { sessionId: session.id });
         if (name !== 'whole') return `${mb(text.length)} MB answer`;

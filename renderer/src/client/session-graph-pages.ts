@@ -1,27 +1,24 @@
 /**
  * `sessions.graph` read as `sessions.graphPage` pages: the stored chunks of a big session arrive as they are
  * read, are checked to be of one version, and are decoded one by one as they come in (into the nodes the
- * one-message answer gives, and the layout worker's packed form), so callers get the same SessionGraph. Every page is asked
- * at once: how many there are follows from the session's node count (the sessions list says it), so page 0's
- * answer (~2 MB at 100k nodes, received and parsed before anything else could be asked) is not waited for;
- * without a count, or with a stale one, the pages page 0 names and nobody asked for follow it. A host
- * without the method answers through `sessions.graph`.
+ * one-message answer gives, and the layout worker's packed form), so callers get the same SessionGraph. A
+ * window of pages is asked at once (PAGES_IN_FLIGHT), the next one as each is taken: how many there are
+ * follows from the session's node count (the sessions list says it), so page 0's answer (~2 MB at 100k nodes)
+ * is not waited for; without a count, or with a stale one, the pages page 0 names follow it. A host without
+ * the method answers through `sessions.graph`.
  */
 import type { MethodName, RequestOf, ResultOf } from '../../../shared/contract';
 import { ArborError, CancelledError } from '../../../shared/errors';
 import { rememberPackedNodes } from '../../../shared/graph/packed-nodes';
 import type { SessionGraph } from '../../../shared/model';
 import { createSessionGraphChunkDecoder, type DecodedSessionGraph } from '../../../shared/session-graph-chunk-decode';
-import { chunkOfPage, graphPagesFor, type SessionGraphPage } from '../../../shared/session-graph-chunks';
+import { chunkOfPage, graphPagesFor, PAGES_IN_FLIGHT, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import type { ArborClient, CallOptions } from './arbor-client';
 import { fromTransport } from './arbor-client';
 import { markGraphStage } from './graph-timing';
 
 /** Reads of a session that changed between its pages, before the graph is asked for in one message. */
 const RESTARTS = 3;
-
-/** Pages asked for ahead of page 0 at most (a count from a list gone wrong must not flood the host). */
-const MAX_PAGES_AHEAD = 256;
 
 /**
  * From this many pages on (~130k nodes), the session's start is handed out (CallOptions.onPartialGraph) as
@@ -41,7 +38,7 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
   // A session whose start is drawn first asks page 0 alone, then the rest: asked together, page 0 of a 1M-node
   // session came in after most of the 61 others (the first view 7-10 s after the click, not before them).
   const partial = options?.onPartialGraph !== undefined && expectedPages >= PARTIAL_GRAPH_PAGES;
-  const ahead = partial ? 1 : Math.min(Math.max(1, Math.floor(expectedPages)), MAX_PAGES_AHEAD);
+  const ahead = partial ? 1 : Math.min(Math.max(1, Math.floor(expectedPages)), PAGES_IN_FLIGHT);
   for (let attempt = 0; attempt < RESTARTS; attempt++) {
     markGraphStage('sent');
     const asked: Promise<SessionGraphPage>[] = [];
@@ -66,9 +63,15 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
       return graph;
     }
     if (first.session === undefined) return null;
-    // Pages past the count (asked ahead of a shorter session) are not the graph's; pages nobody asked for yet are.
-    for (let page = asked.length; page < first.pages; page++) ask(page);
-    const read = await decodePages(first, asked.slice(1, first.pages), first.pages >= PARTIAL_GRAPH_PAGES ? options?.onPartialGraph : undefined);
+    // Pages past the count (asked ahead of a shorter session) are not the graph's; pages nobody asked for yet
+    // are, asked as the ones before them are taken (the window moves on).
+    const take = (page: number): Promise<SessionGraphPage> => {
+      for (let next = asked.length; next < Math.min(first.pages, page + PAGES_IN_FLIGHT); next++) ask(next);
+      return asked[page]!;
+    };
+    // Page 0 is taken: the next pages come in while it decodes.
+    if (first.pages > 1) void take(1);
+    const read = await decodePages(first, take, first.pages >= PARTIAL_GRAPH_PAGES ? options?.onPartialGraph : undefined);
     // A page of another version: an import or a link changed the session between two pages.
     if (read === null) continue;
     if (read.packed !== null) rememberPackedNodes(read.graph.nodes, read.packed);
@@ -79,21 +82,22 @@ export async function readGraphPages(call: Call, sessionId: string, options?: Ca
 }
 
 /**
- * The pages decoded in order, each as soon as it is in (the later ones are still arriving meanwhile); null
+ * The pages decoded in order, each as soon as it is in (the next ones are on their way meanwhile); null
  * when one is of another version than page 0. 'received' marks the last page in, 'decoded' follows it. With
  * `onPartial`, page 0's nodes are handed to it first ('received' and 'decoded' then mark page 0, and
  * 'rest-received' and 'rest-decoded' the whole).
  */
 async function decodePages(
   first: SessionGraphPage,
-  rest: readonly Promise<SessionGraphPage>[],
+  take: (page: number) => Promise<SessionGraphPage>,
   onPartial?: (graph: SessionGraph) => void,
 ): Promise<DecodedSessionGraph | null> {
   const decoder = createSessionGraphChunkDecoder(first.session!, first.workspaceNodes);
-  const partial = onPartial !== undefined && rest.length > 0;
-  for (let k = 0; k <= rest.length; k++) {
-    const page = k === 0 ? first : await rest[k - 1]!;
-    if (k === rest.length) markGraphStage(partial ? 'rest-received' : 'received');
+  const last = first.pages - 1;
+  const partial = onPartial !== undefined && last > 0;
+  for (let k = 0; k <= last; k++) {
+    const page = k === 0 ? first : await take(k);
+    if (k === last) markGraphStage(partial ? 'rest-received' : 'received');
     else if (k === 0 && partial) markGraphStage('received');
     // The later pages' answers are left to land unread: the read starts again.
     if (page.version !== first.version || page.pages !== first.pages || (page.chunk === '' && page.chunkValue === undefined)) return null;

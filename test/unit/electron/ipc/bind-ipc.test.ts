@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GRAPH_PAGES_UNSENT } from '../../../../electron/host/call-slots';
 import { bindIpc, forwardEvents, type IpcMainLike, type IpcSenderEvent } from '../../../../electron/ipc/bind-ipc';
 import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, METHOD_NAMES, ipcChannel } from '../../../../shared/contract';
 import { isEncodedSessionGraph } from '../../../../shared/session-graph-wire';
@@ -87,6 +88,35 @@ describe('bindIpc', () => {
     cancel?.(from(OWN, 7), 42);
     expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     expect(service.importAborted).toBe(true);
+  });
+
+  it("reads a window's next graph page only once an earlier one has been handed back, and another window's at once", async () => {
+    const { call, service } = setup();
+    const read: number[] = [];
+    const answer: (() => void)[] = [];
+    Object.assign(service.api, {
+      'sessions.graphPage': ({ page }: { page: number }) => {
+        read.push(page);
+        return new Promise((resolve) => answer.push(() => resolve({ version: 'v1', page, pages: 10, chunk: '' })));
+      },
+    });
+    const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+    const pages = Array.from({ length: 6 }, (_, page) => call('sessions.graphPage', from(OWN, 3), { sessionId: 'S1', page }, page));
+    await settled();
+    // Regression: every page a renderer asked at once was read (and held) together.
+    expect(read).toEqual(Array.from({ length: GRAPH_PAGES_UNSENT }, (_, page) => page));
+    const other = call('sessions.graphPage', from(OWN, 4), { sessionId: 'S1', page: 0 }, 0);
+    await settled();
+    expect(read).toHaveLength(GRAPH_PAGES_UNSENT + 1);
+    answer.shift()!();
+    await settled();
+    expect(read).toHaveLength(GRAPH_PAGES_UNSENT + 2);
+    while (answer.length > 0) {
+      answer.shift()!();
+      await settled();
+    }
+    expect(await Promise.all(pages)).toEqual(Array.from({ length: 6 }, (_, page) => ({ ok: true, result: { version: 'v1', page, pages: 10, chunk: '' } })));
+    expect(await other).toMatchObject({ ok: true });
   });
 
   it('removes every channel and aborts running calls when disposed', async () => {

@@ -1,8 +1,9 @@
 /**
  * The client's paged `sessions.graph` (renderer/src/client/session-graph-pages.ts): pages assemble into the
  * graph with its packed nodes kept for the layout worker, a whole graph on page 0 is decoded as the
- * one-message answer is, a host without `sessions.graphPage` is asked `sessions.graph`, and every page is
- * asked for at once when the session's node count says how many there are.
+ * one-message answer is, a host without `sessions.graphPage` is asked `sessions.graph`, and a window of
+ * pages (PAGES_IN_FLIGHT) is asked for at once when the session's node count says how many there are, the
+ * next one as each is taken.
  */
 import { describe, expect, it } from 'vitest';
 import { PARTIAL_GRAPH_PAGES, readGraphPages, withGraphPages } from '../../../../renderer/src/client/session-graph-pages';
@@ -10,7 +11,7 @@ import type { ArborClient } from '../../../../renderer/src/client/arbor-client';
 import { ArborError } from '../../../../shared/errors';
 import { packedNodesOf } from '../../../../shared/graph/packed-nodes';
 import type { NodeSummary, SessionGraph, SessionSummary } from '../../../../shared/model';
-import { encodeSessionGraphChunk, GRAPH_PAGE_NODES, type SessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
+import { encodeSessionGraphChunk, GRAPH_PAGE_NODES, PAGES_IN_FLIGHT, type SessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
 import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
 
 const SESSION: SessionSummary = { id: 'S1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 6, fileCount: 1, branchCount: 0 };
@@ -157,7 +158,7 @@ describe('reading a session graph in pages', () => {
       return { client: withGraphPages(client), asked, mostInFlight: () => mostInFlight };
     }
 
-    it('asks for every page at once when the list said how many nodes the session has', async () => {
+    it('asks for every page at once when the list said how many nodes the session has, up to the window', async () => {
       const all = nodes(6);
       const pages = pagesOf(all, 2);
       const host = pagedHost(pages, { ...SESSION, nodeCount: 2 * GRAPH_PAGE_NODES + 1 });
@@ -165,6 +166,49 @@ describe('reading a session graph in pages', () => {
       expect(await host.client.call('sessions.graph', { sessionId: 'S1' })).toEqual({ session: SESSION, nodes: all });
       expect(host.mostInFlight()).toBe(3);
       expect(host.asked).toEqual([0, 1, 2]);
+
+      const many = nodes(3 * PAGES_IN_FLIGHT * 2);
+      const wide = pagedHost(pagesOf(many, 3), { ...SESSION, nodeCount: 2 * PAGES_IN_FLIGHT * GRAPH_PAGE_NODES });
+      await wide.client.call('sessions.list', { limit: 10, offset: 0 });
+      expect(await wide.client.call('sessions.graph', { sessionId: 'S1' })).toEqual({ session: SESSION, nodes: many });
+      expect(wide.mostInFlight()).toBe(PAGES_IN_FLIGHT);
+      expect(wide.asked).toEqual(Array.from({ length: 2 * PAGES_IN_FLIGHT }, (_, page) => page));
+    });
+
+    it('asks for the next page only as one is taken, however many pages the session has', async () => {
+      // A host that answers a page only when let: a reader asking every page at once had all 23 pages of a 1 GB
+      // session read and queued by the host before it had taken the first.
+      const many = nodes(3 * 40);
+      const pages = pagesOf(many, 3);
+      const asked: number[] = [];
+      const held: (() => void)[] = [];
+      const read = readGraphPages(
+        (_method, request) => {
+          const page = (request as { page: number }).page;
+          asked.push(page);
+          return new Promise((resolve) => held.push(() => resolve(pages[page] as never)));
+        },
+        'S1',
+        { onPartialGraph: () => undefined },
+        pages.length,
+      );
+      const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+      await settled();
+      expect(asked).toEqual([0]);
+      held.shift()!();
+      await settled();
+      // Page 0 taken: the window is out, nothing past it.
+      expect(asked).toEqual(Array.from({ length: PAGES_IN_FLIGHT + 1 }, (_, page) => page));
+      held.shift()!();
+      await settled();
+      expect(asked).toHaveLength(PAGES_IN_FLIGHT + 2);
+      while (held.length > 0) {
+        held.shift()!();
+        await settled();
+        expect(held.length).toBeLessThanOrEqual(PAGES_IN_FLIGHT);
+      }
+      expect((await read)?.nodes).toEqual(many);
+      expect(asked).toEqual(Array.from({ length: pages.length }, (_, page) => page));
     });
 
     it('asks for the pages page 0 names beyond the count it had, and leaves out pages past the end', async () => {
