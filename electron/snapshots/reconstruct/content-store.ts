@@ -2,11 +2,12 @@
  * File contents met during a reconstruction, each kept once and named by its hash, so per-node state is a
  * map of small ids rather than copies of whole files.
  *
- * A text is kept as the ids of its lines, each distinct line once: a session edits the same files again and
- * again, and every Edit result carries the whole file before it, so whole texts (even deduplicated) grew with
- * every edit: 106 MB of distinct texts on a 1 GB transcript, 211 MB as the edits held them. Versions of one
- * file share nearly all their lines, so a version costs 4 bytes a line. A text is joined again when asked for;
- * the few asked for last are kept joined (a state lists its files, a replay asks for the same file twice).
+ * A text is kept as the ids of its runs of lines, each distinct run once: a session edits the same files again
+ * and again, and every Edit result carries the whole file before it, so whole texts (even deduplicated) grew
+ * with every edit: 106 MB of distinct texts on a 1 GB transcript, 211 MB as the edits held them. Versions of
+ * one file share nearly all their runs, so a version costs its edited runs and 4 bytes a run. A text is joined
+ * again when asked for; the few asked for last are kept joined (a state lists its files, a replay asks for the
+ * same file twice).
  */
 import { createHash } from 'node:crypto';
 import type { BeforeSource, ContextHunk, FileEffect, PatchHunk, StringReplacement } from '../../importers/transcript';
@@ -20,10 +21,19 @@ export const UNKNOWN_ID: ContentId = 'unknown';
 /** Joined texts kept for the next contentOf: a state's files (tens) and a replay's current file. */
 const JOINED_KEPT = 64;
 
+/**
+ * A run of lines ends after a line whose length and first, middle and last units give 0 here (one line in
+ * RUN_LINES on average), or past RUN_MAX units: the cut depends on the lines alone, so past an edited line the
+ * runs of two versions line up again. Runs rather than lines: a map lookup per line took a third of a 239 MB
+ * session's states CPU.
+ */
+const RUN_LINES = 8;
+const RUN_MAX = 2048;
+
 export class ContentStore {
   private readonly texts = new Map<ContentId, Int32Array>();
-  private readonly lineIds = new Map<string, number>();
-  private readonly lines: string[] = [];
+  private readonly runIds = new Map<string, number>();
+  private readonly runs: string[] = [];
   // Map keeps insertion order: the first key is the least recently joined.
   private readonly joined = new Map<ContentId, string>();
 
@@ -31,7 +41,7 @@ export class ContentStore {
     if (content === null) return ABSENT_ID;
     if (content === UNKNOWN_CONTENT) return UNKNOWN_ID;
     const id = createHash('sha1').update(content, 'utf8').digest('hex');
-    if (!this.texts.has(id)) this.texts.set(id, this.lineIdsOf(content));
+    if (!this.texts.has(id)) this.texts.set(id, this.runIdsOf(content));
     return id;
   }
 
@@ -46,7 +56,9 @@ export class ContentStore {
     }
     const ids = this.texts.get(id);
     if (ids === undefined) return UNKNOWN_CONTENT;
-    const text = this.linesOf(ids).join('\n');
+    const parts = new Array<string>(ids.length);
+    for (let k = 0; k < ids.length; k++) parts[k] = this.runs[ids[k]!]!;
+    const text = parts.join('');
     this.joined.set(id, text);
     if (this.joined.size > JOINED_KEPT) this.joined.delete(this.joined.keys().next().value as ContentId);
     return text;
@@ -57,47 +69,37 @@ export class ContentStore {
     return this.texts.size;
   }
 
-  /** How many distinct lines the texts share (a figure for tests and benches). */
-  get lineCount(): number {
-    return this.lines.length;
+  /** How many distinct runs of lines the texts share (a figure for tests and benches). */
+  get runCount(): number {
+    return this.runs.length;
   }
 
-  /** The ids of these lines, each distinct line kept once. */
-  idsOfLines(parts: readonly string[]): Int32Array {
-    const ids = new Int32Array(parts.length);
-    for (let k = 0; k < parts.length; k++) {
-      const line = parts[k]!;
-      let lineId = this.lineIds.get(line);
-      if (lineId === undefined) {
-        lineId = this.lines.length;
-        // split() hands out slices of the whole text (V8, 13 chars and up): a copy keeps the line without the text
-        // it was cut from. Through JSON, as UTF-8 would replace a lone surrogate.
-        const own = line.length < 13 ? line : (JSON.parse(JSON.stringify(line)) as string);
-        this.lines.push(own);
-        this.lineIds.set(own, lineId);
+  private runIdsOf(text: string): Int32Array {
+    const ids: number[] = [];
+    let start = 0;
+    let line = 0;
+    while (start < text.length) {
+      const newline = text.indexOf('\n', line);
+      const end = newline === -1 ? text.length : newline + 1;
+      if (newline !== -1 && ((end - line) * 31 + text.charCodeAt(line) * 7 + text.charCodeAt((line + end) >> 1) * 3 + text.charCodeAt(end - 2)) % RUN_LINES !== 0 && end - start < RUN_MAX) {
+        line = end;
+        continue;
       }
-      ids[k] = lineId;
+      const run = text.slice(start, end);
+      let runId = this.runIds.get(run);
+      if (runId === undefined) {
+        runId = this.runs.length;
+        // A slice holds the whole text it was cut from (V8, 13 units and up): a copy keeps the run alone. Through
+        // JSON, which keeps a lone surrogate as it is (UTF-8 would replace it).
+        const own = run.length < 13 ? run : (JSON.parse(JSON.stringify(run)) as string);
+        this.runs.push(own);
+        this.runIds.set(own, runId);
+      }
+      ids.push(runId);
+      start = line = end;
     }
-    return ids;
+    return Int32Array.from(ids);
   }
-
-  linesOf(ids: Int32Array): string[] {
-    const parts = new Array<string>(ids.length);
-    for (let k = 0; k < ids.length; k++) parts[k] = this.lines[ids[k]!]!;
-    return parts;
-  }
-
-  private lineIdsOf(text: string): Int32Array {
-    return this.idsOfLines(text.split('\n'));
-  }
-}
-
-const NO_MARK = -1;
-
-interface KeptHunk extends Omit<PatchHunk, 'lines'> {
-  /** Each line's first UTF-16 unit, NO_MARK for an empty line. */
-  readonly marks: Int32Array;
-  readonly lines: Int32Array;
 }
 
 /**
@@ -110,12 +112,13 @@ export class KeptEffect implements FileEffect {
   readonly toolUseId: string;
   readonly path: string;
   readonly source: BeforeSource;
+  /** The effect's hunks where the replay reads them, else none (see the constructor). */
+  readonly patch: readonly PatchHunk[];
   readonly replacements: readonly StringReplacement[];
   readonly contextPatch?: readonly ContextHunk[];
   readonly from?: string;
   readonly beforeId: ContentId;
   readonly afterId: ContentId;
-  private readonly hunks: readonly KeptHunk[];
 
   constructor(
     effect: FileEffect,
@@ -125,17 +128,14 @@ export class KeptEffect implements FileEffect {
     this.toolUseId = effect.toolUseId;
     this.path = effect.path;
     this.source = effect.source;
-    // A hunk's lines are a mark (+, -, space) and a line of the file: the file's lines are in the store already.
-    this.hunks = effect.patch.map(({ lines, ...at }) => ({ ...at, marks: Int32Array.from(lines, (line) => (line === '' ? NO_MARK : line.charCodeAt(0))), lines: store.idsOfLines(lines.map((line) => line.slice(1))) }));
     this.replacements = effect.replacements;
     if (effect.contextPatch !== undefined) this.contextPatch = effect.contextPatch;
     if (effect.from !== undefined) this.from = effect.from;
     this.beforeId = store.idOf(effect.before);
     this.afterId = store.idOf(effect.after);
-  }
-
-  get patch(): readonly PatchHunk[] {
-    return this.hunks.map(({ marks, lines, ...at }) => ({ ...at, lines: this.store.linesOf(lines).map((line, k) => (marks[k] === NO_MARK ? '' : String.fromCharCode(marks[k]!)) + line) }));
+    // The replay reads the hunks only to derive an after-state the result does not tell, and then only when there
+    // are no replacements (applyFileEdit): elsewhere they were 60 MB of display text on a 1 GB session.
+    this.patch = this.afterId === UNKNOWN_ID && effect.replacements.length === 0 ? effect.patch : [];
   }
 
   get before(): FileContent {
@@ -146,7 +146,7 @@ export class KeptEffect implements FileEffect {
     return this.store.contentOf(this.afterId);
   }
 
-  /** The effect as the reader gave it (a plain object, with its texts). */
+  /** The effect as the reader gave it (a plain object, with its texts), but for hunks the replay does not read. */
   whole(): FileEffect {
     const { tool, toolUseId, path, before, after, source, patch, replacements, contextPatch, from } = this;
     return { tool, toolUseId, path, before, after, source, patch, replacements, ...(contextPatch === undefined ? {} : { contextPatch }), ...(from === undefined ? {} : { from }) };

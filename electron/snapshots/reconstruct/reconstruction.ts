@@ -82,7 +82,7 @@ export interface Reconstruction {
   knownByNode(): ReadonlyMap<NodeId, StateKnown>;
   /** The touched files whose state differs from the state parent's, with both states. */
   changedAt(nodeId: NodeId): FileChange[];
-  /** The edits whose outcome is this node, as read from the transcript. */
+  /** The edits whose outcome is this node, as read from the transcript (hunks only where the replay reads them: no replacements, no after-state told). */
   editsAt(nodeId: NodeId): readonly FileEdit[];
   /** The nearest ghost snapshot at or above the node whose commit could not be read, or null. */
   ghostMissAt(nodeId: NodeId): GhostSnapshotMiss | null;

@@ -1,6 +1,6 @@
 /**
  * The reconstruction's content store (content-store.ts): texts kept as ids of shared lines come back exactly, the
- * versions of a file share their lines, and an effect kept by id gives back the effect the reader read.
+ * versions of a file share their runs of lines, and an effect kept by id gives back the effect the reader read.
  */
 import { describe, expect, it } from 'vitest';
 import { ABSENT_ID, ContentStore, KeptEffect, UNKNOWN_ID } from '../../../../electron/snapshots/reconstruct/content-store';
@@ -20,15 +20,18 @@ describe('ContentStore', () => {
     expect(store.contentOf('0'.repeat(40))).toBe(UNKNOWN_CONTENT);
   });
 
-  it('keeps a text once and the versions of a file on shared lines (memory grew with every Edit result)', () => {
+  it('keeps a text once and the versions of a file on shared runs of lines (memory grew with every Edit result)', () => {
     const store = new ContentStore();
-    const lines = Array.from({ length: 200 }, (_, k) => `const line${k} = ${k}; // long enough to be a slice`);
+    const lines = Array.from({ length: 200 }, (_, k) => `${' '.repeat(k % 3)}const line${k} = ${'x'.repeat((k * 7) % 23)}; // long enough to be a slice ${k % 5}`);
     const versions = Array.from({ length: 100 }, (_, v) => [...lines.slice(0, v), `changed in version ${v}`, ...lines.slice(v + 1)].join('\n'));
     const ids = versions.map((text) => store.idOf(text));
     expect(store.idOf(versions[3]!)).toBe(ids[3]);
     expect(store.size).toBe(100);
-    // 200 lines, plus one changed line per version: not 100 × 200.
-    expect(store.lineCount).toBe(300);
+    // The runs of the first version, plus about one changed run per version: not every run of every version.
+    const runsOfOne = new ContentStore();
+    runsOfOne.idOf(versions[0]!);
+    expect(store.runCount).toBeLessThan(runsOfOne.runCount + 3 * 100);
+    expect(runsOfOne.runCount * 100).toBeGreaterThan(4 * store.runCount);
     for (let v = 0; v < 100; v += 7) expect(store.contentOf(ids[v]!)).toBe(versions[v]);
   });
 });
@@ -45,20 +48,27 @@ describe('KeptEffect', () => {
     replacements: [{ oldString: 'two', newString: '2', replaceAll: false }],
   };
 
-  it('gives back the effect as read, texts and hunks included, from ids alone', () => {
+  it('gives back the effect as read from ids alone, without the display hunks the replay never reads', () => {
     const store = new ContentStore();
     const kept = new KeptEffect(edit, store);
     expect(kept.beforeId).toBe(store.idOf(edit.before));
     expect(kept.afterId).toBe(store.idOf(edit.after));
     expect(kept.before).toBe(edit.before);
     expect(kept.after).toBe(edit.after);
-    expect(kept.patch).toEqual(edit.patch);
-    expect(kept.whole()).toEqual(edit);
+    expect(kept.whole()).toEqual({ ...edit, patch: [] });
+  });
+
+  it('keeps the hunks where the replay derives the after-state from them', () => {
+    const store = new ContentStore();
+    const hunksOnly: FileEdit = { ...edit, before: UNKNOWN_CONTENT, after: UNKNOWN_CONTENT, source: 'none', replacements: [] };
+    expect(new KeptEffect(hunksOnly, store).whole()).toEqual(hunksOnly);
+    // With replacements the hunks are display text only (applyFileEdit).
+    expect(new KeptEffect({ ...hunksOnly, replacements: edit.replacements }, store).patch).toEqual([]);
   });
 
   it('keeps what the file did not have: absent, unknown, a move and context hunks', () => {
     const store = new ContentStore();
-    const moved: FileEdit = { ...edit, before: null, after: UNKNOWN_CONTENT, source: 'create', patch: [], from: '/w/old.ts', contextPatch: [{ context: null, oldLines: ['a'], newLines: ['b'], endOfFile: false }] };
+    const moved: FileEdit = { ...edit, before: null, after: UNKNOWN_CONTENT, source: 'create', patch: [], replacements: [], from: '/w/old.ts', contextPatch: [{ context: null, oldLines: ['a'], newLines: ['b'], endOfFile: false }] };
     const kept = new KeptEffect(moved, store);
     expect(kept.before).toBeNull();
     expect(kept.after).toBe(UNKNOWN_CONTENT);
