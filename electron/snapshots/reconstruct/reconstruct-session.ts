@@ -485,7 +485,12 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       return { files, unknownFiles, known: knownOf(i), unknownSince, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
-    knownByNode: () => new Map(nodes.map((node, i) => [node.id, knownOf(i)])),
+    knownByNode() {
+      // Filled in a loop: a list of pairs first was one more array of every node.
+      const known = new Map<NodeId, StateKnown>();
+      for (let i = 0; i < n; i++) known.set(nodes[i]!.id, knownOf(i));
+      return known;
+    },
     changedAt(nodeId) {
       return (changes[indexOf(nodeId)] ?? []).map(([p, before, after]) => ({ path: paths[p]!, before: store.contentOf(before), after: store.contentOf(after) }));
     },
