@@ -284,8 +284,15 @@ export interface FolderRecords {
 export type ResultIdsOf = (nodeId: string) => readonly string[] | undefined;
 
 /**
+ * What the reader stores in place of each file effect it read, as soon as it read it (the reconstruction keeps
+ * the contents once, by id: the whole files an effect carries would otherwise all stay in memory until the end).
+ */
+export type KeepEffect = (effect: FileEffect) => FileEffect;
+
+/**
  * A format's reader of every node's file effects, from the session's nodes (transcript order) and their lines. With
- * `resultIdsOf`, it may leave unread the result lines whose kept ids tell it all it needs.
+ * `resultIdsOf`, it may leave unread the result lines whose kept ids tell it all it needs; with `keepEffect`, it
+ * stores what that gives for each effect.
  */
 export type ReadSessionEffects = (
   nodes: readonly NodeSummary[],
@@ -293,6 +300,7 @@ export type ReadSessionEffects = (
   signal: AbortSignal | undefined,
   readRecords?: ReadRecords,
   resultIdsOf?: ResultIdsOf,
+  keepEffect?: KeepEffect,
 ) => Promise<SessionEffects>;
 
 /** One tool call as the side-effect classifier reads it: its input, and the shell command line it ran if any. */

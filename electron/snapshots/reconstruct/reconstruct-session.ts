@@ -49,9 +49,9 @@
  */
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
-import { ContentStore, UNKNOWN_ID, type ContentId } from './content-store';
+import { ContentStore, KeptEffect, UNKNOWN_ID, type ContentId } from './content-store';
 import { readCheckpoints } from './checkpoints';
-import { UNKNOWN_CONTENT, applyFileEdit } from './file-edits';
+import { UNKNOWN_CONTENT, applyFileEdit, type FileEdit } from './file-edits';
 import type { FileUnknownSince, Reconstruction, ReconstructionProblem, ReconstructionProblemKind, ReconstructOptions, StateKnown } from './reconstruction';
 import { readSessionEffects, type ReadRaw } from './session-effects';
 import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites } from './state-tree';
@@ -89,14 +89,17 @@ interface Checkpoint {
 export async function reconstructSession(nodes: readonly NodeSummary[], readRaw: ReadRaw, options: ReconstructOptions = {}): Promise<Reconstruction> {
   const { signal, fileHistory, readEffects = readSessionEffects, readRecords, resultIdsOf } = options;
   // The format's importer fills the neutral effects; Claude Code's reader is the default.
-  const read = await readEffects(nodes, readRaw, signal, readRecords, resultIdsOf);
+  // Every content is kept once, by id, from the moment its effect is read (content-store.ts).
+  const store = new ContentStore();
+  const read = await readEffects(nodes, readRaw, signal, readRecords, resultIdsOf, (effect) => new KeptEffect(effect, store));
+  const beforeOf = (edit: FileEdit): ContentId => (edit instanceof KeptEffect ? edit.beforeId : store.idOf(edit.before));
+  const afterOf = (edit: FileEdit): ContentId => (edit instanceof KeptEffect ? edit.afterId : store.idOf(edit.after));
   const { effects } = read;
   const tree = buildStateTree(nodes, await findMidFileRoots(nodes, readRaw, signal));
   markSubagentWrites(nodes, tree, read);
   carryHangingResults(nodes, tree, effects);
   throwIfAborted(signal);
 
-  const store = new ContentStore();
   const pathIndex = new Map<string, number>();
   const paths: string[] = [];
   const baseline: ContentId[] = [];
@@ -112,8 +115,9 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
         baseline.push(UNKNOWN_ID);
         baselineNode.push(-1);
       }
-      if (baseline[p] === UNKNOWN_ID && edit.before !== UNKNOWN_CONTENT) {
-        baseline[p] = store.idOf(edit.before);
+      const before = beforeOf(edit);
+      if (baseline[p] === UNKNOWN_ID && before !== UNKNOWN_ID) {
+        baseline[p] = before;
         baselineNode[p] = i;
       }
     }
@@ -227,24 +231,26 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       const derived = from === undefined ? UNKNOWN_ID : current[from]!;
       const problem = (kind: ReconstructionProblemKind) =>
         problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep });
-      let after = edit.after;
-      if (edit.before === UNKNOWN_CONTENT) {
-        if (after === UNKNOWN_CONTENT && !isUnknown(derived)) {
-          after = applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements, edit.contextPatch);
-          if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
-        } else if (after === UNKNOWN_CONTENT) {
+      const before = beforeOf(edit);
+      const told = afterOf(edit);
+      let after = told;
+      if (before === UNKNOWN_ID) {
+        if (after === UNKNOWN_ID && !isUnknown(derived)) {
+          after = store.idOf(applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements, edit.contextPatch));
+          if (after === UNKNOWN_ID) problem('edit-does-not-apply');
+        } else if (after === UNKNOWN_ID) {
           problem('before-unknown');
         }
       } else {
-        if (!isUnknown(derived) && derived !== store.idOf(edit.before)) {
+        if (!isUnknown(derived) && derived !== before) {
           problem('before-mismatch');
           doubtBefore(p, i);
         }
-        if (after === UNKNOWN_CONTENT) problem('edit-does-not-apply');
+        if (after === UNKNOWN_ID) problem('edit-does-not-apply');
       }
       // What the transcript itself tells (a recorded pre-state, a Write's content) anchors the file here.
-      const anchors = edit.before !== UNKNOWN_CONTENT || edit.after !== UNKNOWN_CONTENT;
-      const id = after !== UNKNOWN_CONTENT ? store.idOf(after) : !anchors && isUnknown(derived) ? derived : unknownAt(i);
+      const anchors = before !== UNKNOWN_ID || told !== UNKNOWN_ID;
+      const id = after !== UNKNOWN_ID ? after : !anchors && isUnknown(derived) ? derived : unknownAt(i);
       set(p, id, anchors, true);
     }
     if (list.length > 0) steps[i] = list;
@@ -479,12 +485,17 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       return { files, unknownFiles, known: knownOf(i), unknownSince, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
-    knownByNode: () => new Map(nodes.map((node, i) => [node.id, knownOf(i)])),
+    knownByNode() {
+      // Filled in a loop: a list of pairs first was one more array of every node.
+      const known = new Map<NodeId, StateKnown>();
+      for (let i = 0; i < n; i++) known.set(nodes[i]!.id, knownOf(i));
+      return known;
+    },
     changedAt(nodeId) {
       return (changes[indexOf(nodeId)] ?? []).map(([p, before, after]) => ({ path: paths[p]!, before: store.contentOf(before), after: store.contentOf(after) }));
     },
     editsAt(nodeId) {
-      return effects[indexOf(nodeId)]?.edits ?? [];
+      return (effects[indexOf(nodeId)]?.edits ?? []).map((edit) => (edit instanceof KeptEffect ? edit.whole() : edit));
     },
     ghostMissAt(nodeId) {
       // O(the path's depth), asked once per listing of a node's files.

@@ -78,11 +78,11 @@ export interface Reconstruction {
   stateAt(nodeId: NodeId): NodeFileState;
   /** stateAt(nodeId).known without building the state: constant time, for every node of a graph at once. */
   knownAt(nodeId: NodeId): StateKnown;
-  /** knownAt for every node of the session, in transcript order. */
-  knownByNode(): ReadonlyMap<NodeId, StateKnown>;
+  /** knownAt for every node of the session, in transcript order: a new map for each call, the caller's to change. */
+  knownByNode(): Map<NodeId, StateKnown>;
   /** The touched files whose state differs from the state parent's, with both states. */
   changedAt(nodeId: NodeId): FileChange[];
-  /** The edits whose outcome is this node, as read from the transcript. */
+  /** The edits whose outcome is this node, as read from the transcript (hunks only where the replay reads them: no replacements, no after-state told). */
   editsAt(nodeId: NodeId): readonly FileEdit[];
   /** The nearest ghost snapshot at or above the node whose commit could not be read, or null. */
   ghostMissAt(nodeId: NodeId): GhostSnapshotMiss | null;

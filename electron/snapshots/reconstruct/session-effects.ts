@@ -8,7 +8,7 @@
 import { throwIfAborted } from '../../../shared/errors';
 import type { NodeSummary } from '../../../shared/model';
 import { contentBlocks, RESULT_KINDS, toolResultBlocks } from '../../importers/claude-code/result-ids';
-import type { MayWriteReason, ReadRaw, ReadRecords, ResultIdsOf, SessionEffects, StepEffects } from '../../importers/transcript';
+import type { KeepEffect, MayWriteReason, ReadRaw, ReadRecords, ResultIdsOf, SessionEffects, StepEffects } from '../../importers/transcript';
 import { readFileEdit, type ToolUseRef } from './file-edits';
 import { toolEffect, type ToolEffect } from './tool-effects';
 
@@ -46,6 +46,7 @@ export async function readSessionEffects(
   signal: AbortSignal | undefined,
   _readRecords?: ReadRecords,
   resultIdsOf?: ResultIdsOf,
+  keepEffect: KeepEffect = (effect) => effect,
 ): Promise<SessionEffects> {
   const effects: (NodeEffects | undefined)[] = new Array(nodes.length);
   const effectsOf = (index: number): NodeEffects => (effects[index] ??= { edits: [], mayWrite: null });
@@ -117,7 +118,7 @@ export async function readSessionEffects(
       const ref: ToolUseRef = { id: block.tool_use_id as string, name: site.name, input: site.input };
       // One line carries one toolUseResult: with several results on a line it belongs to none of them for sure.
       const edit = results.length === 1 ? readFileEdit(ref, entry.toolUseResult, isError) : null;
-      if (edit !== null) effectsOf(index).edits.push(edit);
+      if (edit !== null) effectsOf(index).edits.push(keepEffect(edit));
       else if (!isError && results.length > 1) effectsOf(index).mayWrite ??= 'unreadable-result';
     }
   };
