@@ -87,18 +87,18 @@ class OpenBlock {
 }
 
 /**
- * The blocks a line goes into: its owner's, or, `apart`, its owner's blocks of lines read to rebuild file states
- * (ParsedNode.readForStates): `sessions.states` then decodes those blocks alone, not every block of the session.
- */
-const laneOf = (owner: string | null, apart: boolean): string | null => (apart ? `\u0000states:${owner ?? ''}` : owner);
-
-/**
  * Packs one batch's lines into blocks, inside the batch's transaction. `placeOf` says where a line would go, the
  * row is inserted pointing there, and only a row that was inserted `add`s its line (a copy of a stored node, or a
  * record read again, stores nothing); `seal` writes the blocks still open at the end of the batch.
  */
 export class BlockPacker {
+  /**
+   * Each owner's open block, and apart, its open block of lines read to rebuild file states (ParsedNode.readForStates):
+   * `sessions.states` then decodes those blocks alone, not every block of the session. Two maps keyed by the owner
+   * itself, not one keyed by a lane name built per line: that was a string concatenation and a hash of it per line.
+   */
   private readonly open = new Map<string | null, OpenBlock>();
+  private readonly openApart = new Map<string | null, OpenBlock>();
   private nextId: number;
 
   constructor(
@@ -110,24 +110,24 @@ export class BlockPacker {
 
   /** Where `line` goes in `owner`'s open block (a session for node lines, null for the file's records). */
   placeOf(owner: string | null, line: Buffer, apart = false): BlockPlace {
-    const lane = laneOf(owner, apart);
-    let block = this.open.get(lane);
+    const open = apart ? this.openApart : this.open;
+    let block = open.get(owner);
     if (block === undefined) {
       block = new OpenBlock(this.nextId++, owner);
-      this.open.set(lane, block);
+      open.set(owner, block);
     }
     return { block: block.id, start: block.bytes, length: line.length };
   }
 
   /** Stores `line` where `placeOf` said (called right after it, for the same owner and lane). */
   add(owner: string | null, line: Buffer, apart = false): void {
-    const lane = laneOf(owner, apart);
-    const block = this.open.get(lane)!;
+    const open = apart ? this.openApart : this.open;
+    const block = open.get(owner)!;
     block.lines.push(line);
     block.bytes += line.length;
     if (block.bytes >= BLOCK_BYTES) {
       this.write(block);
-      this.open.delete(lane);
+      open.delete(owner);
     }
   }
 
@@ -136,17 +136,21 @@ export class BlockPacker {
    * uuid repeats), else undefined.
    */
   openLine(place: BlockPlace): Buffer | undefined {
-    for (const block of this.open.values()) {
-      if (block.id !== place.block) continue;
-      return Buffer.concat(block.lines, block.bytes).subarray(place.start, place.start + place.length);
+    for (const open of [this.open, this.openApart]) {
+      for (const block of open.values()) {
+        if (block.id !== place.block) continue;
+        return Buffer.concat(block.lines, block.bytes).subarray(place.start, place.start + place.length);
+      }
     }
     return undefined;
   }
 
   /** Writes every open block; the packer is done. */
   seal(): void {
-    for (const block of this.open.values()) if (block.lines.length > 0) this.write(block);
-    this.open.clear();
+    for (const open of [this.open, this.openApart]) {
+      for (const block of open.values()) if (block.lines.length > 0) this.write(block);
+      open.clear();
+    }
   }
 
   private write(block: OpenBlock): void {

@@ -197,8 +197,8 @@ class TranscriptState {
       toolUses: summary.toolUses,
       toolResults: summary.toolResults,
       // A result line kept whole: which calls it answers, so the reconstruction need not read it to know.
-      ...(RESULT_KINDS.has(summary.kind) && bytes.length <= RAW_LIMIT ? { resultIds: toolResultIds(entry) } : {}),
-      ...(this.readForStates(summary) ? { readForStates: true } : {}),
+      resultIds: RESULT_KINDS.has(summary.kind) && bytes.length <= RAW_LIMIT ? toolResultIds(entry) : undefined,
+      readForStates: this.readForStates(summary) ? true : undefined,
       spawnedAgentId: summary.spawnedAgentId,
       spawnedByToolUseId,
       sidechain,
@@ -212,10 +212,12 @@ class TranscriptState {
       offset,
       raw: cutRaw(bytes),
       rawBytes: bytes.length,
-      ...verdict,
-      ...(summary.unnamedToolUseId !== null ? { unnamedResultOf: summary.unnamedToolUseId } : {}),
+      formatVersion: verdict.formatVersion,
+      formatFindings: verdict.formatFindings,
+      formatUnreadable: verdict.formatUnreadable,
+      unnamedResultOf: summary.unnamedToolUseId ?? undefined,
       // Read here, where the line is parsed: the store would scan the raw bytes for them again.
-      ...(summary.usage !== null ? { reply: claudeFactsOfLine(entry) } : {}),
+      reply: summary.usage !== null ? claudeFactsOfLine(entry) : undefined,
     };
   }
 

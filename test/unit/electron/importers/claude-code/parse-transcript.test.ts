@@ -296,6 +296,31 @@ describe('parseClaudeTranscript: bad lines', () => {
   });
 });
 
+describe('parseClaudeTranscript: node shape', () => {
+  // The states change gave nodes two more optional fields by spreads: the corpus's nodes came in 6 shapes instead
+  // of 2, and every read of a node's fields in the writer (and the worker's clone of it) went megamorphic.
+  it('gives every node the same fields in the same order, whatever the line carries', async () => {
+    const { nodes } = await parseLines([
+      userLine('u1', null, 'edit a.ts'),
+      assistantLine('a1', 'u1', [toolUse('t1', 'Edit', { file_path: '/repo/a.ts', old_string: 'x', new_string: 'y' })]),
+      userLine('r1', 'a1', [toolResult('t1', 'The file /repo/a.ts has been updated.')]),
+      assistantLine('a2', 'r1', [toolUse('t2', 'Read', { file_path: '/repo/b.ts' })]),
+      userLine('r2', 'a2', [toolResult('t2', 'contents')]),
+      userLine('r3', 'r2', [toolResult('t9', 'a result whose call is not in the file')]),
+      systemLine('s1', 'r3', { subtype: 'a-subtype-not-modelled', content: 'x' }),
+      assistantLine('a3', 's1', [{ type: 'text', text: 'done' }], { version: '9.9.9' }),
+    ]);
+    // Lines of each kind the fields depend on: a result kept with its ids, a line read to rebuild file states, a
+    // reply, a result of a call not named, a finding.
+    expect(nodes.some((node) => node.resultIds !== undefined)).toBe(true);
+    expect(nodes.some((node) => node.readForStates === true)).toBe(true);
+    expect(nodes.some((node) => node.reply !== undefined)).toBe(true);
+    expect(nodes.some((node) => node.unnamedResultOf !== undefined)).toBe(true);
+    expect(nodes.some((node) => node.formatFindings !== undefined)).toBe(true);
+    expect(new Set(nodes.map((node) => Object.keys(node).join(','))).size).toBe(1);
+  });
+});
+
 describe('parseClaudeTranscript: limits', () => {
   it('bounds label and search text, and cuts raw at RAW_LIMIT', async () => {
     const prompt = 'word '.repeat(1_000_000); // ~5 MB on one line
