@@ -1,6 +1,6 @@
 /**
  * Where the full-text indexing's written bytes go (issue 12): `tsx scripts/bench/index-writes.ts --transcript FILE
- * [--work DIR] [--tables] [--stepwise] [--checkpoint PAGES]`.
+ * [--work DIR] [--tables] [--stepwise] [--checkpoint PAGES] [--fold-mb MB]`.
  * FILE is imported once into DIR's store, which is kept unindexed (later runs reuse it). Each run indexes a copy of
  * it in this thread as the write worker does (a 100-row first chunk, then chunks of 50k rows ended by the store's text
  * cap, then the merge: many steps per transaction, as the worker's sliced merge commits them, or with --stepwise
@@ -8,13 +8,13 @@
  * headers) and the process's write_bytes (/proc/self/io: the WAL and the checkpoints' copies into the store file).
  * With --tables, each frame's page is named by dbstat (FTS5's tables, meta; "other" for the rest and free pages):
  * it walks the index's b-trees after every step, so it is slow on big stores. --checkpoint sets wal_autocheckpoint
- * (default 256, as after an import; 0: none, the WAL folded back past 256 MB between steps, as an import does). Prints the figures per phase and the
+ * (default 256, as after an import; 0: none, the WAL folded back past --fold-mb (default 256) MB between steps, as the indexer does). Prints the figures per phase and the
  * slowest steps, beside the input's size, with the load average.
  */
 import { closeSync, copyFileSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foldLargeWal } from '../../electron/db/database';
+import { BULK_WAL_BYTES, foldLargeWal } from '../../electron/db/database';
 import { openSessionStore } from '../../electron/db/session-store';
 import { deriveSearchText } from '../../electron/importers/search-text';
 import { importSessions } from '../../electron/service/import-sessions';
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
   const wal = new WalReader(`${storeFile}-wal`);
   const checkpoint = Number(argValue('--checkpoint') ?? 256);
   db.pragma(`wal_autocheckpoint = ${checkpoint}`);
+  const foldBytes = Number(argValue('--fold-mb') ?? BULK_WAL_BYTES / MiB) * MiB;
   const pageNames = (): Map<number, string> => {
     const names = new Map<number, string>();
     const rows = db.prepare<[], { name: string; pageno: number }>(`SELECT name, pageno FROM dbstat WHERE name LIKE 'node_text%' OR name IN ('meta', 'sqlite_schema')`).all();
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
     const result = step();
     const ms = performance.now() - started;
     const pages = wal.newPages();
-    if (checkpoint === 0) foldLargeWal(db);
+    if (checkpoint === 0) foldLargeWal(db, foldBytes);
     phase.steps++;
     phase.ms += ms;
     phase.frames += pages.length;
