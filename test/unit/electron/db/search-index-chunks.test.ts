@@ -153,6 +153,26 @@ describe('the merge settings of a backlog', () => {
     expect(matches('narwhal')).toBe(82);
   });
 
+  it('resumes a big backlog stopped mid-way (the store closed and opened again) with the same settings, and merges it once indexed', () => {
+    const random = new Random(11);
+    seqsFrom(200_000);
+    session('big', '2025-01-01T00:00:00Z', 80, random);
+    for (let chunk = 0; chunk < 10; chunk++) expect(store.indexNextChunk(2)).toBe(2);
+    // A chunk under way when the worker stopped: rolled back, as SQLite does after a crash.
+    const chunk = store.startIndexChunk(2);
+    expect(chunk.advance(0)).toBeNull();
+    chunk.interrupt();
+    store.close();
+    store = openSessionStore(join(dir, 'arbor.sqlite'));
+    expect(store.indexProgress().indexed).toBe(200_019);
+    expect(config()).toMatchObject({ automerge: 0, crisismerge: BULK_CRISISMERGE });
+    expect(indexInChunksOf(2)).toBe(30);
+    expect(segments()).toBe(40);
+    while (store.mergeIndexStep() > 0);
+    expect(segments()).toBe(1);
+    expect(matches('narwhal')).toBe(80);
+  });
+
   it('keeps automerge for a backlog too small to merge: its segments are merged as they pile up', () => {
     const random = new Random(10);
     session('small', '2025-01-01T00:00:00Z', 80, random);
