@@ -7,6 +7,7 @@
  */
 import { type NodeKind, type SearchFilters, type SearchHit, type SearchIndexProgress, SNIPPET_CLOSE, SNIPPET_OPEN } from '../../shared/model';
 import type { ReadableDB, WritableDB } from './database';
+import { FTS_AUTOMERGE, FTS_CRISISMERGE } from './migrations/025-search-merge';
 import { prepareRawLineReader, rawColumns, type StoredRawColumns } from './raw-line-reader';
 import { broadenLastWord, buildFtsSearch, facetTokens, FEW_ROW_KINDS, type FtsSearch, parseSearchText, type ResolvedFilters, searchRowid, SEQ_MASK, unixSeconds } from './search-query';
 import { buildSnippet, scoreText, type SearchPattern, toPattern, wordStartTest } from './search-rank';
@@ -288,6 +289,13 @@ export function prepareIndexStatements(db: WritableDB) {
     // A negative page count: merge toward one segment whatever the levels hold, doing at most that much work.
     merge: db.prepare(`INSERT INTO node_text (node_text, rank) VALUES ('merge', -${MERGE_STEP_PAGES})`),
     totalChanges: db.prepare<[], { changes: number }>('SELECT total_changes() AS changes'),
+    // Whether the rows stored so far make a merge due once indexed (indexMergeDue's test, on the newest seq).
+    backlog: db.prepare<[], { newest: number; merged: number | null }>(
+      `SELECT coalesce((SELECT max(seq) FROM nodes), 0) AS newest, (SELECT value FROM meta WHERE key = 'fts_merged_upto') AS merged`,
+    ),
+    automerge: db.prepare<[], { v: number }>(`SELECT v FROM node_text_config WHERE k = 'automerge'`),
+    // Integers bound from JS would be REAL, which FTS5 rejects for these settings.
+    setConfig: db.prepare<[string, bigint]>('INSERT INTO node_text (node_text, rank) VALUES (?, ?)'),
     setMerged: db.prepare<[number]>(`INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_merged_upto', ?)`),
     pending: db.prepare<[], { pending: number }>(
       `SELECT count(*) AS pending FROM nodes WHERE seq > (SELECT value FROM meta WHERE key = 'fts_indexed_upto')`,
@@ -421,6 +429,7 @@ export function startIndexChunk(db: WritableDB, s: IndexStatements, rows: number
       const deadline = now() + budgetMs;
       if (state === 'new') {
         begin();
+        setMergePolicy(s);
         cursor = s.watermark.get()?.value ?? 0;
         state = 'gather';
       }
@@ -530,9 +539,32 @@ const MERGE_FROM_ROWS = 100_000;
  */
 export function indexMergeDue(s: IndexStatements): boolean {
   const state = s.mergeState.get();
-  if (state === undefined || state.merged === null) return false;
-  const grown = state.indexed - state.merged;
-  return grown >= MERGE_FROM_ROWS && grown >= state.merged;
+  return state !== undefined && mergeDueAt(state.indexed, state.merged);
+}
+
+const mergeDueAt = (indexed: number, merged: number | null): boolean => merged !== null && indexed - merged >= MERGE_FROM_ROWS && indexed - merged >= merged;
+
+/**
+ * Segments of one level that force a merge inside the writing transaction while automerge is off (FTS5 takes at most
+ * 1999): a 2.5 GB transcript makes about 160 chunks, and a crisis merge of 64 of them (about 450 MB of segments) in
+ * one chunk's commit would hold the write worker for tens of seconds. Searches meanwhile read each segment's terms.
+ */
+export const BULK_CRISISMERGE = 1000;
+
+/**
+ * FTS5's merge settings for the chunk about to be written. While the rows stored make a merge due once they are
+ * indexed (indexMergeDue), automerge is off: that merge rewrites every segment into one anyway, and automerge had
+ * already written each row again at each level it passed (issue 12: indexing a 1 GB transcript wrote 3.2× its
+ * input, its segments 2.7× the index). Otherwise (appends, small imports) FTS5 keeps merging 16 a level (migration
+ * 025). Stored in the index's config, so a run stopped mid-way leaves it for the next run to set again.
+ */
+function setMergePolicy(s: IndexStatements): void {
+  const backlog = s.backlog.get();
+  const bulk = backlog !== undefined && mergeDueAt(backlog.newest, backlog.merged);
+  const automerge = bulk ? 0 : FTS_AUTOMERGE;
+  if (s.automerge.get()?.v === automerge) return;
+  s.setConfig.run('automerge', BigInt(automerge));
+  s.setConfig.run('crisismerge', BigInt(bulk ? BULK_CRISISMERGE : FTS_CRISISMERGE));
 }
 
 /**
@@ -555,9 +587,12 @@ export function mergeIndexStep(db: WritableDB, s: IndexStatements): number {
  * FTS5 pages (of about 4 KB) a merge transaction writes before it commits. Each 'merge' step trims what it consumed
  * from every input segment, rewriting their first leaves and the 64 KiB pages around them: one step per transaction
  * (MERGE_STEP_PAGES) wrote those pages again at every step, several times the merge's own output (issue 12: a 1 GB
- * transcript's indexing wrote 4.8× its input). Many steps in one transaction write them once.
+ * transcript's indexing wrote 4.8× its input). Many steps in one transaction write them once per commit: about
+ * 10 MB a commit for the 64 segments of a 1 GB transcript indexed without automerge (its merge wrote 1663 MB to the
+ * WAL at 2048 pages a commit, 832 MB at 8192, 528 MB at 65536, 479 MB in one transaction). A commit of 65536 pages
+ * keeps the WAL near 256 MB plus the fold bound; the merge is sliced, so its length does not hold up a write.
  */
-export const MERGE_COMMIT_PAGES = 8192;
+export const MERGE_COMMIT_PAGES = 65536;
 
 /**
  * mergeIndexStep's work done in slices of time, many steps in one transaction held open between the slices (see

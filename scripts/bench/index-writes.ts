@@ -1,6 +1,6 @@
 /**
  * Where the full-text indexing's written bytes go (issue 12): `tsx scripts/bench/index-writes.ts --transcript FILE
- * [--work DIR] [--tables] [--stepwise] [--checkpoint PAGES]`.
+ * [--work DIR] [--tables] [--stepwise] [--checkpoint PAGES] [--fold-mb MB]`.
  * FILE is imported once into DIR's store, which is kept unindexed (later runs reuse it). Each run indexes a copy of
  * it in this thread as the write worker does (a 100-row first chunk, then chunks of 50k rows ended by the store's text
  * cap, then the merge: many steps per transaction, as the worker's sliced merge commits them, or with --stepwise
@@ -8,14 +8,15 @@
  * headers) and the process's write_bytes (/proc/self/io: the WAL and the checkpoints' copies into the store file).
  * With --tables, each frame's page is named by dbstat (FTS5's tables, meta; "other" for the rest and free pages):
  * it walks the index's b-trees after every step, so it is slow on big stores. --checkpoint sets wal_autocheckpoint
- * (default 256, as after an import; 0: none, the WAL folded back past 256 MB between steps, as an import does). Prints the figures per phase and the
- * slowest steps, beside the input's size, with the load average.
+ * (default 256, as after an import; 0: none, the WAL folded back past --fold-mb (default 256) MB between steps, as the indexer does). Prints the figures per phase and the
+ * slowest steps, beside the input's size, with the load average. --search times a few searches (CPU ms, p50/max) before
+ * and after the merge: what searches cost while the index is unmerged.
  */
 import { closeSync, copyFileSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foldLargeWal } from '../../electron/db/database';
-import { openSessionStore } from '../../electron/db/session-store';
+import { BULK_WAL_BYTES, foldLargeWal } from '../../electron/db/database';
+import { openSessionStore, type SessionStore } from '../../electron/db/session-store';
 import { deriveSearchText } from '../../electron/importers/search-text';
 import { importSessions } from '../../electron/service/import-sessions';
 import { transcriptReader } from '../../electron/service/transcript-reader';
@@ -73,6 +74,25 @@ interface Phase {
 }
 const newPhase = (): Phase => ({ steps: 0, ms: 0, frames: 0, written: 0, byTable: new Map(), slowest: [] });
 
+/** Search-as-you-type over the index as it stands: CPU ms per top-50 page (p50/max of 15), per query. */
+function searchTimes(store: SessionStore): () => string {
+  const inputs = ['s', 'co', 'fil', 'the', 'error', 'src/components', '"the file"'];
+  return () =>
+    inputs
+      .map((input) => {
+        const times: number[] = [];
+        for (let run = 0; run < 15; run++) {
+          const cpu = process.cpuUsage();
+          store.searchPage(input, { limit: 50, offset: 0, cap: 1000 });
+          const used = process.cpuUsage(cpu);
+          times.push((used.user + used.system) / 1000);
+        }
+        times.sort((a, b) => a - b);
+        return `${input} ${times[7]!.toFixed(1)}/${times[14]!.toFixed(1)}`;
+      })
+      .join(', ');
+}
+
 async function main(): Promise<void> {
   const transcript = argValue('--transcript');
   if (transcript === undefined) throw new Error('--transcript FILE is needed');
@@ -106,6 +126,7 @@ async function main(): Promise<void> {
   const wal = new WalReader(`${storeFile}-wal`);
   const checkpoint = Number(argValue('--checkpoint') ?? 256);
   db.pragma(`wal_autocheckpoint = ${checkpoint}`);
+  const foldBytes = Number(argValue('--fold-mb') ?? BULK_WAL_BYTES / MiB) * MiB;
   const pageNames = (): Map<number, string> => {
     const names = new Map<number, string>();
     const rows = db.prepare<[], { name: string; pageno: number }>(`SELECT name, pageno FROM dbstat WHERE name LIKE 'node_text%' OR name IN ('meta', 'sqlite_schema')`).all();
@@ -119,7 +140,7 @@ async function main(): Promise<void> {
     const result = step();
     const ms = performance.now() - started;
     const pages = wal.newPages();
-    if (checkpoint === 0) foldLargeWal(db);
+    if (checkpoint === 0) foldLargeWal(db, foldBytes);
     phase.steps++;
     phase.ms += ms;
     phase.frames += pages.length;
@@ -139,11 +160,14 @@ async function main(): Promise<void> {
   const started = performance.now();
   let rows = 100;
   while (measure(phases.chunks, () => store.indexNextChunk(rows, deriveSearchText)) > 0) rows = 50_000;
+  const queries = process.argv.includes('--search') ? searchTimes(store) : null;
+  if (queries !== null) console.log(`search before the merge: ${queries()}; load ${load()}`);
   const stepwise = process.argv.includes('--stepwise');
   while (measure(phases.merge, () => (stepwise ? store.mergeIndexStep() : (store.startIndexMerge().advance(Infinity) ?? 0))) > 0);
   // The WAL left at the end is folded back by the indexer as its run ends: its copy is indexing's too.
   if (checkpoint === 0) measure(phases.merge, () => (db.pragma('wal_checkpoint(PASSIVE)'), 0));
   const seconds = (performance.now() - started) / 1000;
+  if (queries !== null) console.log(`search after the merge: ${queries()}; load ${load()}`);
   const total = writtenBytes() - allWritten;
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   for (const [name, phase] of Object.entries(phases)) {

@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { CHUNK_TEXT_CHARS } from '../../../../electron/db/search';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FTS_AUTOMERGE, FTS_CRISISMERGE } from '../../../../electron/db/migrations/025-search-merge';
+import { BULK_CRISISMERGE, CHUNK_TEXT_CHARS } from '../../../../electron/db/search';
 import { openSessionStore, type SessionStore } from '../../../../electron/db/session-store';
 import { Random } from '../../../../shared/random';
 import { inOrder, parsedNode, transcriptFile } from '../../../integration/db/parsed-fixtures';
@@ -118,4 +119,66 @@ it('regression: an append waited for the whole indexing chunk under way (~1.3 s)
   expect(store.indexNextChunk(50_000)).toBe(210);
   expect(matches('narwhal')).toBe(210);
   expect(segments()).toBe(1);
+});
+
+describe('the merge settings of a backlog', () => {
+  const config = (): Record<string, unknown> =>
+    Object.fromEntries(store.handles.write.prepare<[], { k: string; v: unknown }>('SELECT k, v FROM node_text_config').all().map((row) => [row.k, row.v]));
+  /** Seqs from `next` on: a store that already holds that many nodes, as far as the merge's bound is concerned. */
+  const seqsFrom = (next: number): void => {
+    store.handles.write.prepare(`INSERT OR REPLACE INTO sqlite_sequence (name, seq) VALUES ('nodes', ?)`).run(next - 1);
+  };
+  const indexInChunksOf = (rows: number): number => {
+    let chunks = 0;
+    while (store.indexNextChunk(rows) > 0) chunks++;
+    return chunks;
+  };
+
+  it('regression: automerge wrote every row of a big backlog again at each level before the final merge wrote it once more (a 1 GB transcript\'s indexing wrote 3.2× its input); its segments now wait for that merge', () => {
+    const random = new Random(9);
+    // More rows than a merge is due for: the merge that follows the indexing rewrites every segment anyway.
+    seqsFrom(200_000);
+    session('big', '2025-01-01T00:00:00Z', 80, random);
+    expect(indexInChunksOf(2)).toBe(40);
+    // 40 segments: automerge 16 would have merged some of them by now (the next test).
+    expect(segments()).toBe(40);
+    expect(config()).toMatchObject({ automerge: 0, crisismerge: BULK_CRISISMERGE });
+    expect(matches('narwhal')).toBe(80);
+    while (store.mergeIndexStep() > 0);
+    expect(segments()).toBe(1);
+    // Merged: the next rows (a live session's appends) are merged by FTS5 as they come again.
+    session('after', '2025-02-01T00:00:00Z', 2, random);
+    expect(indexInChunksOf(2)).toBe(1);
+    expect(config()).toMatchObject({ automerge: FTS_AUTOMERGE, crisismerge: FTS_CRISISMERGE });
+    expect(matches('narwhal')).toBe(82);
+  });
+
+  it('resumes a big backlog stopped mid-way (the store closed and opened again) with the same settings, and merges it once indexed', () => {
+    const random = new Random(11);
+    seqsFrom(200_000);
+    session('big', '2025-01-01T00:00:00Z', 80, random);
+    for (let chunk = 0; chunk < 10; chunk++) expect(store.indexNextChunk(2)).toBe(2);
+    // A chunk under way when the worker stopped: rolled back, as SQLite does after a crash.
+    const chunk = store.startIndexChunk(2);
+    expect(chunk.advance(0)).toBeNull();
+    chunk.interrupt();
+    store.close();
+    store = openSessionStore(join(dir, 'arbor.sqlite'));
+    expect(store.indexProgress().indexed).toBe(200_019);
+    expect(config()).toMatchObject({ automerge: 0, crisismerge: BULK_CRISISMERGE });
+    expect(indexInChunksOf(2)).toBe(30);
+    expect(segments()).toBe(40);
+    while (store.mergeIndexStep() > 0);
+    expect(segments()).toBe(1);
+    expect(matches('narwhal')).toBe(80);
+  });
+
+  it('keeps automerge for a backlog too small to merge: its segments are merged as they pile up', () => {
+    const random = new Random(10);
+    session('small', '2025-01-01T00:00:00Z', 80, random);
+    expect(indexInChunksOf(2)).toBe(40);
+    expect(segments()).toBeLessThan(40);
+    expect(config()).toMatchObject({ automerge: FTS_AUTOMERGE, crisismerge: FTS_CRISISMERGE });
+    expect(matches('narwhal')).toBe(80);
+  });
 });
