@@ -141,6 +141,8 @@ function overviewDrawingProblems(): { cards: number; texts: number; cut: number;
   for (const box of pathBoxes) counts.set(box.fill, (counts.get(box.fill) ?? 0) + 1);
   const cardFill = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const cards = drawing.filled.filter((box) => box.fill === cardFill && box.w > 8 && onScreen(box));
+  // A card as laid out (the narrowest drawn): wider ones were widened to their labels.
+  const cardWidth = Math.min(...cards.map((card) => card.w));
   const holders = [...cards, ...drawing.filled.filter((box) => !box.path && box.fill !== cardFill && onScreen(box))];
   const texts = drawing.texts.filter(onScreen);
   const problems: string[] = [];
@@ -170,6 +172,8 @@ function overviewDrawingProblems(): { cards: number; texts: number; cut: number;
       if (text.x >= 0 && text.x + text.w <= width) problems.push(`"${text.text}" out of its card at ${name(text)}`);
       continue;
     }
+    // A card widened past the canvas's edge: its label is cut there, with no ellipsis to say so.
+    if (text.x + text.w > width + 0.5 && holder.x + cardWidth <= width) problems.push(`"${text.text}" runs past the canvas's edge`);
     if (!text.text.endsWith('…')) continue;
     cut++;
     const start = text.text.slice(0, -1).trimEnd();

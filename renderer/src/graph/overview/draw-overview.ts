@@ -78,7 +78,8 @@ export interface OverviewFrame {
   readonly meter: TextMeter;
 }
 
-const CELL = 4;
+/** Fine enough that an edge passing 2 px under a card does not count as in the card's row (it did at 4 px). */
+const CELL = 2;
 const SHARED = -1;
 const LABEL_FONT_PX = 11;
 const CARD_FONT_PX = 12;
@@ -115,9 +116,10 @@ export class TextMeter {
 
   /** `text` whole when it fits in `pixels`, else its longest start that fits with an ellipsis ('' when none does). */
   fit(ctx: CanvasRenderingContext2D, text: string, pixels: number): string {
-    const room = Math.floor(pixels);
+    // Not floored: a card widened to exactly its label's width lost the label's last letters to the rounding.
+    const room = pixels + 0.01;
     if (this.width(ctx, text) <= room) return text;
-    const key = `${ctx.font}\n${room}\n${text}`;
+    const key = `${ctx.font}\n${Math.round(pixels * 4)}\n${text}`;
     let cut = this.cuts.get(key);
     if (cut === undefined) {
       let fits = 0;
@@ -393,7 +395,7 @@ function placeSideLabels(
     claim(sx(t), sy(t), sx(t) + cardW, sy(t) + cardH, t);
     if (!edge(t)) continue;
     claim(ends.x0 - 1, ends.y0, ends.x0 + 1, ends.mid, t);
-    claim(Math.min(ends.x0, ends.x1), ends.mid - 1, Math.max(ends.x0, ends.x1), ends.mid + 1, t);
+    claim(Math.min(ends.x0, ends.x1), ends.mid - 0.75, Math.max(ends.x0, ends.x1), ends.mid + 0.75, t);
     claim(ends.x1 - 1, ends.mid, ends.x1 + 1, ends.y1, t);
   }
 
@@ -410,9 +412,10 @@ function placeSideLabels(
       const textX = x + stripe + 4;
       const needed = textX - x + textWidth + PAD;
       if (needed > cardW) {
-        const wanted = Math.min(needed, Math.max(cardW, WIDE_CARD_PX)) - cardW;
-        const room = roomRight(x + cardW, y + 1, y + cardH - 1, wanted, t);
-        if (room >= Math.min(wanted, 12)) {
+        // Not past the canvas's edge either: there the text would be cut by the edge, without its ellipsis.
+        const wanted = Math.min(needed, Math.max(cardW, WIDE_CARD_PX), width - PAD - x) - cardW;
+        const room = wanted <= 0 ? 0 : roomRight(x + cardW, y + 1.5, y + cardH - 1.5, wanted, t);
+        if (room > 0 && room >= Math.min(wanted, 12)) {
           widths[k] = cardW + room;
           claim(x + cardW, y, x + cardW + room, y + cardH, t);
         }
@@ -425,8 +428,8 @@ function placeSideLabels(
     const labelX = x + cardW + 4;
     const labelY = y + cardH / 2 - 8;
     if (labelX >= width || labelY >= height || labelY + 16 <= 0) return;
-    const wanted = Math.min(textWidth + 8, SIDE_LABEL_PX);
-    const room = roomRight(labelX, labelY, labelY + 16, wanted, t);
+    const wanted = Math.min(textWidth + 8, SIDE_LABEL_PX, width - PAD - labelX);
+    const room = wanted <= 0 ? 0 : roomRight(labelX, labelY, labelY + 16, wanted, t);
     if (room < Math.min(wanted, MIN_SIDE_LABEL_PX)) return;
     const drawn = meter.fit(ctx, text, room - 8);
     if (drawn === '') return;

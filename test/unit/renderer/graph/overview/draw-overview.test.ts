@@ -143,6 +143,19 @@ describe('drawOverview with text in the cards', () => {
 });
 
 describe('side labels at Fit', () => {
+  it('a card widened to exactly its label\'s width cut the label\'s end ("#1 branches into…"): the label is whole', () => {
+    const s = new SessionBuilder();
+    const answer = s.add('assistant', s.add('user', null));
+    s.add('user', answer);
+    s.add('user', answer, { timestamp: '2025-06-01T00:00:00.000Z' });
+    const overview = buildTurnOverview(buildSessionStructure(s.nodes));
+    // 6.6 px a character: the label's width is not a whole number of pixels.
+    const { ctx, texts, filled } = recordingContext(6.6);
+    drawOverview(ctx, frameOf(overview, () => 'Skip lines', { x: 20, y: 20, zoom: 0.3 }, 300, 300), 1);
+    expect(texts.map((entry) => entry.text)).toContain('#1 branches into 2');
+    expect(problems(filled, texts)).toEqual([]);
+  });
+
   it('a card widened to its label left its narrower outline behind (two cards at one place): it is drawn once, at its width', () => {
     const s = new SessionBuilder();
     const prompt = s.add('user', null);
@@ -157,6 +170,21 @@ describe('side labels at Fit', () => {
     const cards = filled.filter((box) => box.fill === COLORS.card);
     expect(cards).toHaveLength(1);
     expect(cards[0]!.w).toBeGreaterThan(CARD_WIDTH * zoom);
+    expect(problems(filled, texts)).toEqual([]);
+  });
+
+  it('a card widened past the canvas\'s edge had its label cut there, with no ellipsis: it stops short of the edge, its label ellipsized', () => {
+    const s = new SessionBuilder();
+    s.add('assistant', s.add('user', null));
+    const overview = buildTurnOverview(buildSessionStructure(s.nodes));
+    const title = 'Format each query on its own line';
+    const { ctx, texts, filled } = recordingContext();
+    drawOverview(ctx, frameOf(overview, () => title, { x: 20, y: 20, zoom: 0.56 }, 220, 400), 1);
+    const card = filled.find((box) => box.fill === COLORS.card)!;
+    expect(card.w).toBeGreaterThan(CARD_WIDTH * 0.56);
+    expect(card.x + card.w).toBeLessThanOrEqual(220);
+    const label = texts.find((entry) => entry.text.startsWith('#1 '))!;
+    expect(label.text.endsWith('…')).toBe(true);
     expect(problems(filled, texts)).toEqual([]);
   });
 
