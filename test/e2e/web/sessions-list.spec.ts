@@ -216,6 +216,8 @@ for (const scheme of ['light', 'dark'] as const) {
     // says "11mo ago" and the size its nodes (the bytes are in its tooltip), both whole.
     expect(await importButtonText(page)).toEqual({ lines: 1, cut: false });
     expect(await cutSizes(page)).toEqual([]);
+    // The count beside the button gives way instead, ellipsized, with all of it in its tooltip.
+    await expect(page.getByTestId('session-count')).toHaveAttribute('title', '11 sessions in 3 projects');
     await expect(page.getByTestId('session-size').first()).toHaveAttribute('title', / bytes of transcripts/);
     await page.screenshot({ path: `test-results/e2e/sessions-list-narrow-${scheme}.png` });
     await page.locator('.session-pane').evaluate((pane) => void ((pane as HTMLElement).style.width = ''));
