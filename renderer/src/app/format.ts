@@ -10,6 +10,7 @@ const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
 ];
 
 const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const narrowRelativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'narrow' });
 const absoluteFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 function parse(iso: string | null | undefined): Date | null {
@@ -19,14 +20,19 @@ function parse(iso: string | null | undefined): Date | null {
 }
 
 /** "3 hours ago", "yesterday"; `now` is injectable for tests. */
-export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
+export function relativeTime(iso: string | null | undefined, now: number = Date.now(), format = relativeFormat): string {
   const date = parse(iso);
   if (!date) return '—';
   const diff = date.getTime() - now;
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(diff) >= ms) return relativeFormat.format(Math.round(diff / ms), unit);
+    if (Math.abs(diff) >= ms) return format.format(Math.round(diff / ms), unit);
   }
   return 'just now';
+}
+
+/** "3h ago", "11mo ago": where a narrow list has no room for the long form beside what else the line says. */
+export function narrowRelativeTime(iso: string | null | undefined, now: number = Date.now()): string {
+  return relativeTime(iso, now, narrowRelativeFormat);
 }
 
 export function absoluteTime(iso: string | null | undefined): string {

@@ -81,6 +81,9 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
     });
   }, []);
   const groups = useMemo(() => groupSessions(visible, sort, (key) => folds.has(key), (id) => foldedLines.has(id)), [visible, sort, folds, foldedLines]);
+  const total =
+    (filter ? `${formatCount(visible.length)} of ${formatCount(sessions.length)}` : plural(sessions.length, 'session')) +
+    (groups.length > 1 ? ` in ${plural(groups.length, 'project')}` : '');
   const rows = useMemo(() => listRows(groups), [groups]);
   const offsets = useMemo(() => {
     const tops = new Array<number>(rows.length + 1);
@@ -224,9 +227,9 @@ export function SessionList({ prefs = sessionListPrefs }: { readonly prefs?: Ses
           <SortControl prefs={prefs} sessions={sessions} />
         </div>
         <div className="session-pane__count">
-          <span className="session-pane__total" data-testid="session-count">
-            {filter ? `${formatCount(visible.length)} of ${formatCount(sessions.length)}` : plural(sessions.length, 'session')}
-            {groups.length > 1 ? ` in ${plural(groups.length, 'project')}` : ''}
+          {/* With its tooltip: beside "Import folder…" in a narrow list it ellipsizes ("11 sess…"). */}
+          <span className="session-pane__total" data-testid="session-count" title={total}>
+            {total}
           </span>
           <ImportFolderButton />
         </div>

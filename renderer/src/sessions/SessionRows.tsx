@@ -1,7 +1,7 @@
 import { ProjectLineageButton } from '../lineage/ProjectLineageButton';
 import { memo } from 'react';
 import type { SessionId, SessionSummary } from '../../../shared/model';
-import { absoluteTime, plural, relativeTime } from '../app/format';
+import { absoluteTime, narrowRelativeTime, plural, relativeTime } from '../app/format';
 import { BranchIcon } from '../app/icons';
 import { formatBytes } from '../files/format-bytes';
 import { lineageNote } from '../../../shared/session-links';
@@ -51,7 +51,7 @@ function nodesText(count: number): string {
   return count >= 10_000 ? `${(count / 1000).toFixed(count >= 100_000 ? 0 : 1)}k nodes` : plural(count, 'node');
 }
 
-/** The row's size: its nodes and its transcripts' bytes. */
+/** The row's size: its nodes and its transcripts' bytes (the row draws the two parts, so a narrow list can drop the bytes). */
 export function sizeText(session: SessionSummary): string {
   return nodesText(session.nodeCount) + (session.bytes !== undefined ? ` · ${formatBytes(session.bytes)}` : '');
 }
@@ -153,11 +153,14 @@ export const SessionRow = memo(function SessionRow({ id, session, top, selected,
         ) : null}
       </div>
       <div className="session-row__meta">
+        {/* Both forms; the line's width picks one (session-list.css): at 190 px "11 months ago" took the size's room. */}
         <span className="session-row__date" title={absoluteTime(when)}>
-          {relativeTime(when)}
+          <span className="session-row__date-long">{relativeTime(when)}</span>
+          <span className="session-row__date-narrow">{narrowRelativeTime(when)}</span>
         </span>
         <span className="session-row__size" data-testid="session-size" title={sizeTooltip(session)}>
-          {sizeText(session)}
+          {nodesText(session.nodeCount)}
+          {session.bytes !== undefined ? <span className="session-row__bytes"> · {formatBytes(session.bytes)}</span> : null}
         </span>
         {summary !== null ? (
           <button

@@ -21,6 +21,14 @@ const SESSION = '0b7c1d2e-0000-4000-8000-000000100000';
 /** Opening 100k nodes on a loaded 2-core box (failed at the default 10 s under load; CI took 4–7 s). */
 const OPEN_TIMEOUT = 60_000;
 
+/** The last frame drawn has cards and text, none drawn over another, and no text cut that would fit whole. */
+async function expectReadable(overview: OverviewPane): Promise<void> {
+  const drawn = await overview.drawingProblems();
+  expect(drawn.cards).toBeGreaterThan(5);
+  expect(drawn.texts).toBeGreaterThan(5);
+  expect(drawn.problems).toEqual([]);
+}
+
 test.describe('the overview of a huge session', () => {
   test.describe.configure({ timeout: 300_000 });
   let work: string;
@@ -43,6 +51,7 @@ test.describe('the overview of a huge session', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test(`Fit on a 100k-node session shows its turns, branch points and branch ends (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
+      await OverviewPane.recordDrawing(page);
       const app = new ArborApp(page);
       const overview = new OverviewPane(page);
       await app.open(arbor.url);
@@ -61,11 +70,25 @@ test.describe('the overview of a huge session', () => {
       await expect(overview.labelsOfKind('turn').first()).toHaveText(/^#\d+ .+, \d+ steps · \d+ tools/);
       await expect(overview.minimap.locator('canvas')).toBeVisible();
       await app.screenshot(`overview-01-fit-${scheme}`);
+      // What a user saw wrong at Fit: a card widened to its label left its narrower outline behind it (two cards
+      // filled at one place), a title went on two crammed lines, labels were cut by an estimate though they fit.
+      await expectReadable(overview);
+
+      // Narrower (the inspector and the list keep their widths, the graph pane gives): Fit again, still readable.
+      await page.setViewportSize({ width: 1000, height: 800 });
+      await app.graph.fitView();
+      await expect(overview.root).toBeVisible();
+      await expectReadable(overview);
+      await app.screenshot(`overview-01-fit-narrow-${scheme}`);
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await app.graph.fitView();
 
       // Zoomed closer, each card carries its own text; then into the steps of the turn under the pointer.
       await overview.zoomIn(1);
       await expect.poll(() => overview.zoom()).toBeGreaterThanOrEqual(0.7);
       await app.screenshot(`overview-02-cards-${scheme}`);
+      // Text in the cards: "34 steps · 8 tool…" was cut beside "branches into 2" by a per-character estimate.
+      await expectReadable(overview);
       // The − and + buttons zoom the overview too (they did nothing while it showed).
       const before = await overview.zoom();
       await overview.zoomButton('out').click();

@@ -156,6 +156,26 @@ function problemsOf(rows: Locator) {
   });
 }
 
+/** "Import folder…" on one line, whole: the lines its text takes, and whether its box cuts it. */
+function importButtonText(page: Page) {
+  return page.getByTestId('import-folder').evaluate((button) => {
+    const range = document.createRange();
+    range.selectNodeContents(button);
+    const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+    return { lines: tops.size, cut: button.scrollWidth > button.clientWidth + 1 || button.scrollHeight > button.clientHeight + 1 };
+  });
+}
+
+/** Rows whose size is cut, with the date beside it (at 190 px "11 months ago" left the size "20.0k n…"). */
+function cutSizes(page: Page) {
+  return page.locator('[data-testid="session-row"]').evaluateAll((rows) =>
+    rows
+      .map((row) => ({ size: row.querySelector<HTMLElement>('.session-row__size')!, date: row.querySelector<HTMLElement>('.session-row__date')! }))
+      .filter(({ size }) => size.scrollWidth > size.clientWidth + 1)
+      .map(({ size, date }) => `${date.innerText} / ${size.innerText}`),
+  );
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`sort, fold and keyboard, remembered across a reload (${scheme})`, async ({ page, arbor }) => {
     await page.emulateMedia({ colorScheme: scheme });
@@ -170,6 +190,7 @@ for (const scheme of ['light', 'dark'] as const) {
     // mark a hover shows covers nothing (it sat over the end of the size).
     expect(await rowProblems(page)).toEqual({ cut: [], overlaps: [], untitled: [], marks: 0 });
     expect(await rowProblems(page, { hovered: true })).toEqual({ cut: [], overlaps: [], untitled: [] });
+    expect(await importButtonText(page)).toEqual({ lines: 1, cut: false });
     // The mark the check shows is where a real hover puts it; showing it moves neither line, and it opens the dialog.
     const hoveredRow = list.listbox.getByRole('option').first();
     const lines = () => hoveredRow.locator('.session-row__head, .session-row__meta').evaluateAll((parts) => parts.map((part) => JSON.stringify(part.getBoundingClientRect())));
@@ -191,6 +212,13 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(narrow.overlaps).toEqual([]);
       expect(narrow.untitled).toEqual([]);
     }
+    // "Import folder…" wrapped onto two lines; the size gave its room to "11 months ago": at this width the date
+    // says "11mo ago" and the size its nodes (the bytes are in its tooltip), both whole.
+    expect(await importButtonText(page)).toEqual({ lines: 1, cut: false });
+    expect(await cutSizes(page)).toEqual([]);
+    // The count beside the button gives way instead, ellipsized, with all of it in its tooltip.
+    await expect(page.getByTestId('session-count')).toHaveAttribute('title', '11 sessions in 3 projects');
+    await expect(page.getByTestId('session-size').first()).toHaveAttribute('title', / bytes of transcripts/);
     await page.screenshot({ path: `test-results/e2e/sessions-list-narrow-${scheme}.png` });
     await page.locator('.session-pane').evaluate((pane) => void ((pane as HTMLElement).style.width = ''));
 

@@ -4,38 +4,17 @@
  * graph's slice; and the graph cache is bounded by an estimate of bytes, not by a count of graphs (two 1 GB
  * sessions' graphs, each decoded beside its encoding and text, made most of a 2.2 GB peak).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
+import { describe, expect, it } from 'vitest';
 import type { ParsedNode } from '../../../electron/importers/transcript';
 import { forTransport } from '../../../electron/host/dispatch';
 import { wireText } from '../../../electron/host/wire-text';
-import { createEventHub } from '../../../electron/service/event-hub';
 import { createSessionGraphs, DECODED_NODE_BYTES } from '../../../electron/service/session-graphs';
-import { createWorkspaceContext, type OwnedWorkspaceContext } from '../../../electron/service/workspace-context';
 import { chunkOfPage, decodeSessionGraphChunk, GRAPH_PAGE_NODES } from '../../../shared/session-graph-chunks';
 import { encodeSessionGraph, rememberedEncodedGraph } from '../../../shared/session-graph-wire';
 import { inOrder, parsedNode, transcriptFile } from '../db/parsed-fixtures';
+import { useStoreWorkspace } from './store-workspace';
 
-let dir: string;
-let store: SessionStore;
-let lifetime: AbortController;
-let workspace: OwnedWorkspaceContext;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'arbor-graph-memory-'));
-  store = openSessionStore(join(dir, 'arbor.sqlite'));
-  lifetime = new AbortController();
-  workspace = createWorkspaceContext(store, { dataDir: join(dir, 'data'), homeDir: join(dir, 'home'), env: {}, now: () => new Date('2026-03-01T12:00:00Z'), lifetime: lifetime.signal, events: createEventHub() });
-});
-afterEach(async () => {
-  lifetime.abort();
-  await workspace.close();
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useStoreWorkspace('arbor-graph-memory-');
 
 /** A chain of `count` nodes in session `sessionId`, some labels not ASCII (the wire escapes them). */
 function importChain(sessionId: string, count: number): void {
@@ -53,10 +32,10 @@ function importChain(sessionId: string, count: number): void {
     );
     parent = id;
   }
-  const writer = store.beginFile(transcriptFile(`/t/${sessionId}.jsonl`, { sessionHint: sessionId }));
+  const writer = fixture.store.beginFile(transcriptFile(`/t/${sessionId}.jsonl`, { sessionHint: sessionId }));
   for (const node of inOrder(nodes, 1)) writer.node(node);
   writer.finish({ endOffset: 100 + count, endLine: count });
-  store.linkChangedSessions();
+  fixture.store.linkChangedSessions();
 }
 
 const NON_ASCII = /[\u0080-\uffff]/g;
@@ -65,9 +44,9 @@ const ascii = (text: string): string => text.replace(NON_ASCII, (char) => `\\u${
 describe("a stored session's whole graph", () => {
   it('is sent in the form it is kept in, the same answer as encoding its decoded nodes, and each page is its slice', async () => {
     importChain('S1', GRAPH_PAGE_NODES + 3000);
-    const graphs = createSessionGraphs(workspace);
+    const graphs = createSessionGraphs(fixture.workspace);
     const graph = await graphs['sessions.graph']({ sessionId: 'S1' });
-    const rows = await createSessionGraphs(workspace, { pageRows: 8192 })['sessions.graph']({ sessionId: 'S1' });
+    const rows = await createSessionGraphs(fixture.workspace, { pageRows: 8192 })['sessions.graph']({ sessionId: 'S1' });
     expect(graph).toEqual(rows);
     // Kept encoded: the transport sends that very form, not an encoding of node objects made for it.
     const kept = rememberedEncodedGraph(graph);
@@ -91,7 +70,7 @@ describe("a stored session's whole graph", () => {
 
   it('decodes its nodes for a caller in the process, the same array while that caller holds it', async () => {
     importChain('S1', 500);
-    const graph = await createSessionGraphs(workspace)['sessions.graph']({ sessionId: 'S1' });
+    const graph = await createSessionGraphs(fixture.workspace)['sessions.graph']({ sessionId: 'S1' });
     const nodes = graph.nodes;
     expect(nodes).toHaveLength(500);
     expect(graph.nodes).toBe(nodes);
@@ -105,13 +84,13 @@ describe('the graph cache', () => {
     importChain('S2', 2000);
     const one = 2000 * DECODED_NODE_BYTES;
     // Read from the rows (decoded graphs, estimated per node), so the estimate of each is known here.
-    const roomy = createSessionGraphs(workspace, { pageRows: 512, cachedGraphBytes: 3 * one });
+    const roomy = createSessionGraphs(fixture.workspace, { pageRows: 512, cachedGraphBytes: 3 * one });
     const a = await roomy['sessions.graph']({ sessionId: 'S1' });
     const b = await roomy['sessions.graph']({ sessionId: 'S2' });
     expect(await roomy['sessions.graph']({ sessionId: 'S1' })).toBe(a);
     expect(await roomy['sessions.graph']({ sessionId: 'S2' })).toBe(b);
 
-    const tight = createSessionGraphs(workspace, { pageRows: 512, cachedGraphBytes: 1.5 * one });
+    const tight = createSessionGraphs(fixture.workspace, { pageRows: 512, cachedGraphBytes: 1.5 * one });
     const first = await tight['sessions.graph']({ sessionId: 'S1' });
     const second = await tight['sessions.graph']({ sessionId: 'S2' });
     expect(await tight['sessions.graph']({ sessionId: 'S2' })).toBe(second);
@@ -120,7 +99,7 @@ describe('the graph cache', () => {
     expect(again).toEqual(first);
 
     // A stored (compact) graph bigger than the whole budget is answered and not kept.
-    const none = createSessionGraphs(workspace, { cachedGraphBytes: 1 });
+    const none = createSessionGraphs(fixture.workspace, { cachedGraphBytes: 1 });
     const once = await none['sessions.graph']({ sessionId: 'S1' });
     const twice = await none['sessions.graph']({ sessionId: 'S1' });
     expect(twice).not.toBe(once);

@@ -4,50 +4,30 @@
  * Arbor added, a new title. sessions.graphPage sends the same graph in pages, and a session that changes
  * between two pages is seen by the version (the client reads it again).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
+import { describe, expect, it } from 'vitest';
 import type { ParsedNode } from '../../../electron/importers/transcript';
 import { transcriptReader } from '../../../electron/service/arbor-service';
-import { createEventHub } from '../../../electron/service/event-hub';
 import { importSessions } from '../../../electron/service/import-sessions';
 import { createSessionGraphs } from '../../../electron/service/session-graphs';
-import { createWorkspaceContext, type OwnedWorkspaceContext } from '../../../electron/service/workspace-context';
 import { readGraphPages } from '../../../renderer/src/client/session-graph-pages';
 import type { SessionGraph } from '../../../shared/model';
 import { assembleSessionGraphChunks, type SessionGraphChunk, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import { decodeSessionGraph } from '../../../shared/session-graph-wire';
 import { appendLines, builder, editTurn, random, talkTurn, writeLines } from '../import/lineage-fixtures';
 import { inOrder, parsedNode, transcriptFile } from '../db/parsed-fixtures';
+import { useStoreWorkspace } from './store-workspace';
 
 const PARENT = '3a000000-0000-4000-8000-00000000003a';
 const FORK = '4b000000-0000-4000-8000-00000000004b';
 
-let dir: string;
-let store: SessionStore;
-let lifetime: AbortController;
-let workspace: OwnedWorkspaceContext;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'arbor-graph-stored-'));
-  store = openSessionStore(join(dir, 'arbor.sqlite'));
-  lifetime = new AbortController();
-  workspace = createWorkspaceContext(store, { dataDir: join(dir, 'data'), homeDir: join(dir, 'home'), env: {}, now: () => new Date('2026-03-01T12:00:00Z'), lifetime: lifetime.signal, events: createEventHub() });
-});
-afterEach(async () => {
-  lifetime.abort();
-  await workspace.close();
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useStoreWorkspace('arbor-graph-stored-');
 
 /** A fresh service each time (no cache): the stored path, and the rows path (pageRows set reads rows). */
 async function bothGraphs(sessionId: string): Promise<{ stored: SessionGraph; rows: SessionGraph; paged: SessionGraph }> {
-  const stored = await createSessionGraphs(workspace)['sessions.graph']({ sessionId });
-  const rows = await createSessionGraphs(workspace, { pageRows: 8192 })['sessions.graph']({ sessionId });
-  const graphs = createSessionGraphs(workspace);
+  const stored = await createSessionGraphs(fixture.workspace)['sessions.graph']({ sessionId });
+  const rows = await createSessionGraphs(fixture.workspace, { pageRows: 8192 })['sessions.graph']({ sessionId });
+  const graphs = createSessionGraphs(fixture.workspace);
   const paged = (await readGraphPages((method, request) => graphs[method as 'sessions.graphPage'](request as never) as never, sessionId))!;
   return { stored, rows, paged };
 }
@@ -62,21 +42,21 @@ async function expectSame(sessionId: string): Promise<SessionGraph> {
 describe('the stored graph behind sessions.graph', () => {
   it('equals the rows after an import, an append, a fork with renamed copies, a snapshot, a merge node and a new title', async () => {
     const r = random(41);
-    const projects = join(dir, 'projects');
+    const projects = join(fixture.dir, 'projects');
     const parent = builder(r, PARENT);
     const first = editTurn(parent, 'create a.txt', 'a.txt', 'one\n');
     talkTurn(parent, 'and then?', 'then this');
     const parentLines = parent.take();
     const parentPath = join(projects, 'p', `${PARENT}.jsonl`);
     writeLines(parentPath, parentLines);
-    await importSessions(store, transcriptReader, [projects], { jobId: 'a' });
+    await importSessions(fixture.store, transcriptReader, [projects], { jobId: 'a' });
     const imported = await expectSame(PARENT);
     expect(imported.nodes.length).toBeGreaterThan(4);
 
     // An append to the transcript.
     editTurn(parent, 'now b.txt', 'b.txt', 'bee\n');
     appendLines(parentPath, parent.take());
-    await importSessions(store, transcriptReader, [projects], { jobId: 'b' });
+    await importSessions(fixture.store, transcriptReader, [projects], { jobId: 'b' });
     expect((await expectSame(PARENT)).nodes.length).toBeGreaterThan(imported.nodes.length);
 
     // A fork whose copied lines got new uuids (node_renames), continued: a lineage link between the two.
@@ -84,23 +64,23 @@ describe('the stored graph behind sessions.graph', () => {
     fork.forkCopies(parentLines, PARENT, { newUuids: true });
     editTurn(fork, 'in the fork, create c.txt', 'c.txt', 'sea\n');
     writeLines(join(projects, 'p', `${FORK}.jsonl`), fork.take());
-    await importSessions(store, transcriptReader, [projects], { jobId: 'c' });
-    expect(store.lineageLinks().length).toBeGreaterThan(0);
+    await importSessions(fixture.store, transcriptReader, [projects], { jobId: 'c' });
+    expect(fixture.store.lineageLinks().length).toBeGreaterThan(0);
     await expectSame(FORK);
     await expectSame(PARENT);
 
     // Arbor's nodes: a snapshot and a merge below the parent's first reply (page 0 carries the whole graph).
     const snapshot = { id: 's1', nodeId: 'snapshot-s1', sessionId: PARENT, parentId: first.reply, dir: '/w', treeOid: 'a'.repeat(40), commitOid: null, files: 1, createdAt: '2026-03-01T12:00:00.000Z' };
-    store.recordSnapshot(snapshot);
-    store.recordSnapshot({ ...snapshot, id: 'm1', nodeId: 'snapshot-m1', kind: 'merge', secondParentId: first.result, createdAt: '2026-03-01T12:01:00.000Z' });
+    fixture.store.recordSnapshot(snapshot);
+    fixture.store.recordSnapshot({ ...snapshot, id: 'm1', nodeId: 'snapshot-m1', kind: 'merge', secondParentId: first.result, createdAt: '2026-03-01T12:01:00.000Z' });
     const withArbor = await expectSame(PARENT);
     expect(withArbor.workspaceNodes?.map((node) => node.kind)).toEqual(['snapshot', 'merge']);
 
     // A new title (a summary record names the session's newest turn).
     parent.summary('A retitled session', first.reply);
     appendLines(parentPath, parent.take());
-    await importSessions(store, transcriptReader, [projects], { jobId: 'd' });
-    expect((await expectSame(PARENT)).session.title).toBe(store.getSession(PARENT)!.title);
+    await importSessions(fixture.store, transcriptReader, [projects], { jobId: 'd' });
+    expect((await expectSame(PARENT)).session.title).toBe(fixture.store.getSession(PARENT)!.title);
   });
 });
 
@@ -115,15 +95,15 @@ describe('sessions.graphPage', () => {
   }
 
   function importNodes(nodes: readonly ParsedNode[], startLine: number): void {
-    const writer = store.beginFile(transcriptFile('/t/big.jsonl', { sessionHint: 'S1' }));
+    const writer = fixture.store.beginFile(transcriptFile('/t/big.jsonl', { sessionHint: 'S1' }));
     for (const node of inOrder(nodes, startLine)) writer.node(node);
     writer.finish({ endOffset: 100 + startLine, endLine: startLine + nodes.length });
-    store.linkChangedSessions();
+    fixture.store.linkChangedSessions();
   }
 
   it('sends a big session in pages of one version that assemble to sessions.graph, asked one by one or all at once', async () => {
     importNodes(bigChain(33_000), 1);
-    const graphs = createSessionGraphs(workspace);
+    const graphs = createSessionGraphs(fixture.workspace);
     const first = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 0 });
     expect(first.pages).toBe(3);
     expect(first.graph).toBeUndefined();
@@ -137,7 +117,7 @@ describe('sessions.graphPage', () => {
     expect(await readGraphPages((method, request) => graphs[method as 'sessions.graphPage'](request as never) as never, 'S1', undefined, 3)).toEqual(graph);
 
     // Arbor's snapshot joins the graph: page 0 sends it whole, and a page asked beside it is not a chunk of it.
-    store.recordSnapshot({ id: 's1', nodeId: 'snapshot-s1', sessionId: 'S1', parentId: 'n5', dir: '/w', treeOid: 'a'.repeat(40), commitOid: null, files: 1, createdAt: '2026-03-01T12:00:00.000Z' });
+    fixture.store.recordSnapshot({ id: 's1', nodeId: 'snapshot-s1', sessionId: 'S1', parentId: 'n5', dir: '/w', treeOid: 'a'.repeat(40), commitOid: null, files: 1, createdAt: '2026-03-01T12:00:00.000Z' });
     const ahead = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 1 });
     expect(ahead).toMatchObject({ pages: 1, chunk: '' });
     expect(ahead.chunkValue).toBeUndefined();
@@ -146,7 +126,7 @@ describe('sessions.graphPage', () => {
 
   it('a session appended between two pages answers with another version, and the client reads it again', async () => {
     importNodes(bigChain(20_000), 1);
-    const graphs = createSessionGraphs(workspace);
+    const graphs = createSessionGraphs(fixture.workspace);
     const first = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 0 });
     importNodes(bigChain(10, 20_000, 'n19999'), 20_001);
     const second = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 1 });
@@ -166,6 +146,6 @@ describe('sessions.graphPage', () => {
     }, 'S1');
     expect(calls).toEqual([0, 1, 0, 1]);
     expect(graph!.nodes).toHaveLength(20_020);
-    expect(graph).toEqual(await createSessionGraphs(workspace, { pageRows: 8192 })['sessions.graph']({ sessionId: 'S1' }));
+    expect(graph).toEqual(await createSessionGraphs(fixture.workspace, { pageRows: 8192 })['sessions.graph']({ sessionId: 'S1' }));
   });
 });

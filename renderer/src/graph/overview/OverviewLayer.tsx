@@ -27,6 +27,10 @@ interface ShownLabel {
   readonly turn: number;
   readonly kind: string;
   readonly text: string;
+  /** The texts whole, each as a card or label may show it (cut or not): what a check of the drawing compares with. */
+  readonly title: string;
+  readonly label: string;
+  readonly stats: string;
 }
 
 const TITLE_CHARS = 60;
@@ -90,7 +94,9 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
       const shown: ShownLabel[] = [];
       for (let k = 0; k < frame.labelCount; k++) {
         const { turn, mark } = frame.labels[k]!;
-        shown.push({ turn, kind: markName(mark), text: `${labelText(frame, turn)}, ${statsText(overview, turn)}` });
+        const label = labelText(frame, turn);
+        const stats = statsText(overview, turn);
+        shown.push({ turn, kind: markName(mark), text: `${label}, ${stats}`, title: `#${turn + 1} ${title(turn)}`, label, stats });
       }
       setLabels(shown);
     };
@@ -216,7 +222,7 @@ function OverviewCanvas({ store, overviewStore, workspaceKinds, onSelectNode, on
       <canvas className="graph-overview__canvas" ref={canvas} aria-hidden="true" />
       <ul className="graph-overview__labels" data-testid="overview-labels" aria-label="Turns in view">
         {labels.map((label) => (
-          <li key={label.turn} data-kind={label.kind} data-turn={label.turn}>
+          <li key={label.turn} data-kind={label.kind} data-turn={label.turn} data-title={label.title} data-label={label.label} data-stats={label.stats}>
             {label.text}
           </li>
         ))}

@@ -46,6 +46,13 @@ export function readOverviewColors(element: Element): OverviewColors {
 export interface OverviewLabel {
   turn: number;
   mark: number;
+  /** The text as drawn: whole, or its start with an ellipsis, measured to the room it had. */
+  drawn: string;
+  /** Where the text starts (its left end, vertically its middle), in the canvas's CSS pixels. */
+  x: number;
+  y: number;
+  /** In its card (widened to it where the row had room), or beside the card on a background of its own. */
+  inside: boolean;
 }
 
 /** What one frame needs; the mutable parts are reused between frames. */
@@ -63,23 +70,80 @@ export interface OverviewFrame {
   /** Output: the labels drawn, `labelCount` of them. */
   readonly labels: OverviewLabel[];
   labelCount: number;
-  /** Scratch: the turns in view by mark, and the screen's label occupancy (8 px cells). */
+  /** Scratch: the turns in view, each card's drawn width (by the same index), and the screen's occupancy. */
   visible: Int32Array;
-  occupancy: Uint8Array;
+  widths: Float32Array;
+  /** CELL px cells: 0 free, else the turn that holds it + 1, or SHARED when two turns' things touch it. */
+  occupancy: Int32Array;
+  readonly meter: TextMeter;
 }
 
-const CELL = 8;
+/** Fine enough that an edge passing 2 px under a card does not count as in the card's row (it did at 4 px). */
+const CELL = 2;
+const SHARED = -1;
 const LABEL_FONT_PX = 11;
 const CARD_FONT_PX = 12;
-/** Rough width of a character of the label font (measureText per label per frame costs more than it saves). */
-const CHAR_PX = 6.4;
+/** A card this tall (on screen) holds its label's one line of LABEL_FONT_PX text. */
+const INSIDE_LABEL_PX = 13;
+/** Space between a card's text and its right border, and between a label and what it must not touch. */
+const PAD = 6;
+/** A card is widened to its label up to this width, where its row has room (the next lane's card is not there). */
+const WIDE_CARD_PX = 260;
+const SIDE_LABEL_PX = 240;
+const MIN_SIDE_LABEL_PX = 40;
+const BADGE_GAP = 10;
+const METER_ENTRIES = 8192;
+
+/**
+ * Text widths measured with the canvas (the font's own advances), cached by font and text. A per-character
+ * estimate cut labels that would have fit ("34 steps · 8 tool…" beside "branches into 2") and let others run
+ * out of their card; measuring each label once and each cut once costs a few µs per label in view.
+ */
+export class TextMeter {
+  private readonly widths = new Map<string, number>();
+  private readonly cuts = new Map<string, string>();
+
+  width(ctx: CanvasRenderingContext2D, text: string): number {
+    const key = `${ctx.font}\n${text}`;
+    let width = this.widths.get(key);
+    if (width === undefined) {
+      if (this.widths.size >= METER_ENTRIES) this.widths.clear();
+      width = ctx.measureText(text).width;
+      this.widths.set(key, width);
+    }
+    return width;
+  }
+
+  /** `text` whole when it fits in `pixels`, else its longest start that fits with an ellipsis ('' when none does). */
+  fit(ctx: CanvasRenderingContext2D, text: string, pixels: number): string {
+    // Not floored: a card widened to exactly its label's width lost the label's last letters to the rounding.
+    const room = pixels + 0.01;
+    if (this.width(ctx, text) <= room) return text;
+    const key = `${ctx.font}\n${Math.round(pixels * 4)}\n${text}`;
+    let cut = this.cuts.get(key);
+    if (cut === undefined) {
+      let fits = 0;
+      let over = text.length;
+      while (over - fits > 1) {
+        const mid = (fits + over) >> 1;
+        if (ctx.measureText(text.slice(0, mid).trimEnd() + '…').width <= room) fits = mid;
+        else over = mid;
+      }
+      cut = fits === 0 ? '' : text.slice(0, fits).trimEnd() + '…';
+      if (this.cuts.size >= METER_ENTRIES) this.cuts.clear();
+      this.cuts.set(key, cut);
+    }
+    return cut;
+  }
+}
 
 export function createFrame(overview: TurnOverview, grid: TurnGrid, title: (turn: number) => string, headName: (turn: number) => string, colors: OverviewColors): OverviewFrame {
+  const visible = Math.min(overview.count, 4096);
   return {
     overview, grid, title, headName, colors,
     camera: { x: 0, y: 0, zoom: 1 }, width: 0, height: 0, selectedTurn: -1,
     labels: [], labelCount: 0,
-    visible: new Int32Array(Math.min(overview.count, 4096)), occupancy: new Uint8Array(0),
+    visible: new Int32Array(visible), widths: new Float32Array(visible), occupancy: new Int32Array(0), meter: new TextMeter(),
   };
 }
 
@@ -103,22 +167,13 @@ export function statsText(overview: TurnOverview, turn: number): string {
   return `${overview.steps[turn]} steps · ${overview.tools[turn]} tools` + (errors > 0 ? ` · ${errors} error${errors === 1 ? '' : 's'}` : '');
 }
 
-/** A card this tall (on screen) holds a side label on two lines. */
-const TWO_LINES_PX = 24;
-
-/** `text` on two lines of `pixels`, broken at a space where one is near, the second ellipsized. */
-export function twoLines(text: string, pixels: number, charPx = CHAR_PX): readonly [string, string] {
-  const chars = Math.floor(pixels / charPx);
-  if (text.length <= chars) return [text, ''];
-  const space = text.lastIndexOf(' ', chars);
-  const breakAt = space > chars / 2 ? space : chars;
-  return [text.slice(0, breakAt), cut(text.slice(breakAt).trimStart(), pixels, charPx)];
-}
-
-function cut(text: string, pixels: number, charPx = CHAR_PX): string {
-  const chars = Math.floor(pixels / charPx);
-  if (chars <= 1) return '';
-  return text.length <= chars ? text : text.slice(0, chars - 1) + '…';
+/** An edge's ends on screen: the parent's bottom to the child's top, an elbow at `mid` across lanes. */
+interface EdgeEnds {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  mid: number;
 }
 
 export function drawOverview(ctx: CanvasRenderingContext2D, frame: OverviewFrame, dpr: number): void {
@@ -144,24 +199,36 @@ export function drawOverview(ctx: CanvasRenderingContext2D, frame: OverviewFrame
   const sy = (t: number): number => row[t]! * TURN_ROW_HEIGHT * zoom + camera.y;
   const cardW = CARD_WIDTH * zoom;
   const cardH = Math.max(1, CARD_HEIGHT * zoom);
+  const stripe = Math.max(2, Math.min(5, cardW * 0.04));
+  const ends: EdgeEnds = { x0: 0, y0: 0, x1: 0, y1: 0, mid: 0 };
+  const edge = (t: number): boolean => {
+    const p = overview.forest.parent[t]!;
+    if (p < 0) return false;
+    ends.x0 = sx(p) + Math.min(cardW / 2, 12 * zoom);
+    ends.y0 = sy(p) + cardH;
+    ends.x1 = sx(t) + Math.min(cardW / 2, 12 * zoom);
+    ends.y1 = sy(t);
+    ends.mid = (ends.y0 + ends.y1) / 2;
+    return true;
+  };
 
-  // Edges: parent's bottom to child's top, an elbow across lanes.
+  if (frame.widths.length < visible.length) frame.widths = new Float32Array(visible.length);
+  const widths = frame.widths;
+  widths.fill(cardW, 0, count);
+  frame.labelCount = 0;
+  const cardText = zoom >= CARD_TEXT_ZOOM;
+  // Labels are placed before anything is drawn: a card widened to its label is then drawn once, at its width.
+  if (!cardText) placeSideLabels(ctx, frame, count, sx, sy, cardW, cardH, stripe, edge, ends);
+
   ctx.beginPath();
   for (let k = 0; k < count; k++) {
-    const t = visible[k]!;
-    const p = overview.forest.parent[t]!;
-    if (p < 0) continue;
-    const x0 = sx(p) + Math.min(cardW / 2, 12 * zoom);
-    const y0 = sy(p) + cardH;
-    const x1 = sx(t) + Math.min(cardW / 2, 12 * zoom);
-    const y1 = sy(t);
-    ctx.moveTo(x0, y0);
-    if (x0 !== x1) {
-      const mid = (y0 + y1) / 2;
-      ctx.lineTo(x0, mid);
-      ctx.lineTo(x1, mid);
+    if (!edge(visible[k]!)) continue;
+    ctx.moveTo(ends.x0, ends.y0);
+    if (ends.x0 !== ends.x1) {
+      ctx.lineTo(ends.x0, ends.mid);
+      ctx.lineTo(ends.x1, ends.mid);
     }
-    ctx.lineTo(x1, y1);
+    ctx.lineTo(ends.x1, ends.y1);
   }
   ctx.strokeStyle = colors.edge;
   ctx.lineWidth = 1.25;
@@ -174,7 +241,7 @@ export function drawOverview(ctx: CanvasRenderingContext2D, frame: OverviewFrame
     for (let k = 0; k < count; k++) {
       const t = visible[k]!;
       if (overview.mark[t] !== wanted) continue;
-      ctx.rect(sx(t), sy(t), cardW, cardH);
+      ctx.rect(sx(t), sy(t), widths[k]!, cardH);
       any = true;
     }
     if (!any) return;
@@ -192,7 +259,6 @@ export function drawOverview(ctx: CanvasRenderingContext2D, frame: OverviewFrame
   pass(TURN_HEAD, colors.card, colors.head, 2);
 
   // A stripe down the left of each card: the turn's kind at a glance, errors in red.
-  const stripe = Math.max(2, Math.min(5, cardW * 0.04));
   const stripes = (pick: (t: number) => boolean, color: string): void => {
     ctx.beginPath();
     for (let k = 0; k < count; k++) {
@@ -208,33 +274,41 @@ export function drawOverview(ctx: CanvasRenderingContext2D, frame: OverviewFrame
 
   if (frame.selectedTurn >= 0 && frame.selectedTurn < overview.count) {
     const t = frame.selectedTurn;
+    let selectedW = cardW;
+    for (let k = 0; k < count; k++) if (visible[k] === t) selectedW = widths[k]!;
     ctx.strokeStyle = colors.accent;
     ctx.lineWidth = 3;
-    ctx.strokeRect(sx(t) - 2, sy(t) - 2, cardW + 4, cardH + 4);
+    ctx.strokeRect(sx(t) - 2, sy(t) - 2, selectedW + 4, cardH + 4);
   }
 
-  frame.labelCount = 0;
-  if (zoom >= CARD_TEXT_ZOOM) drawCardText(ctx, frame, count, sx, sy, cardW);
-  else drawSideLabels(ctx, frame, count, sx, sy, cardW, cardH, stripe);
+  if (cardText) drawCardText(ctx, frame, count, sx, sy, cardW);
+  else drawSideLabels(ctx, frame);
 }
 
-function pushLabel(frame: OverviewFrame, turn: number): void {
+function pushLabel(frame: OverviewFrame, turn: number, drawn: string, x: number, y: number, inside: boolean): void {
+  const mark = frame.overview.mark[turn]!;
   const slot = frame.labels[frame.labelCount];
   if (slot) {
     slot.turn = turn;
-    slot.mark = frame.overview.mark[turn]!;
-  } else frame.labels.push({ turn, mark: frame.overview.mark[turn]! });
+    slot.mark = mark;
+    slot.drawn = drawn;
+    slot.x = x;
+    slot.y = y;
+    slot.inside = inside;
+  } else frame.labels.push({ turn, mark, drawn, x, y, inside });
   frame.labelCount++;
 }
 
+function badgeColor(colors: OverviewColors, mark: number): string {
+  return mark === TURN_HEAD ? colors.head : mark === TURN_BRANCH_POINT ? colors.branch : colors.tip;
+}
+
 function drawCardText(ctx: CanvasRenderingContext2D, frame: OverviewFrame, count: number, sx: (t: number) => number, sy: (t: number) => number, cardW: number): void {
-  const { overview, colors, visible } = frame;
+  const { overview, colors, visible, meter } = frame;
   const zoom = frame.camera.zoom;
-  const inner = cardW - 16;
+  const inner = cardW - 10 - PAD;
   ctx.textBaseline = 'middle';
-  // A handful of cards are in view at this zoom: measure the real width of the bold title font once a frame.
-  ctx.font = `600 ${CARD_FONT_PX}px ${colors.font}`;
-  const titlePx = ctx.measureText('abcdefghijklmnopqrstuvwxyz #0123456789').width / 38;
+  ctx.textAlign = 'left';
   for (let k = 0; k < count; k++) {
     const t = visible[k]!;
     const x = sx(t) + 10;
@@ -245,96 +319,147 @@ function drawCardText(ctx: CanvasRenderingContext2D, frame: OverviewFrame, count
     // "branches into N" never takes the width the title needs.
     ctx.font = `600 ${CARD_FONT_PX}px ${colors.font}`;
     ctx.fillStyle = colors.text;
-    ctx.fillText(cut(`#${t + 1} ${frame.title(t)}`, inner, titlePx * 1.05), x, y + 14 * zoom);
-    ctx.font = `600 ${LABEL_FONT_PX}px ${colors.font}`;
-    let badgeWidth = 0;
+    const title = meter.fit(ctx, `#${t + 1} ${frame.title(t)}`, inner);
+    ctx.fillText(title, x, y + 14 * zoom);
+    let statsRoom = inner;
     if (badge !== '') {
-      badgeWidth = ctx.measureText(badge).width + 10;
-      ctx.fillStyle = mark === TURN_HEAD ? colors.head : mark === TURN_BRANCH_POINT ? colors.branch : colors.tip;
+      ctx.font = `600 ${LABEL_FONT_PX}px ${colors.font}`;
+      const shown = meter.fit(ctx, badge, inner);
+      statsRoom = inner - meter.width(ctx, shown) - BADGE_GAP;
+      ctx.fillStyle = badgeColor(colors, mark);
       ctx.textAlign = 'right';
-      ctx.fillText(badge, x + inner, y + 31 * zoom);
+      ctx.fillText(shown, x + inner, y + 31 * zoom);
       ctx.textAlign = 'left';
     }
     ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
     ctx.fillStyle = overview.errors[t]! > 0 ? colors.error : colors.muted;
-    ctx.fillText(cut(statsText(overview, t), inner - badgeWidth), x, y + 31 * zoom);
-    pushLabel(frame, t);
+    const stats = meter.fit(ctx, statsText(overview, t), statsRoom);
+    if (stats !== '') ctx.fillText(stats, x, y + 31 * zoom);
+    pushLabel(frame, t, title, x, y + 14 * zoom, true);
   }
 }
 
-/** Labels beside the cards at a fixed size, placed most important first where the screen is free. */
-function drawSideLabels(ctx: CanvasRenderingContext2D, frame: OverviewFrame, count: number, sx: (t: number) => number, sy: (t: number) => number, cardW: number, cardH: number, stripe: number): void {
-  const { overview, colors, visible, width, height } = frame;
-  const columns = Math.ceil(width / CELL);
-  const rows = Math.ceil(height / CELL);
-  if (frame.occupancy.length !== columns * rows) frame.occupancy = new Uint8Array(columns * rows);
+/**
+ * Where each label goes at low zoom, most important first: in its card when the card is tall enough, the
+ * card widened to the whole label where its row has room, else the label cut (measured) to the card; beside
+ * the card, where the screen is free, when the card is too small for text. A label never covers another
+ * card, an edge or another label: every card and edge in view is claimed first, each label claims its own.
+ */
+function placeSideLabels(
+  ctx: CanvasRenderingContext2D,
+  frame: OverviewFrame,
+  count: number,
+  sx: (t: number) => number,
+  sy: (t: number) => number,
+  cardW: number,
+  cardH: number,
+  stripe: number,
+  edge: (t: number) => boolean,
+  ends: EdgeEnds,
+): void {
+  const { overview, colors, visible, width, height, widths, meter } = frame;
+  const columns = Math.max(1, Math.ceil(width / CELL));
+  const rows = Math.max(1, Math.ceil(height / CELL));
+  if (frame.occupancy.length !== columns * rows) frame.occupancy = new Int32Array(columns * rows);
   const occupancy = frame.occupancy;
   occupancy.fill(0);
-  ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
-  const free = (x: number, y: number, w: number): boolean => {
+  const claim = (x0: number, y0: number, x1: number, y1: number, owner: number): void => {
+    if (x1 < 0 || y1 < 0 || x0 >= width || y0 >= height) return;
+    const c0 = Math.max(0, Math.floor(x0 / CELL));
+    const c1 = Math.min(columns - 1, Math.floor(x1 / CELL));
+    const r0 = Math.max(0, Math.floor(y0 / CELL));
+    const r1 = Math.min(rows - 1, Math.floor(y1 / CELL));
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const cell = occupancy[r * columns + c]!;
+        occupancy[r * columns + c] = cell === 0 || cell === owner + 1 ? owner + 1 : SHARED;
+      }
+    }
+  };
+  /** How far right of `x` (up to `wanted`) the band y0..y1 is free of what is not the owner's, less PAD. */
+  const roomRight = (x: number, y0: number, y1: number, wanted: number, owner: number): number => {
+    const r0 = Math.max(0, Math.floor(y0 / CELL));
+    const r1 = Math.min(rows - 1, Math.floor(y1 / CELL));
     const c0 = Math.max(0, Math.floor(x / CELL));
-    const c1 = Math.min(columns - 1, Math.floor((x + w) / CELL));
-    const r0 = Math.max(0, Math.floor(y / CELL));
-    const r1 = Math.min(rows - 1, Math.floor((y + 16) / CELL));
-    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (occupancy[r * columns + c] === 1) return false;
-    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) occupancy[r * columns + c] = 1;
-    return true;
+    const c1 = Math.min(columns - 1, Math.floor((x + wanted + PAD) / CELL));
+    for (let c = c0; c <= c1; c++) {
+      for (let r = r0; r <= r1; r++) {
+        const cell = occupancy[r * columns + c]!;
+        if (cell !== 0 && cell !== owner + 1) return Math.max(0, Math.min(wanted, c * CELL - x - PAD));
+      }
+    }
+    return wanted;
   };
-  const place = (t: number): void => {
+  for (let k = 0; k < count; k++) {
+    const t = visible[k]!;
+    claim(sx(t), sy(t), sx(t) + cardW, sy(t) + cardH, t);
+    if (!edge(t)) continue;
+    claim(ends.x0 - 1, ends.y0, ends.x0 + 1, ends.mid, t);
+    claim(Math.min(ends.x0, ends.x1), ends.mid - 0.75, Math.max(ends.x0, ends.x1), ends.mid + 0.75, t);
+    claim(ends.x1 - 1, ends.mid, ends.x1 + 1, ends.y1, t);
+  }
+
+  ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
+  const inside = cardH >= INSIDE_LABEL_PX;
+  const place = (k: number): void => {
+    const t = visible[k]!;
+    const x = sx(t);
+    const y = sy(t);
+    if (x >= width || y >= height || y + Math.max(cardH, 16) <= 0) return;
     const text = labelText(frame, t);
-    let labelW = Math.min(text.length, 34) * CHAR_PX + 8;
-    // Inside the card when it is tall enough to hold the text (the card reads as the label's start).
-    const inside = cardH >= 14;
-    const x = inside ? sx(t) + stripe + 3 : sx(t) + cardW + 4;
-    const y = sy(t) + cardH / 2 - 8;
-    if (x > width || y > height || x + labelW < 0 || y + 16 < 0) return;
-    let lines: readonly [string, string] | null = null;
-    if (!free(x, y, labelW)) {
-      // Crowded by the next lane's card or label: the card's own width holds the text, on two lines when
-      // the card is tall enough (a title beside a "branch end" label lost most of its words on one).
-      labelW = cardW - stripe - 6;
-      if (!inside || labelW < 40 || !free(x, y, labelW)) return;
-      if (cardH >= TWO_LINES_PX) lines = twoLines(text, labelW - 8);
+    const textWidth = meter.width(ctx, text);
+    if (inside) {
+      const textX = x + stripe + 4;
+      const needed = textX - x + textWidth + PAD;
+      if (needed > cardW) {
+        // Not past the canvas's edge either: there the text would be cut by the edge, without its ellipsis.
+        const wanted = Math.min(needed, Math.max(cardW, WIDE_CARD_PX), width - PAD - x) - cardW;
+        const room = wanted <= 0 ? 0 : roomRight(x + cardW, y + 1.5, y + cardH - 1.5, wanted, t);
+        if (room > 0 && room >= Math.min(wanted, 12)) {
+          widths[k] = cardW + room;
+          claim(x + cardW, y, x + cardW + room, y + cardH, t);
+        }
+      }
+      const drawn = meter.fit(ctx, text, x + widths[k]! - PAD - textX);
+      if (drawn !== '') pushLabel(frame, t, drawn, textX, y + cardH / 2, true);
+      return;
     }
-    const mark = overview.mark[t]!;
-    ctx.fillStyle = inside ? colors.card : colors.labelBackground;
-    ctx.globalAlpha = inside ? 1 : 0.88;
-    const top = lines === null ? y : sy(t) + (cardH - TWO_LINES_PX) / 2;
-    ctx.fillRect(x, Math.max(top, sy(t) + 1), labelW, Math.min(lines === null ? 16 : TWO_LINES_PX, cardH - 2));
-    ctx.globalAlpha = 1;
-    const overflow = x + labelW - (sx(t) + cardW);
-    if (inside && overflow > 0) {
-      // A label longer than its card used to spill past the card's border, a box with text leaking out of it:
-      // the card is drawn widened to the label (the space was free: `free` claimed it), so it reads as one card.
-      ctx.fillStyle = colors.card;
-      ctx.fillRect(sx(t) + cardW - 1, sy(t) + 1, overflow + 1, cardH - 2);
-      ctx.strokeStyle = colors.cardBorder;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      ctx.moveTo(sx(t) + cardW, sy(t) + 0.5);
-      ctx.lineTo(x + labelW + 0.5, sy(t) + 0.5);
-      ctx.lineTo(x + labelW + 0.5, sy(t) + cardH - 0.5);
-      ctx.lineTo(sx(t) + cardW, sy(t) + cardH - 0.5);
-      ctx.stroke();
-    }
-    ctx.fillStyle = mark === TURN_HEAD ? colors.head : mark === TURN_BRANCH_POINT ? colors.branch : mark === TURN_TIP ? colors.muted : colors.text;
-    if (lines === null) ctx.fillText(cut(text, labelW - 8), x + 4, y + 8);
-    else {
-      // Two 11 px lines 10 px apart touched each other in a 24 px card: one size smaller, 12 px apart.
-      ctx.font = `${LABEL_FONT_PX - 1}px ${colors.font}`;
-      ctx.fillText(lines[0], x + 4, top + TWO_LINES_PX / 2 - 6);
-      ctx.fillText(lines[1], x + 4, top + TWO_LINES_PX / 2 + 6);
-      ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
-    }
-    pushLabel(frame, t);
+    // Beside a card too small for text, on a background of its own, where nothing else is.
+    const labelX = x + cardW + 4;
+    const labelY = y + cardH / 2 - 8;
+    if (labelX >= width || labelY >= height || labelY + 16 <= 0) return;
+    const wanted = Math.min(textWidth + 8, SIDE_LABEL_PX, width - PAD - labelX);
+    const room = wanted <= 0 ? 0 : roomRight(labelX, labelY, labelY + 16, wanted, t);
+    if (room < Math.min(wanted, MIN_SIDE_LABEL_PX)) return;
+    const drawn = meter.fit(ctx, text, room - 8);
+    if (drawn === '') return;
+    claim(labelX, labelY, labelX + meter.width(ctx, drawn) + 8, labelY + 16, t);
+    pushLabel(frame, t, drawn, labelX + 4, labelY + 8, false);
   };
-  if (frame.selectedTurn >= 0) for (let k = 0; k < count; k++) if (visible[k] === frame.selectedTurn) place(frame.selectedTurn);
+  if (frame.selectedTurn >= 0) for (let k = 0; k < count; k++) if (visible[k] === frame.selectedTurn) place(k);
   for (const wanted of [TURN_HEAD, TURN_BRANCH_POINT, TURN_TIP, TURN_PLAIN]) {
     for (let k = 0; k < count; k++) {
       const t = visible[k]!;
-      if (overview.mark[t] === wanted && t !== frame.selectedTurn) place(t);
+      if (overview.mark[t] === wanted && t !== frame.selectedTurn) place(k);
     }
+  }
+}
+
+/** The labels placed for this frame, drawn over the cards (a widened card was drawn at its label's width). */
+function drawSideLabels(ctx: CanvasRenderingContext2D, frame: OverviewFrame): void {
+  const { colors, meter } = frame;
+  ctx.font = `${LABEL_FONT_PX}px ${colors.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  for (let k = 0; k < frame.labelCount; k++) {
+    const { mark, drawn, x, y, inside } = frame.labels[k]!;
+    if (!inside) {
+      ctx.fillStyle = colors.labelBackground;
+      ctx.globalAlpha = 0.88;
+      ctx.fillRect(x - 4, y - 8, meter.width(ctx, drawn) + 8, 16);
+      ctx.globalAlpha = 1;
+    }
+    ctx.fillStyle = mark === TURN_PLAIN ? colors.text : mark === TURN_TIP ? colors.muted : badgeColor(colors, mark);
+    ctx.fillText(drawn, x, y);
   }
 }
