@@ -22,7 +22,7 @@ export async function openBesideImport(prefix: string, seed: number): Promise<Be
   const demo = await openCliDemo(prefix);
   const cli = buildCliBundle();
   const corpus = join(demo.root, 'corpus');
-  await writeSyntheticCorpus(corpus, { totalBytes: 6_000_000, nodesPerSession: 400, seed });
+  await writeSyntheticCorpus(corpus, { totalBytes: 20_000_000, nodesPerSession: 400, seed });
   const lockFile = join(demo.dataDir, 'locks', 'store-writer.lock');
   return {
     demo,
