@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticSessionLines } from '../../../electron/demo/synthetic';
 import { startArborServer, type ArborServer } from '../fixtures/arbor-server';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ArborApp } from '../pages/arbor-app';
 import { OverviewPane } from '../pages/overview';
 
@@ -79,6 +79,9 @@ test.describe('the overview of a huge session', () => {
       await app.graph.fitView();
       await expect(overview.root).toBeVisible();
       await expectReadable(overview);
+      // The graph pane is ~255 px here: the Show chips wrapped onto three rows in a strip sized for two, centred,
+      // and the first row (Prompts, Replies, Thinking) sat under the session's head, out of sight and reach.
+      await expectChipsInsideToolbar(page);
       await app.screenshot(`overview-01-fit-narrow-${scheme}`);
       await page.setViewportSize({ width: 1400, height: 900 });
       await app.graph.fitView();
@@ -115,3 +118,25 @@ test.describe('the overview of a huge session', () => {
     });
   }
 });
+
+/**
+ * Every chip of the graph's filter strip is inside the strip and in sight: the topmost element at its centre is the
+ * chip itself, so nothing (the session's head above all) covers it.
+ */
+async function expectChipsInsideToolbar(page: Page): Promise<void> {
+  const boxes = await page.locator('[data-testid="graph-toolbar"]').evaluate((toolbar) => {
+    const strip = toolbar.getBoundingClientRect();
+    const chips = [...toolbar.querySelectorAll('button')].map((chip) => {
+      const box = chip.getBoundingClientRect();
+      const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+      return { text: chip.textContent ?? '', top: box.top, bottom: box.bottom, left: box.left, right: box.right, inSight: hit !== null && chip.contains(hit) };
+    });
+    return { strip: { top: strip.top, bottom: strip.bottom, left: strip.left, right: strip.right }, chips };
+  });
+  expect(boxes.chips.length).toBeGreaterThan(0);
+  const outside = boxes.chips.filter(
+    (chip) => chip.top < boxes.strip.top - 0.5 || chip.bottom > boxes.strip.bottom + 0.5 || chip.left < boxes.strip.left - 0.5 || chip.right > boxes.strip.right + 0.5,
+  );
+  expect(outside.map((chip) => chip.text), JSON.stringify(boxes.strip)).toEqual([]);
+  expect(boxes.chips.filter((chip) => !chip.inSight).map((chip) => chip.text)).toEqual([]);
+}
