@@ -19,20 +19,9 @@ import type { StoredRawColumns } from './raw-line-reader';
 import { claudeReplyFacts, prepareUsageWrites, storeReplies, type CountedReply } from './usage-replies';
 import { FormatCountBatch, giveWaitingCounts, prepareFormatCountWrites } from './format-counts';
 import { prepareResultIdWrites } from './result-ids';
+import { BATCH_LINES, batchBytesOf, batchIsFull, FIRST_BATCH_LINES } from './import-batches';
+import { BlocksAhead, type BlockAhead } from './blocks-ahead';
 
-/**
- * Flush after this many lines or raw bytes, whichever comes first: bounds memory on huge files. Each commit
- * rewrites every index page its batch touched (ids are random, pages 64 KiB), so batches are not small:
- * on a 1 GB transcript 8000 lines / 24 MiB wrote 1.9 GB to disk against 2.5 GB with 4000 / 16 MiB, at a
- * peak RSS of ~410 MB (32 MiB batches reached ~470 MB, too near the 500 MB budget).
- */
-const BATCH_LINES = 8000;
-const BATCH_BYTES = 24 * 1024 * 1024;
-/**
- * A file's first batch is small, so its session is stored (and can be listed and opened) a moment after the
- * import reaches it, not after the first 8000 lines.
- */
-const FIRST_BATCH_LINES = 500;
 /**
  * Recent node ids of the file and their seq: most parents are a few lines up, so they resolve without a
  * lookup; bounded so a multi-GB file does not keep every id in memory (older ones are looked up).
@@ -92,6 +81,8 @@ export interface FileImportResult {
 export interface FileImport {
   node(node: ParsedNode): void;
   record(record: ParsedRecord): void;
+  /** Blocks of this file's lines the parse worker compressed ahead (blocks-ahead.ts), before the lines they hold. */
+  blocksAhead(blocks: readonly BlockAhead[]): void;
   finish(end: { readonly endOffset: number; readonly endLine: number }): FileImportResult;
 }
 
@@ -219,6 +210,9 @@ class FileImportWriter implements FileImport {
   /** The stored lines of the batch, for the format report's counts (format-counts.ts). */
   private readonly formatCounts = new FormatCountBatch();
   private readonly formatCounted: boolean;
+  /** Blocks the parse worker compressed ahead, and the offset of the batch's last line (those before it are stale). */
+  private readonly ahead = new BlocksAhead();
+  private lastOffset = -1;
 
   constructor(
     private readonly db: WritableDB,
@@ -250,15 +244,21 @@ class FileImportWriter implements FileImport {
     // A fork's copies of its source's lines ran in the source's folder: the file's project is where its own
     // steps run (a Codex fork Arbor wrote in another folder, whose resume command says `cd <folder>`).
     if (this.firstCwd === null && node.cwd !== null && node.forkedFrom === undefined) this.firstCwd = node.cwd;
-    this.batchBytes += node.raw.length + (node.text?.length ?? 0);
-    if (this.nodes.length + this.records.length >= this.batchLines || this.batchBytes >= BATCH_BYTES) this.flush();
+    this.lastOffset = node.offset;
+    this.batchBytes += batchBytesOf(node);
+    if (batchIsFull(this.nodes.length + this.records.length, this.batchBytes, this.batchLines)) this.flush();
   }
 
   record(record: ParsedRecord): void {
     // Lines without a uuid belong to what they name, else to the node before them in the file.
     this.records.push({ record, ref: record.refSourceId ?? this.lastNodeId });
-    this.batchBytes += record.raw.length;
-    if (this.nodes.length + this.records.length >= this.batchLines || this.batchBytes >= BATCH_BYTES) this.flush();
+    this.lastOffset = record.offset;
+    this.batchBytes += batchBytesOf(record);
+    if (batchIsFull(this.nodes.length + this.records.length, this.batchBytes, this.batchLines)) this.flush();
+  }
+
+  blocksAhead(blocks: readonly BlockAhead[]): void {
+    if (this.compressRaw) this.ahead.offer(blocks);
   }
 
   finish(end: { readonly endOffset: number; readonly endLine: number }): FileImportResult {
@@ -295,6 +295,7 @@ class FileImportWriter implements FileImport {
 
   private batchStored(): void {
     foldLargeWal(this.db);
+    this.ahead.dropThrough(this.lastOffset);
     this.nodes = [];
     this.records = [];
     this.batchBytes = 0;
@@ -314,7 +315,7 @@ class FileImportWriter implements FileImport {
     }
     const batch: BatchState = {
       // The batch's lines go into blocks (raw-blocks.ts), written by the end of this transaction.
-      blocks: this.compressRaw ? new BlockPacker(s.blocks, this.fileId) : null,
+      blocks: this.compressRaw ? new BlockPacker(s.blocks, this.fileId, this.ahead) : null,
       waiting: WaitingRefs.among(s.link, this.refsLookedUp()),
       firstNewLine: new Map(),
       answered: [],
@@ -369,7 +370,7 @@ class FileImportWriter implements FileImport {
       this.keepVariant(blocks, node);
       return;
     }
-    blocks?.add(owner, node.raw, apart);
+    blocks?.add(owner, node.raw, node.offset, apart);
     this.formatCounts.add(owner, node.line, node.raw, node.rawBytes, node);
     this.nodesAdded++;
     if (!batch.firstNewLine.has(owner)) batch.firstNewLine.set(owner, node.line);
@@ -422,7 +423,7 @@ class FileImportWriter implements FileImport {
       record.summary, raw.raw, raw.codec, record.rawBytes, raw.block, raw.start, raw.length,
     );
     if (inserted.changes > 0) {
-      blocks?.add(null, record.raw);
+      blocks?.add(null, record.raw, record.offset);
       this.formatCounts.add(this.sessionId, record.line, record.raw, record.rawBytes, record);
     }
     if (inserted.changes > 0 && record.type === 'summary' && record.refSourceId !== null && record.summary) {
@@ -463,7 +464,7 @@ class FileImportWriter implements FileImport {
       this.fileId, node.offset, node.line, VARIANT_RECORD, node.sourceId, 1, null, raw.raw, raw.codec, node.rawBytes, raw.block, raw.start, raw.length,
     );
     if (inserted.changes > 0) {
-      blocks?.add(null, node.raw);
+      blocks?.add(null, node.raw, node.offset);
       this.formatCounts.add(this.sessionId, node.line, node.raw, node.rawBytes, node);
     }
     this.problems.push(problem);

@@ -13,6 +13,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { ArborError } from '../../shared/errors';
 import type { WritableDB } from './database';
+import type { BlocksAhead } from './blocks-ahead';
 
 /** `raw_codec` of a row whose bytes are in a block. */
 export const RAW_IN_BLOCK = 2;
@@ -35,6 +36,15 @@ export const BLOCK_BYTES = 64 * 1024;
  * size for ~25% more time.
  */
 const BROTLI_QUALITY = 0;
+
+/**
+ * Which of a batch's open blocks of a file a line goes to: its session's node lines, those read for states, or the
+ * file's records (a fork's copied lines go to their own session's block, in the first lane but under another owner).
+ */
+export type BlockLane = 0 | 1 | 2;
+export const NODE_LANE: BlockLane = 0;
+export const STATES_LANE: BlockLane = 1;
+export const RECORD_LANE: BlockLane = 2;
 
 export interface EncodedBlock {
   readonly codec: BlockCodec;
@@ -79,10 +89,13 @@ export interface BlockPlace {
 
 class OpenBlock {
   readonly lines: Buffer[] = [];
+  /** Each line's offset in its file: how the writer knows a block compressed ahead holds these lines (blocks-ahead.ts). */
+  readonly offsets: number[] = [];
   bytes = 0;
   constructor(
     readonly id: number,
     readonly owner: string | null,
+    readonly lane: BlockLane,
   ) {}
 }
 
@@ -104,6 +117,8 @@ export class BlockPacker {
   constructor(
     private readonly writes: BlockWrites,
     private readonly fileId: number,
+    /** Blocks the parse worker compressed ahead (null: every block is compressed here). */
+    private readonly ahead: BlocksAhead | null = null,
   ) {
     this.nextId = (writes.lastId.get()?.id ?? 0) + 1;
   }
@@ -113,17 +128,18 @@ export class BlockPacker {
     const open = apart ? this.openApart : this.open;
     let block = open.get(owner);
     if (block === undefined) {
-      block = new OpenBlock(this.nextId++, owner);
+      block = new OpenBlock(this.nextId++, owner, apart ? STATES_LANE : owner === null ? RECORD_LANE : NODE_LANE);
       open.set(owner, block);
     }
     return { block: block.id, start: block.bytes, length: line.length };
   }
 
-  /** Stores `line` where `placeOf` said (called right after it, for the same owner and lane). */
-  add(owner: string | null, line: Buffer, apart = false): void {
+  /** Stores `line`, at `offset` in its file, where `placeOf` said (called right after it, for the same owner and lane). */
+  add(owner: string | null, line: Buffer, offset: number, apart = false): void {
     const open = apart ? this.openApart : this.open;
     const block = open.get(owner)!;
     block.lines.push(line);
+    block.offsets.push(offset);
     block.bytes += line.length;
     if (block.bytes >= BLOCK_BYTES) {
       this.write(block);
@@ -154,7 +170,8 @@ export class BlockPacker {
   }
 
   private write(block: OpenBlock): void {
-    const encoded = encodeBlock(block.lines.length === 1 ? (block.lines[0] as Buffer) : Buffer.concat(block.lines, block.bytes));
+    const lines = (): Buffer => (block.lines.length === 1 ? (block.lines[0] as Buffer) : Buffer.concat(block.lines, block.bytes));
+    const encoded = this.ahead !== null ? this.ahead.take(block.lane, block.offsets, lines) : encodeBlock(lines());
     this.writes.insert.run(block.id, this.fileId, block.owner, encoded.codec, encoded.bytes);
   }
 }

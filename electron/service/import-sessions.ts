@@ -9,9 +9,11 @@
  */
 import { isStoreError } from '../db/database';
 import type { FileImportOptions } from '../db/import-writer';
+import { BATCH_LINES, FIRST_BATCH_LINES } from '../db/import-batches';
+import type { BlockPacking } from '../db/blocks-ahead';
 import type { SessionStore } from '../db/session-store';
 import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
-import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
+import { ParseWorkerFailedError, type ParseWorker, type WorkerSink } from '../importers/worker/parse-worker';
 import type { FileHistoryArchive } from './file-history-archive';
 import { incompleteTailProblem } from './incomplete-tail';
 import { backfillLongLines, keepLongLines, longLineSighting, type LongLineSighting } from './long-line-archive';
@@ -125,19 +127,21 @@ export async function importSessions(
   let cancelled: unknown = null;
   let worker = planBytes >= (options.workerFromBytes ?? WORKER_FROM_BYTES) ? (reader.startWorker?.() ?? null) : null;
   let workerHasRest = false;
+  const listBefore = options.listBeforeBytes ?? LIST_BEFORE_BYTES;
   try {
     for (let index = 0; index < plan.length; index++) {
       const item = plan[index] as PlannedFile;
       throwIfAborted(signal);
       if (worker !== null && !workerHasRest && (worker.isReady() || item.file.size - item.startOffset >= WAIT_FOR_WORKER_BYTES)) {
         if (await worker.ready) {
-          worker.start(plan.slice(index));
+          // Each file with how its writer will batch it: the worker compresses the raw-line blocks ahead (db/blocks-ahead.ts).
+          worker.start(plan.slice(index).map((planned) => ({ ...planned, packing: compressLater === null ? blockPacking(planned, listBefore) : null })));
           workerHasRest = true;
         } else {
           worker = null;
         }
       }
-      const big = item.file.size - item.startOffset >= (options.listBeforeBytes ?? LIST_BEFORE_BYTES);
+      const big = isBigFile(item, listBefore);
       // Sessions stored before a big file are listed before it starts, not after it (it may take minutes);
       // its batches commit on their own, so its session is listed while it imports.
       if (big) linked.beforeBigFile();
@@ -244,7 +248,17 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
   return plan;
 }
 
-type ParseFile = (sink: ParseSink) => Promise<ParseResult>;
+/** A file big enough that its sessions are listed before it and its first batch is small (FileImportOptions.smallFirstBatch). */
+function isBigFile(item: PlannedFile, listBefore: number): boolean {
+  return item.file.size - item.startOffset >= listBefore;
+}
+
+/** How the writer will batch a file's lines (import-batches.ts), as the import below opens it. */
+function blockPacking(item: PlannedFile, listBefore: number): BlockPacking {
+  return { firstBatchLines: isBigFile(item, listBefore) ? FIRST_BATCH_LINES : BATCH_LINES };
+}
+
+type ParseFile = (sink: WorkerSink) => Promise<ParseResult>;
 type FileOutcome = { sessionId: SessionId | null; nodesAdded: number };
 
 async function importFile(
@@ -260,7 +274,7 @@ async function importFile(
   longLines: LongLineSighting[],
 ): Promise<FileOutcome> {
   const writer = store.beginFile(item.file, writeOptions);
-  const sink: ParseSink = {
+  const sink: WorkerSink = {
     node: (node) => {
       tally.node(node);
       const sighting = longLineSighting(node);
@@ -275,6 +289,7 @@ async function importFile(
       fileHistory?.collect(item.file, record);
     },
     problem: (problem) => problems.add(problem),
+    blocksAhead: (blocks) => writer.blocksAhead(blocks),
   };
   try {
     const end = await parse(sink);

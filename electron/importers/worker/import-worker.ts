@@ -12,6 +12,7 @@ import { parseTranscript } from '../registry';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
 import { type FromWorker, type ItemKind, NODE_ITEM, type ParseJob, PROBLEM_ITEM, RECORD_ITEM, type ToWorker } from './worker-protocol';
 import { runInBackground } from './background-priority';
+import { BlockForecast } from '../../db/blocks-ahead';
 
 /**
  * Read buffers sent but not yet stored, at most: a writer's batch (import-writer.ts, 24 MiB of lines) and a read
@@ -52,9 +53,10 @@ function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
 async function parseAll(jobs: readonly ParseJob[]): Promise<void> {
   for (let index = 0; index < jobs.length; index++) {
     const job = jobs[index] as ParseJob;
-    const batch = new Batch(index, job.file.path);
+    const batch = new Batch(index, job.file.path, job.packing != null ? new BlockForecast(job.packing) : null);
     try {
       const end = await parseFile(job, batch);
+      batch.end();
       await batch.send();
       post({ type: 'end', job: index, endOffset: end.endOffset, endLine: end.endLine, ...(end.resumeState !== undefined ? { resumeState: end.resumeState } : {}) });
     } catch (error) {
@@ -86,19 +88,28 @@ class Batch implements ParseSink {
   constructor(
     private readonly job: number,
     private readonly path: string,
+    /** Packs and compresses the lines' blocks as the writer will store them (db/blocks-ahead.ts); null: it packs none. */
+    private readonly forecast: BlockForecast | null,
   ) {}
 
   node(node: ParsedNode): void {
     this.kinds.push(NODE_ITEM);
-    // The writer packs the lines into compressed blocks (db/raw-blocks.ts): they travel as read.
+    // The lines travel as read, beside the blocks compressed from them (the writer stores a line's span of its block).
     const raw = keptRaw(node.raw, this.buffers, { file: this.path, line: node.line, rawBytes: node.rawBytes });
     this.items.push(raw === node.raw ? node : { ...node, raw });
+    this.forecast?.node(node);
   }
 
   record(record: ParsedRecord): void {
     this.kinds.push(RECORD_ITEM);
     const raw = keptRaw(record.raw, this.buffers, { file: this.path, line: record.line, rawBytes: record.rawBytes });
     this.items.push(raw === record.raw ? record : { ...record, raw });
+    this.forecast?.record(record);
+  }
+
+  /** The file is read: its last blocks are sealed. */
+  end(): void {
+    this.forecast?.end();
   }
 
   problem(problem: ImportProblem): void {
@@ -112,11 +123,14 @@ class Batch implements ParseSink {
 
   /** Posts what was gathered, then waits while too much is in flight. */
   async send(): Promise<void> {
-    if (this.items.length > 0) {
+    // The file's last blocks are sealed after its last lines were sent: they go on their own.
+    const blocks = this.forecast?.take() ?? [];
+    if (this.items.length > 0 || blocks.length > 0) {
       const transfer = [...this.buffers];
+      for (const block of blocks) if (block.bytes.byteLength > 0) transfer.push(block.bytes.buffer as ArrayBuffer);
       const bytes = transfer.reduce((sum, buffer) => sum + buffer.byteLength, 0);
       inFlight += bytes;
-      post({ type: 'batch', job: this.job, kinds: this.kinds, items: this.items, bytesRead: this.bytesRead, bytes }, transfer);
+      post({ type: 'batch', job: this.job, kinds: this.kinds, items: this.items, blocks, bytesRead: this.bytesRead, bytes }, transfer);
       this.kinds = [];
       this.items = [];
       this.buffers = new Set();

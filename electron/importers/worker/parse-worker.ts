@@ -12,6 +12,7 @@ import { ArborError, CancelledError } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, ParseResult, ParseSink } from '../transcript';
 import { type FromWorker, NODE_ITEM, type ParseJob, RECORD_ITEM, type ToWorker } from './worker-protocol';
+import type { BlockAhead } from '../../db/blocks-ahead';
 
 export type { ParseJob } from './worker-protocol';
 
@@ -21,6 +22,11 @@ export class ParseWorkerFailedError extends Error {
     super(`the parse worker stopped: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'ParseWorkerFailedError';
   }
+}
+
+/** A sink that may also take the raw-line blocks the worker compressed ahead (db/blocks-ahead.ts), before their lines. */
+export interface WorkerSink extends ParseSink {
+  blocksAhead?(blocks: readonly BlockAhead[]): void;
 }
 
 export interface ParseWorker {
@@ -35,12 +41,12 @@ export interface ParseWorker {
    * Rejects with the file's own read error (as an in-thread parse would throw), CancelledError, or
    * ParseWorkerFailedError.
    */
-  next(sink: ParseSink, onBytes: (bytesRead: number) => void, signal: AbortSignal | undefined): Promise<ParseResult>;
+  next(sink: WorkerSink, onBytes: (bytesRead: number) => void, signal: AbortSignal | undefined): Promise<ParseResult>;
   close(): Promise<void>;
 }
 
 interface Consumer {
-  readonly sink: ParseSink;
+  readonly sink: WorkerSink;
   readonly onBytes: (bytesRead: number) => void;
   readonly resolve: (result: ParseResult) => void;
   readonly reject: (error: unknown) => void;
@@ -194,6 +200,7 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
 
 function deliverBatch(message: Extract<FromWorker, { type: 'batch' }>, consumer: Consumer): void {
   const { kinds, items } = message;
+  if (message.blocks.length > 0) consumer.sink.blocksAhead?.(message.blocks);
   for (let index = 0; index < items.length; index++) {
     const kind = kinds[index];
     if (kind === NODE_ITEM) {

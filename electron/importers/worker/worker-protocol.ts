@@ -6,6 +6,7 @@
 import type { ErrorCode } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../transcript';
+import type { BlockAhead, BlockPacking } from '../../db/blocks-ahead';
 
 /** One file to parse, from its resume point. */
 export interface ParseJob {
@@ -14,6 +15,8 @@ export interface ParseJob {
   readonly startLine: number;
   /** What the parser kept at `startOffset` (ParseOptions.resumeState). */
   readonly resumeState?: string | null;
+  /** How the writer batches the file, so the worker compresses its raw-line blocks ahead (absent: it does not). */
+  readonly packing?: BlockPacking | null;
 }
 
 /** What a batch item is: a node, a record or a problem (numbers: a batch carries one per line). */
@@ -35,9 +38,11 @@ export type FromWorker =
       /** What each item is, in file order (the store attaches records to the node before them). */
       readonly kinds: readonly ItemKind[];
       readonly items: readonly (ParsedNode | ParsedRecord | ImportProblem)[];
+      /** Raw-line blocks compressed ahead (db/blocks-ahead.ts), sealed by the lines of this batch or before. */
+      readonly blocks: readonly BlockAhead[];
       /** Bytes of the file read so far (progress). */
       readonly bytesRead: number;
-      /** Bytes transferred with this batch (backpressure). */
+      /** Bytes transferred with this batch, lines and compressed blocks (backpressure). */
       readonly bytes: number;
     }
   | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null }

@@ -39,6 +39,7 @@ it('a busy store fails the import instead of reporting the file as unreadable an
           throw sqliteBusy();
         },
         record: (record) => writer.record(record),
+        blocksAhead: (blocks) => writer.blocksAhead(blocks),
         finish: (end) => writer.finish(end),
       };
     },
