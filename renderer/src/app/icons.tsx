@@ -25,8 +25,8 @@ export function BranchIcon() {
 }
 
 /*
- * The session head's buttons shown as icons alone, in a graph pane too narrow for their words (the words stay in
- * the button, visually hidden, as its accessible name; the tooltip says them too). Hidden while the words show.
+ * The session head's buttons shown as icons alone, in a graph pane too narrow for their words (each button keeps
+ * its words as its aria-label and tooltip). Hidden while the words show.
  */
 function HeadIcon({ children }: { readonly children: React.ReactNode }) {
   return (

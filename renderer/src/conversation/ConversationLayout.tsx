@@ -82,7 +82,7 @@ export function ConversationModeSwitch() {
   return (
     <div className="conv-mode" role="group" aria-label="Session view" data-testid="conversation-mode">
       {(['graph', 'split', 'conversation'] as const).map((m) => (
-        <button key={m} type="button" className={`conv-mode__button${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} title={MODE_TITLES[m]} onClick={() => setMode(m)}>
+        <button key={m} type="button" className={`conv-mode__button${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} aria-label={MODE_LABELS[m]} title={MODE_TITLES[m]} onClick={() => setMode(m)}>
           <ViewIcon view={m} />
           <span className="head-label">{MODE_LABELS[m]}</span>
         </button>
