@@ -2,6 +2,7 @@
  * The open session's head in every width the graph pane takes: the title readable (its start, with the rest in a
  * tooltip), nothing drawn over anything else, and every button in sight and clickable. Light and dark.
  */
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/arbor-server';
 import { ArborApp } from '../pages/arbor-app';
 import { SessionHead } from '../pages/session-head';
@@ -33,6 +34,8 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(reading.tooltip, where).toBe(reading.title);
       expect(reading.overlaps, where).toEqual([]);
       expect(reading.outOfReach, where).toEqual([]);
+      // The selected card stays whole in the narrower pane (the camera kept the pane's centre and cut it by half).
+      await expect.poll(() => selectedCardInPane(page), { message: where }).toEqual({ left: true, right: true });
       await app.screenshot(`session-head-${width}-${scheme}`);
     }
     // Each of the head's buttons answers a click at its place at the narrowest width: Export… opens its dialog.
@@ -40,5 +43,14 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.keyboard.press('Escape');
     await app.expectNoError();
+  });
+}
+
+/** Whether the selected card's left and right ends are inside the graph's pane. */
+function selectedCardInPane(page: Page) {
+  return page.getByTestId('graph').evaluate((graph) => {
+    const pane = graph.getBoundingClientRect();
+    const card = graph.querySelector('[data-testid="graph-node"][data-selected="true"]')?.getBoundingClientRect();
+    return { left: card !== undefined && card.left >= pane.left - 0.5, right: card !== undefined && card.right <= pane.right + 0.5 };
   });
 }
