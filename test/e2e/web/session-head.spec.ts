@@ -9,8 +9,8 @@ import { SessionHead } from '../pages/session-head';
 
 /** The least of a cut title a user must see to know the session (a one-letter "N" was what a 255 px pane showed). */
 const TITLE_CHARS = 20;
-/** Window widths: a wide graph pane, ~400 px, ~300 px, ~255 px (1000 px with the list and inspector open), the 240 px floor. */
-const WINDOWS = [1400, 1150, 1060, 1000, 900] as const;
+/** Window widths: graph panes of 650 px (one line), 500 px (the title on its own line), 400 and 310 px (icons), 255 px (1000 px with the list and inspector open), the 240 px floor. */
+const WINDOWS = [1400, 1250, 1150, 1060, 1000, 900] as const;
 
 test.use({ arborOptions: { demo: true } });
 
