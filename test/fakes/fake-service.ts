@@ -5,6 +5,7 @@
 import { EVENT_NAMES, type ArborApi, type ArborEvents, type CallContext, type EventName, type MethodName } from '../../shared/contract';
 import { ArborError, CancelledError } from '../../shared/errors';
 import type { SessionGraph, SessionSummary } from '../../shared/model';
+import type { SessionGraphPage } from '../../shared/session-graph-chunks';
 import type { ArborService } from '../../electron/service/service-types';
 
 export interface FakeService extends ArborService {
@@ -165,4 +166,16 @@ function unsupported<M extends MethodName>(record: (method: string, request: unk
     };
   }
   return methods as unknown as Pick<ArborApi, M>;
+}
+
+/**
+ * Gives the fake a paged `sessions.graphPage` that answers with `answer(page)` and records each page it reads, in
+ * the order read (the pages a host reads are what its slots limit). Returns that record.
+ */
+export function answerGraphPages(service: FakeService, answer: (page: number) => SessionGraphPage | Promise<SessionGraphPage>): number[] {
+  const read: number[] = [];
+  Object.assign(service.api, {
+    'sessions.graphPage': async ({ page }: { readonly page: number }): Promise<SessionGraphPage> => (read.push(page), answer(page)),
+  });
+  return read;
 }

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { SessionGraph } from '../../../shared/model';
+import { ViewIcon } from '../app/icons';
 import { PaneSplitter } from '../app/PaneSplitter';
 import { useAppStoreApi } from '../app/app-context';
 import { usePaletteActions, type PaletteAction } from '../palette/palette-registry';
@@ -81,8 +82,9 @@ export function ConversationModeSwitch() {
   return (
     <div className="conv-mode" role="group" aria-label="Session view" data-testid="conversation-mode">
       {(['graph', 'split', 'conversation'] as const).map((m) => (
-        <button key={m} type="button" className={`conv-mode__button${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} title={MODE_TITLES[m]} onClick={() => setMode(m)}>
-          {MODE_LABELS[m]}
+        <button key={m} type="button" className={`conv-mode__button${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} aria-label={MODE_LABELS[m]} title={MODE_TITLES[m]} onClick={() => setMode(m)}>
+          <ViewIcon view={m} />
+          <span className="head-label">{MODE_LABELS[m]}</span>
         </button>
       ))}
     </div>

@@ -27,7 +27,7 @@ import { DETAIL_ZOOM, flowIdOfItem, treeItemDomId, type GraphFlowNode } from './
 import { OverviewLayer } from './overview/OverviewLayer';
 import { OverviewMinimap } from './overview/OverviewMinimap';
 import { useSessionOverview } from './overview/use-session-overview';
-import { CLICK_SLOP_PX, fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport, unzoomStep } from './view-actions';
+import { CLICK_SLOP_PX, fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, resizedViewport, revealViewport, unzoomStep } from './view-actions';
 import './graph.css';
 import './overview/overview.css';
 
@@ -232,12 +232,13 @@ function GraphCanvas({ graph, partial = false, selectedNodeId, onSelectNode, nod
   }, [store, nodeStates, workspaceKinds, compareNodeId, workspaceNodes]);
 
   // Measure before the first layout arrives, so the first fit uses the pane's real size.
-  const keepCentre = useRef<(dx: number) => void>(() => undefined);
-  keepCentre.current = (dx: number) => {
+  const keepCentre = useRef<(before: number) => void>(() => undefined);
+  keepCentre.current = (before: number) => {
     // The overview of a huge session keeps its own camera; a fit still waiting will place the graph itself.
     if (pendingFit.current !== null || overview.active) return;
-    const viewport = flow.getViewport();
-    applyViewport({ ...viewport, x: viewport.x + dx });
+    const state = store.getState();
+    const item = state.byNode !== null && state.selectedNode >= 0 ? (state.byNode[state.selectedNode] ?? -1) : -1;
+    applyViewport(resizedViewport(flow.getViewport(), before, state.width, state.layout?.layout ?? null, item));
   };
   useLayoutEffect(() => {
     const element = wrapper.current;
@@ -250,8 +251,8 @@ function GraphCanvas({ graph, partial = false, selectedNodeId, onSelectNode, nod
       const height = canvas !== null ? canvas.clientHeight : element.clientHeight - (parseFloat(getComputedStyle(element).paddingTop) || 0);
       store.getState().setSize(element.clientWidth, height);
       // Graph → Both narrowed the pane from its right edge and the cards in its middle went under the
-      // conversation: the camera keeps the pane's centre where it was.
-      if (width > 0 && element.clientWidth !== width) keepCentre.current((element.clientWidth - width) / 2);
+      // conversation: the camera keeps the pane's centre where it was (and the selected card in view).
+      if (width > 0 && element.clientWidth !== width) keepCentre.current(width);
       width = element.clientWidth;
     };
     measure();

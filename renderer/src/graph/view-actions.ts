@@ -136,3 +136,26 @@ export function foldToToggle(structure: SessionStructure, visible: VisibleGraph,
   }
   return null;
 }
+
+/** How close to the pane's side edges a resize may bring the card it keeps in view. */
+const RESIZE_MARGIN = 16;
+
+/**
+ * The camera after the pane's width went from `before` to `width`: it keeps the pane's centre where it was
+ * (Graph → Both narrows the pane from its right edge, and the cards in its middle went under the conversation), but
+ * not at the cost of the selected card, or without one, of the graph's left edge where its first lane runs: a
+ * card in view before stays in view (a 1000 px window cut the selected prompt's card by half, its text with it).
+ */
+export function resizedViewport(current: Viewport, before: number, width: number, layout: LaneLayout | null, item: number): Viewport {
+  const x = current.x + (width - before) / 2;
+  const left = layout !== null && item >= 0 && item < layout.lane.length ? layout.lane[item]! * LANE_WIDTH * current.zoom : 0;
+  const cardWidth = NODE_WIDTH * current.zoom;
+  const shownAt = left + current.x;
+  if (shownAt < 0 || shownAt + cardWidth > before) return { ...current, x };
+  const margin = Math.min(RESIZE_MARGIN, Math.max(0, (width - cardWidth) / 2));
+  // Its left end at least `margin` from the pane's left side, its right end as far from the right side; in a pane
+  // narrower than the card, its left end (where its text starts).
+  const lowest = margin - left;
+  const highest = width - margin - cardWidth - left;
+  return { ...current, x: Math.max(lowest, Math.min(highest, x)) };
+}

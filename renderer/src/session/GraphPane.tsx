@@ -83,12 +83,16 @@ export function GraphPane() {
     <main className="graph-pane" aria-label="Session">
       {graph && graph.session.id === selectedSessionId ? (
         <div className="graph-pane__head">
-          <ConversationModeSwitch />
-          <ExportButton sessionId={graph.session.id} />
-          <DeleteSessionButton sessionId={graph.session.id} />
-          <h1 className="graph-pane__title" title={graph.session.title}>
-            {graph.session.title}
-          </h1>
+          <div className="graph-pane__top">
+            <h1 className="graph-pane__title" title={graph.session.title}>
+              {graph.session.title}
+            </h1>
+            <div className="graph-pane__actions">
+              <ExportButton sessionId={graph.session.id} />
+              <DeleteSessionButton sessionId={graph.session.id} />
+              <ConversationModeSwitch />
+            </div>
+          </div>
           <div className="graph-pane__meta">
             <SessionFolder project={graph.session.project} nodeId={selectedNodeId ?? latest} />
             <span title={absoluteTime(graph.session.startedAt)}>started {relativeTime(graph.session.startedAt)}</span>

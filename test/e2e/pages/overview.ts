@@ -49,12 +49,13 @@ export class OverviewPane {
    * What reads wrong in the last frame drawn: two cards (or a card and a leftover of one) filled at one place,
    * a label's background over a card or another label, a text over another, a text out of its card or label
    * box, a text cut with "…" though its whole text fits.
-   * With counts, so that a check of nothing does not pass.
+   * With `minChars`, also a card's label cut to fewer characters than that (at Fit a card beside the next lane's
+   * showed "#3 Actu…"). With counts, so that a check of nothing does not pass.
    */
-  async drawingProblems(): Promise<{ cards: number; texts: number; cut: number; problems: string[] }> {
+  async drawingProblems({ minChars = 0 } = {}): Promise<{ cards: number; texts: number; cut: number; problems: string[] }> {
     // The hidden label list follows the picture 120 ms after it settles: the cut check reads the whole texts there.
     await this.page.waitForTimeout(300);
-    return this.page.evaluate(overviewDrawingProblems);
+    return this.page.evaluate(overviewDrawingProblems, minChars);
   }
 
   /** The zoom controls' + and − (React Flow's panel), which zoom the overview while it shows. */
@@ -123,7 +124,7 @@ function recordOverviewDrawing(): void {
 }
 
 /** In the page: the checks drawingProblems() describes, over the last frame recorded. */
-function overviewDrawingProblems(): { cards: number; texts: number; cut: number; problems: string[] } {
+function overviewDrawingProblems(minChars: number): { cards: number; texts: number; cut: number; problems: string[] } {
   const drawing = (window as unknown as { __overviewDrawing?: Drawing }).__overviewDrawing;
   if (!drawing) return { cards: 0, texts: 0, cut: 0, problems: ['nothing recorded'] };
   const canvas = document.querySelector<HTMLCanvasElement>('.graph-overview__canvas')!;
@@ -176,6 +177,7 @@ function overviewDrawingProblems(): { cards: number; texts: number; cut: number;
     if (text.x + text.w > width + 0.5 && holder.x + cardWidth <= width) problems.push(`"${text.text}" runs past the canvas's edge`);
     if (!text.text.endsWith('…')) continue;
     cut++;
+    if (text.text.length - 1 < minChars && cards.includes(holder)) problems.push(`"${text.text}" keeps fewer than ${minChars} characters`);
     const start = text.text.slice(0, -1).trimEnd();
     const number = Number(/#(\d+)/.exec(texts.filter((other) => within(other, holder)).map((other) => other.text).join(' '))?.[1] ?? NaN);
     const full = (whole.get(number) ?? []).find((candidate) => candidate.startsWith(start) && candidate.length > start.length);

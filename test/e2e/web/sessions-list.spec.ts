@@ -166,6 +166,20 @@ function importButtonText(page: Page) {
   });
 }
 
+/** The filter's placeholder, whether the box cuts it (its text wider than the box's content), and whether the sort beside it is in the pane. */
+function filterPlaceholder(page: Page) {
+  return page.getByTestId('session-filter').evaluate((input) => {
+    const box = input as HTMLInputElement;
+    const style = getComputedStyle(box);
+    const measure = document.createElement('canvas').getContext('2d')!;
+    measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const pane = document.querySelector('.session-pane')!.getBoundingClientRect();
+    const sort = document.querySelector('[data-testid="session-sort"]')!.getBoundingClientRect();
+    return { placeholder: box.placeholder, cut: measure.measureText(box.placeholder).width > room + 0.5, sortInPane: sort.left >= pane.left && sort.right <= pane.right + 0.5 };
+  });
+}
+
 /** Rows whose size is cut, with the date beside it (at 190 px "11 months ago" left the size "20.0k n…"). */
 function cutSizes(page: Page) {
   return page.locator('[data-testid="session-row"]').evaluateAll((rows) =>
@@ -216,6 +230,8 @@ for (const scheme of ['light', 'dark'] as const) {
     // says "11mo ago" and the size its nodes (the bytes are in its tooltip), both whole.
     expect(await importButtonText(page)).toEqual({ lines: 1, cut: false });
     expect(await cutSizes(page)).toEqual([]);
+    // The filter's placeholder was cut to "Filte" beside the sort: it shows whole, and the sort stays whole and in the pane.
+    expect(await filterPlaceholder(page)).toEqual({ placeholder: 'Filter sessions', cut: false, sortInPane: true });
     // The count beside the button gives way instead, ellipsized, with all of it in its tooltip.
     await expect(page.getByTestId('session-count')).toHaveAttribute('title', '11 sessions in 3 projects');
     await expect(page.getByTestId('session-size').first()).toHaveAttribute('title', / bytes of transcripts/);

@@ -54,6 +54,12 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(region.getByTestId('stats-total')).toContainText('prices of');
     await app.screenshot(`statistics-02-view-${scheme}`);
     expect(await seriousViolations(page)).toEqual([]);
+    // A long model name cut at 24 characters by count ran past the chart's left edge ("laude-sonnet-4-5-20250…").
+    const labels = await region.locator('.stats-bar__label').evaluateAll((texts) =>
+      texts.map((text) => ({ text: text.textContent ?? '', left: (text as SVGTextElement).getBBox().x })),
+    );
+    expect(labels.length).toBeGreaterThan(1);
+    expect(labels.filter((label) => label.left < 0)).toEqual([]);
 
     await region.getByTestId('stats-metric').selectOption('tokens');
     await expect(region.getByRole('img', { name: /^Tokens per day: / })).toBeVisible();

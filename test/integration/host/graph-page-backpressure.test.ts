@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../../electron/host/web-host';
 import { SESSION_GRAPH_CHUNK_CODEC, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import type { ServerMessage } from '../../../shared/wire';
-import { createFakeService } from '../../fakes/fake-service';
+import { answerGraphPages, createFakeService } from '../../fakes/fake-service';
 
 const PAGES = 48;
 /** Each page's chunk: ~1 MB, so the pages together are far more than the socket buffers on the way hold. */
@@ -26,13 +26,7 @@ describe('graph pages to a slow reader', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'arbor-pages-slow-'));
     const service = createFakeService();
-    read = [];
-    Object.assign(service.api, {
-      'sessions.graphPage': async ({ page }: { page: number }): Promise<SessionGraphPage> => {
-        read.push(page);
-        return { version: 'v1', page, pages: PAGES, chunk: `{"pad":"${PAD}","page":${page},"codec":${JSON.stringify(SESSION_GRAPH_CHUNK_CODEC)}}` };
-      },
-    });
+    read = answerGraphPages(service, (page) => ({ version: 'v1', page, pages: PAGES, chunk: `{"pad":"${PAD}","page":${page},"codec":${JSON.stringify(SESSION_GRAPH_CHUNK_CODEC)}}` }));
     host = await startWebHost({ service, rendererDir: dir });
   });
 

@@ -19,6 +19,12 @@ const PADDING = 32;
 export const CARD_TEXT_ZOOM = 0.7;
 /** "Fit" never goes below this: a row per turn stays ~17 px, each labelled turn still reads. */
 export const READABLE_OVERVIEW_ZOOM = 0.3;
+/**
+ * Where Fit cannot show the whole session (it is scrolled through anyway), it goes no further out than this: a card
+ * beside a card in the next lane (a branch's first turn beside the line it left) keeps ~17 characters of its label.
+ * At READABLE_OVERVIEW_ZOOM such a card is 72 px and kept 4 ("#3 Actu…").
+ */
+export const SIDE_BY_SIDE_ZOOM = 0.55;
 export const MIN_OVERVIEW_ZOOM = 0.02;
 /** Zooming in past this opens the turn under the pointer into its steps. */
 export const OPEN_STEPS_ZOOM = 1.6;
@@ -55,8 +61,8 @@ export function overviewSize(overview: TurnOverview): { width: number; height: n
 
 /**
  * "Fit" on the overview: the whole overview when it reads at READABLE_OVERVIEW_ZOOM or closer; else the
- * full width at a readable zoom, from the top (where the session begins), or around the selected turn
- * when there is one, so Fit never throws away where the user is.
+ * full width, but no further out than SIDE_BY_SIDE_ZOOM (cards beside each other read), from the top (where the
+ * session begins), or around the selected turn when there is one, so Fit never throws away where the user is.
  */
 export function fitOverview(overview: TurnOverview, width: number, height: number, selectedTurn = -1): Viewport {
   const size = overviewSize(overview);
@@ -64,7 +70,7 @@ export function fitOverview(overview: TurnOverview, width: number, height: numbe
   if (whole >= READABLE_OVERVIEW_ZOOM) {
     return { x: (width - size.width * whole) / 2, y: (height - size.height * whole) / 2, zoom: whole };
   }
-  const zoom = Math.max(READABLE_OVERVIEW_ZOOM, Math.min(1, (width - 2 * PADDING) / size.width));
+  const zoom = Math.max(SIDE_BY_SIDE_ZOOM, Math.min(1, (width - 2 * PADDING) / size.width));
   const x = size.width * zoom <= width - 2 * PADDING ? (width - size.width * zoom) / 2 : PADDING;
   if (selectedTurn < 0) return { x, y: PADDING, zoom };
   const centre = turnTop(overview, selectedTurn) + CARD_HEIGHT / 2;

@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCallSlots } from '../../../../electron/host/call-slots';
-
-const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+import { settled } from '../../../fakes/held-answers';
 
 describe('createCallSlots', () => {
   it('grants the limit at once and the rest in the order asked, as slots are released', async () => {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GRAPH_PAGES_UNSENT } from '../../../../electron/host/call-slots';
 import { MAX_CALLS_IN_FLIGHT, createSocketSession, type SocketSession } from '../../../../electron/host/socket-session';
-import type { ArborApi } from '../../../../shared/contract';
 import type { ServerMessage } from '../../../../shared/wire';
-import { createFakeService } from '../../../fakes/fake-service';
+import { answerGraphPages, createFakeService } from '../../../fakes/fake-service';
+import { holdAnswers, settled } from '../../../fakes/held-answers';
+
+/** How long a socket session's sends and the pages they free take to run on (a few promise turns and a timer). */
+const SETTLE_MS = 5;
 
 function setup() {
   const service = createFakeService();
@@ -53,52 +56,43 @@ describe('graph pages on one socket', () => {
   /** A service whose pages answer at once, counting the pages it read; the socket lets a message go when told. */
   function pagedSetup() {
     const service = createFakeService();
-    const read: number[] = [];
-    const api: ArborApi = {
-      ...service.api,
-      'sessions.graphPage': async ({ page }) => (read.push(page), { version: 'v1', page, pages: 10, chunk: '' }),
-    };
+    const read = answerGraphPages(service, (page) => ({ version: 'v1', page, pages: 10, chunk: '' }));
     const sent: ServerMessage[] = [];
-    const leave: (() => void)[] = [];
-    const session = createSocketSession(api, (message) => {
+    const socket = holdAnswers({ settle: SETTLE_MS });
+    const session = createSocketSession(service.api, (message) => {
       sent.push(message);
-      return new Promise<void>((resolve) => leave.push(resolve));
+      return socket.hold(undefined);
     });
-    return { session, read, sent, leave };
+    return { session, read, sent, socket };
   }
   const ask = (session: SocketSession, id: number, page = id): void => void session.receive(JSON.stringify({ t: 'req', id, method: 'sessions.graphPage', params: { sessionId: 'S1', page } }));
-  const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
   it('reads the next page of a client that asked every page at once only when an earlier page has left', async () => {
-    const { session, read, sent, leave } = pagedSetup();
+    const { session, read, sent, socket } = pagedSetup();
     for (let page = 0; page < 10; page++) ask(session, page);
-    await settled();
+    await settled(SETTLE_MS);
     // Regression: every page was read and queued on the socket before the client had taken the first.
     expect(read).toEqual([0, 1].slice(0, GRAPH_PAGES_UNSENT));
     expect(session.callsInFlight).toBe(10 - GRAPH_PAGES_UNSENT);
-    leave.shift()!();
-    await settled();
+    await socket.letNext();
     expect(read).toHaveLength(GRAPH_PAGES_UNSENT + 1);
-    while (leave.length > 0) {
-      leave.shift()!();
-      await settled();
-    }
+    await socket.letAll();
     expect(read).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(sent.map((message) => (message as { id: number }).id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     session.dispose();
   });
 
   it('answers a page cancelled while it waits CANCELLED without reading it, and other calls do not wait', async () => {
-    const { session, read, sent, leave } = pagedSetup();
+    const { session, read, sent, socket } = pagedSetup();
     for (let page = 0; page < GRAPH_PAGES_UNSENT + 1; page++) ask(session, page);
     session.receive(JSON.stringify({ t: 'req', id: 50, method: 'app.info', params: {} }));
-    await settled();
+    await settled(SETTLE_MS);
     expect(sent.map((message) => (message as { id: number }).id).sort((a, b) => a - b)).toEqual([...Array.from({ length: GRAPH_PAGES_UNSENT }, (_, k) => k), 50]);
     session.receive(JSON.stringify({ t: 'cancel', id: GRAPH_PAGES_UNSENT }));
-    await settled();
+    await settled(SETTLE_MS);
     expect(sent.at(-1)).toEqual({ t: 'res', id: GRAPH_PAGES_UNSENT, ok: false, error: expect.objectContaining({ code: 'CANCELLED' }) });
     expect(read).toHaveLength(GRAPH_PAGES_UNSENT);
-    for (const go of leave) go();
+    socket.release();
     session.dispose();
   });
 });

@@ -4,7 +4,8 @@ import { bindIpc, forwardEvents, type IpcMainLike, type IpcSenderEvent } from '.
 import { IPC_CANCEL_CHANNEL, IPC_EVENT_CHANNEL, METHOD_NAMES, ipcChannel } from '../../../../shared/contract';
 import { isEncodedSessionGraph } from '../../../../shared/session-graph-wire';
 import { fromTransport } from '../../../../renderer/src/client/arbor-client';
-import { FAKE_SESSION, createFakeService } from '../../../fakes/fake-service';
+import { FAKE_SESSION, answerGraphPages, createFakeService } from '../../../fakes/fake-service';
+import { holdAnswers, settled } from '../../../fakes/held-answers';
 
 const OWN = 'file:///app/out/renderer/index.html';
 
@@ -92,15 +93,8 @@ describe('bindIpc', () => {
 
   it("reads a window's next graph page only once an earlier one has been handed back, and another window's at once", async () => {
     const { call, service } = setup();
-    const read: number[] = [];
-    const answer: (() => void)[] = [];
-    Object.assign(service.api, {
-      'sessions.graphPage': ({ page }: { page: number }) => {
-        read.push(page);
-        return new Promise((resolve) => answer.push(() => resolve({ version: 'v1', page, pages: 10, chunk: '' })));
-      },
-    });
-    const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+    const answers = holdAnswers();
+    const read = answerGraphPages(service, (page) => answers.hold({ version: 'v1', page, pages: 10, chunk: '' }));
     const pages = Array.from({ length: 6 }, (_, page) => call('sessions.graphPage', from(OWN, 3), { sessionId: 'S1', page }, page));
     await settled();
     // Regression: every page a renderer asked at once was read (and held) together.
@@ -108,13 +102,9 @@ describe('bindIpc', () => {
     const other = call('sessions.graphPage', from(OWN, 4), { sessionId: 'S1', page: 0 }, 0);
     await settled();
     expect(read).toHaveLength(GRAPH_PAGES_UNSENT + 1);
-    answer.shift()!();
-    await settled();
+    await answers.letNext();
     expect(read).toHaveLength(GRAPH_PAGES_UNSENT + 2);
-    while (answer.length > 0) {
-      answer.shift()!();
-      await settled();
-    }
+    await answers.letAll();
     expect(await Promise.all(pages)).toEqual(Array.from({ length: 6 }, (_, page) => ({ ok: true, result: { version: 'v1', page, pages: 10, chunk: '' } })));
     expect(await other).toMatchObject({ ok: true });
   });

@@ -13,6 +13,7 @@ import { packedNodesOf } from '../../../../shared/graph/packed-nodes';
 import type { NodeSummary, SessionGraph, SessionSummary } from '../../../../shared/model';
 import { encodeSessionGraphChunk, GRAPH_PAGE_NODES, PAGES_IN_FLIGHT, type SessionGraphChunk, type SessionGraphPage } from '../../../../shared/session-graph-chunks';
 import { encodeSessionGraph } from '../../../../shared/session-graph-wire';
+import { holdAnswers, settled } from '../../../fakes/held-answers';
 
 const SESSION: SessionSummary = { id: 'S1', source: 'claude-code', title: 't', project: null, startedAt: null, updatedAt: null, nodeCount: 6, fileCount: 1, branchCount: 0 };
 
@@ -181,32 +182,25 @@ describe('reading a session graph in pages', () => {
       const many = nodes(3 * 40);
       const pages = pagesOf(many, 3);
       const asked: number[] = [];
-      const held: (() => void)[] = [];
+      const held = holdAnswers();
       const read = readGraphPages(
         (_method, request) => {
           const page = (request as { page: number }).page;
           asked.push(page);
-          return new Promise((resolve) => held.push(() => resolve(pages[page] as never)));
+          return held.hold(pages[page] as never);
         },
         'S1',
         { onPartialGraph: () => undefined },
         pages.length,
       );
-      const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
       await settled();
       expect(asked).toEqual([0]);
-      held.shift()!();
-      await settled();
+      await held.letNext();
       // Page 0 taken: the window is out, nothing past it.
       expect(asked).toEqual(Array.from({ length: PAGES_IN_FLIGHT + 1 }, (_, page) => page));
-      held.shift()!();
-      await settled();
+      await held.letNext();
       expect(asked).toHaveLength(PAGES_IN_FLIGHT + 2);
-      while (held.length > 0) {
-        held.shift()!();
-        await settled();
-        expect(held.length).toBeLessThanOrEqual(PAGES_IN_FLIGHT);
-      }
+      await held.letAll(() => expect(held.count).toBeLessThanOrEqual(PAGES_IN_FLIGHT));
       expect((await read)?.nodes).toEqual(many);
       expect(asked).toEqual(Array.from({ length: pages.length }, (_, page) => page));
     });

@@ -3,8 +3,8 @@ import { buildVisibleGraph, ITEM_RUN, runFoldId } from '../../../../shared/graph
 import { forestFromParents } from '../../../../shared/graph/forest';
 import { layoutLanes } from '../../../../shared/graph/lane-layout';
 import { buildSessionStructure } from '../../../../shared/graph/session-structure';
-import { NODE_HEIGHT, ROW_HEIGHT } from '../../../../renderer/src/graph/mount-items';
-import { fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, revealViewport, unzoomStep } from '../../../../renderer/src/graph/view-actions';
+import { LANE_WIDTH, NODE_HEIGHT, NODE_WIDTH, ROW_HEIGHT } from '../../../../renderer/src/graph/mount-items';
+import { fitViewport, foldToToggle, itemViewport, keyToMove, OPEN_ZOOM, resizedViewport, revealViewport, unzoomStep } from '../../../../renderer/src/graph/view-actions';
 import { SessionBuilder } from '../../shared/graph/session-builder';
 
 describe('view actions', () => {
@@ -71,4 +71,27 @@ describe('view actions', () => {
     expect(Number(unzoomStep(0.1))).toBeLessThan(11.5);
     expect(Number(unzoomStep(0.25))).toBeGreaterThan(Number(unzoomStep(0.4)));
   });
+
+  it('a narrower pane keeps its centre, but a selected card that was in view stays whole in view', () => {
+    // Two lanes: item 0 in lane 0, its second child (item 3) in lane 1.
+    const layout = layoutLanes(forestFromParents(Int32Array.from([-1, 0, 1, 0])));
+    const zoom = 0.8;
+    const shown = (x: number, item: number) => [layout.lane[item]! * LANE_WIDTH * zoom + x, layout.lane[item]! * LANE_WIDTH * zoom + x + NODE_WIDTH * zoom];
+    // Regression: a 1000 px window (pane 650 -> 255) cut the selected prompt's card in lane 0 by half.
+    const narrowed = resizedViewport({ x: 34, y: 10, zoom }, 650, 255, layout, 0);
+    const [left, right] = shown(narrowed.x, 0);
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(right).toBeLessThanOrEqual(255);
+    expect(narrowed.y).toBe(10);
+    // A card in the middle of a wide pane keeps the centre's shift while it stays in view (Graph -> Both).
+    expect(resizedViewport({ x: 200, y: 0, zoom }, 1000, 800, layout, 0).x).toBe(100);
+    // Selected in lane 1, it stays whole when the pane narrows; without a selection the first lane does.
+    const [left1, right1] = shown(resizedViewport({ x: 34, y: 0, zoom }, 900, 400, layout, 3).x, 3);
+    expect(left1).toBeGreaterThanOrEqual(0);
+    expect(right1).toBeLessThanOrEqual(400);
+    expect(shown(resizedViewport({ x: 34, y: 0, zoom }, 650, 255, layout, -1).x, 0)[0]).toBeGreaterThanOrEqual(0);
+    // A card the user had panned out of view is not pulled back: the centre is kept.
+    expect(resizedViewport({ x: -500, y: 0, zoom }, 650, 255, layout, 0).x).toBe(-500 + (255 - 650) / 2);
+  });
 });
+

@@ -211,6 +211,23 @@ describe('side labels at Fit', () => {
     expect(problems(filled, texts)).toEqual([]);
   });
 
+  it('Fit on a session too big to show whole, in a narrow pane: a card beside a card in the next lane keeps a readable part of its title', () => {
+    // Regression: Fit went out to 0.3, where a branch's first turn beside the line it left showed "#3 Actu…".
+    const title = 'Actually, good, the migration change is in and the tests pass again';
+    const { overview } = sessionWithBranches(3000, 7, () => title);
+    const camera = fitOverview(overview, 255, 700);
+    const frame = frameOf(overview, () => title, camera, 255, 700);
+    const { ctx, texts, filled } = recordingContext();
+    drawOverview(ctx, frame, 1);
+    const inCards = texts.filter((text) => text.text.startsWith('#') && filled.some((box) => box.fill === COLORS.card && inside(text, box)));
+    const cut = inCards.filter((text) => text.text.endsWith('…'));
+    expect(inCards.length).toBeGreaterThan(10);
+    expect(cut.length).toBeGreaterThan(0); // beside a next-lane card the title is still cut: the check sees such cards
+    const shortest = Math.min(...cut.map((text) => text.text.length - 1));
+    expect(shortest, cut.map((text) => text.text).join(' | ')).toBeGreaterThanOrEqual(16);
+    expect(problems(filled, texts)).toEqual([]);
+  });
+
   it('Fit on a session of thousands of turns with branches: every card in view reads, no card or label over another', () => {
     const titles = (turn: number) => (turn % 3 === 0 ? 'Good' : `The test for the config path fails because the digest is stale (${turn})`);
     const { overview } = sessionWithBranches(3000, 7, titles);
