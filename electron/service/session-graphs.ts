@@ -16,6 +16,7 @@ import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
 import { decodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
+import { arborNodePage, planArborNodePages, type ArborNodePages } from './arbor-node-pages';
 import { readCompactSessionGraph } from './compact-session-graph';
 import { placeHookSnapshot } from './hook-snapshots';
 import { readSessionNodes } from './session-nodes-reader';
@@ -84,9 +85,12 @@ export function createSessionGraphs(
   /** `sessions.graph` calls being answered: `sessions.states` starts after them (it would compete for the cores). */
   const opening = new Set<Promise<unknown>>();
   const generation = new Map<string, number>();
+  /** The page plans of sessions holding Arbor's nodes (arbor-node-pages.ts), by graph key; one being made is shared. */
+  const plans = new Map<string, { readonly key: string; readonly plan: Promise<ArborNodePages | null> }>();
   workspace.events.on('sessions.changed', ({ sessionIds }) => {
     for (const id of sessionIds) {
       cache.delete(id);
+      plans.delete(id);
       generation.set(id, (generation.get(id) ?? 0) + 1);
     }
   });
@@ -177,19 +181,52 @@ export function createSessionGraphs(
     return !store.lineageLinks().some((link) => link.laterId === sessionId || link.earlierId === sessionId);
   }
 
+  /**
+   * The page plan of a session holding Arbor's nodes and no linked session's; null when it has none of Arbor's,
+   * is linked, or cannot be planned (its graph is then built whole). One plan per version, made once.
+   */
+  function arborPlan(sessionId: string, signal?: AbortSignal): Promise<ArborNodePages | null> {
+    const session = store.getSession(sessionId);
+    const snapshots = store.getSessionSnapshots(sessionId);
+    if (session === null || snapshots.length === 0 || options.pageRows !== undefined) return Promise.resolve(null);
+    const links = store.lineageLinks();
+    if (links.some((link) => link.laterId === sessionId || link.earlierId === sessionId)) return Promise.resolve(null);
+    const key = graphKey(sessionId, session, snapshots);
+    const known = plans.get(sessionId);
+    if (known?.key === key) return known.plan;
+    const plan = planArborNodePages({ store, stored, session, snapshots, forks: forks.list(), workspaceKind: workspaceNodeKind, key }, signal);
+    plans.set(sessionId, { key, plan });
+    // A plan cancelled or failed is not kept: the next ask makes it again.
+    plan.catch(() => {
+      if (plans.get(sessionId)?.plan === plan) plans.delete(sessionId);
+    });
+    return plan;
+  }
+
   async function graphPage(sessionId: string, page: number, signal?: AbortSignal): Promise<SessionGraphPage> {
     const session = page === 0 ? store.getSession(sessionId) : null;
     const whole = async (): Promise<SessionGraphPage> => ({ version: 'whole', page: 0, pages: 1, chunk: '', graph: (await graphOf(sessionId, signal)).graph });
-    if (page === 0 && (session === null || !isStoredOnly(sessionId))) return whole();
-    // Asked ahead of page 0 (the renderer asks every page at once) for a graph that page 0 sends whole: its
-    // stored chunks are not that graph, and sending them would be megabytes read for nothing.
-    if (page > 0 && !isStoredOnly(sessionId)) return { version: 'whole', page, pages: 1, chunk: '' };
+    if (!isStoredOnly(sessionId)) {
+      const plan = await arborPlan(sessionId, signal);
+      if (plan !== null) return arborNodePage(plan, stored, sessionId, page);
+      if (page === 0) return whole();
+      // Asked ahead of page 0 (the renderer asks every page at once) for a graph that page 0 sends whole: its
+      // stored chunks are not that graph, and sending them would be megabytes read for nothing.
+      return { version: 'whole', page, pages: 1, chunk: '' };
+    }
+    if (page === 0 && session === null) return whole();
     const state = page === 0 ? await stored.ensure(sessionId, signal) : stored.state(sessionId);
     if (state === null) return whole();
     const segment = stored.segment(sessionId, page);
     // Past the end of what is stored now: the session changed under the pages; the version says so.
     if (segment === null) return { version: stored.state(sessionId).version, page, pages: state.segments, chunk: '' };
     return { version: segment.version, page, pages: segment.segments, chunk: segment.text, ...(session === null ? {} : { session }) };
+  }
+
+  /** The branch points Arbor's nodes add to the session: from its page plan when it has one, else its whole graph. */
+  async function workspaceBranchesOf(sessionId: string): Promise<number> {
+    const plan = await arborPlan(sessionId);
+    return plan !== null ? plan.workspaceBranches : (await graphOf(sessionId)).workspaceBranches;
   }
 
   function buildGraph(
@@ -230,7 +267,7 @@ export function createSessionGraphs(
         forkCount ??= forks.list().length;
         const key = `${session.updatedAt}|${session.nodeCount}|${version}|${forkCount}`;
         let known = extraBranches.get(session.id);
-        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: (await graphOf(session.id)).workspaceBranches }));
+        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: await workspaceBranchesOf(session.id) }));
         sessions.push(known.count === 0 ? session : { ...session, branchCount: session.branchCount + known.count });
       }
       return { ...page, sessions };
