@@ -62,10 +62,25 @@ export interface SessionGraphsOptions {
   readonly cachedGraphBytes?: number;
 }
 
-export function createSessionGraphs(
-  workspace: WorkspaceContext,
-  options: SessionGraphsOptions = {},
-): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.graphPage' | 'sessions.states'> {
+/**
+ * A session's graph read a page at a time in the process (the ledger): the session, Arbor's nodes' infos, and the
+ * nodes in graph order, one page decoded at a time. `nodes` may be iterated more than once; it throws
+ * GraphChangedError when the session changed between two pages (read it again).
+ */
+export interface GraphInPages {
+  readonly session: SessionSummary;
+  readonly workspaceNodes: readonly WorkspaceNodeInfo[];
+  nodes(signal?: AbortSignal): AsyncIterable<readonly NodeSummary[]>;
+}
+
+export class GraphChangedError extends Error {}
+
+export type SessionGraphMethods = Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.graphPage' | 'sessions.states'> & {
+  /** Not a method of the contract: what the service's own whole-graph readers use instead of `sessions.graph`. */
+  readonly graphInPages: (sessionId: string, signal?: AbortSignal) => Promise<GraphInPages>;
+};
+
+export function createSessionGraphs(workspace: WorkspaceContext, options: SessionGraphsOptions = {}): SessionGraphMethods {
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
   const stored = createStoredGraphs(store.handles);
@@ -245,7 +260,32 @@ export function createSessionGraphs(
     return { graph: { session: { ...summary, branchCount: summary.branchCount + workspaceBranches }, nodes: all, workspaceNodes }, workspaceBranches };
   }
 
+  async function graphInPages(sessionId: string, signal?: AbortSignal): Promise<GraphInPages> {
+    const first = await graphPage(sessionId, 0, signal);
+    if (first.graph !== undefined || first.session === undefined) {
+      const { graph } = await graphOf(sessionId, signal);
+      return { session: graph.session, workspaceNodes: graph.workspaceNodes ?? [], nodes: async function* () { yield graph.nodes; } };
+    }
+    const { session, version, pages } = first;
+    return {
+      session,
+      workspaceNodes: first.workspaceNodes ?? [],
+      async *nodes(readSignal) {
+        for (let k = 0; k < pages; k++) {
+          if (k > 0) {
+            await nextTurn();
+            throwIfAborted(readSignal);
+          }
+          const page = k === 0 ? first : await graphPage(sessionId, k, readSignal);
+          if (page.version !== version || page.chunk === '') throw new GraphChangedError(`The graph of ${sessionId} changed while it was read`);
+          yield decodeSessionGraphChunk(sessionId, JSON.parse(page.chunk) as SessionGraphChunk);
+        }
+      },
+    };
+  }
+
   return {
+    graphInPages,
     // The list counts branch points as the graph does: the store's (rewinds, edited prompts) plus Arbor's forks
     // and merges, worked out once per version of a session that has any.
     'sessions.list': async (request) => {
