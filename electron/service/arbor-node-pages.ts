@@ -16,7 +16,8 @@ import { throwIfAborted } from '../../shared/errors';
 import { isBranchHeadKind, workspaceBranchWidth, type ChildFacts } from '../../shared/graph/branch-points';
 import type { NodeId, NodeSummary, SessionId, SessionSummary } from '../../shared/model';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
-import { decodeSessionGraphChunk, encodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
+import { createSessionGraphAssembler, decodeSessionGraphChunk, encodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
+import { lazyNodesGraph, type CompactSessionGraph } from './compact-session-graph';
 import { placeHookSnapshot } from './hook-snapshots';
 import { snapshotNode } from './workspace-state';
 
@@ -167,4 +168,24 @@ function movedChunk(sessionId: SessionId, text: string, moved: ReadonlyMap<NodeI
   });
   // The nodes came out of a chunk of this session: they fit one again.
   return chunkText(encodeSessionGraphChunk(sessionId, nodes)!);
+}
+
+/**
+ * The whole graph of the plan in compact form (compact-session-graph.ts), assembled from its pages one at a time:
+ * what `sessions.graph` answers for the session. Null when the session changed under the pages.
+ */
+export async function readArborNodeGraph(plan: ArborNodePages, stored: StoredGraphs, sessionId: SessionId, signal?: AbortSignal): Promise<CompactSessionGraph | null> {
+  const assembler = createSessionGraphAssembler(plan.session, plan.workspaceNodes);
+  let textBytes = 0;
+  for (let k = 0; k < plan.pages; k++) {
+    if (k > 0) {
+      await nextTurn();
+      throwIfAborted(signal);
+    }
+    const page = arborNodePage(plan, stored, sessionId, k);
+    if (page.version !== plan.version || page.chunk === '') return null;
+    textBytes += page.chunk.length;
+    assembler.add(JSON.parse(page.chunk) as SessionGraphChunk);
+  }
+  return { graph: lazyNodesGraph(assembler.finish()), textBytes };
 }

@@ -16,7 +16,7 @@ import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
 import { decodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
-import { arborNodePage, planArborNodePages, type ArborNodePages } from './arbor-node-pages';
+import { planArborNodePages, readArborNodeGraph, arborNodePage, type ArborNodePages } from './arbor-node-pages';
 import { readCompactSessionGraph } from './compact-session-graph';
 import { placeHookSnapshot } from './hook-snapshots';
 import { readSessionNodes } from './session-nodes-reader';
@@ -49,8 +49,11 @@ interface CachedGraph {
   readonly key: string;
   readonly graph: SessionGraph;
   readonly workspaceBranches: number;
-  /** The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from. */
-  readonly transcriptNodes: () => readonly NodeSummary[];
+  /**
+   * The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from;
+   * null when the graph does not hold them apart (states read them from the stored chunks).
+   */
+  readonly transcriptNodes: (() => readonly NodeSummary[]) | null;
   /** The estimate of what the entry holds (CACHED_GRAPH_BYTES). */
   readonly bytes: number;
 }
@@ -149,6 +152,15 @@ export function createSessionGraphs(workspace: WorkspaceContext, options: Sessio
         return remember(sessionId, { key, graph, workspaceBranches: 0, transcriptNodes: () => graph.nodes, bytes: compact.textBytes * COMPACT_TEXT_FACTOR });
       }
     }
+    // Arbor's nodes joined to the stored graph: assembled from the same pages as `sessions.graphPage` sends, in compact form.
+    if (session !== null && snapshots.length > 0) {
+      const plan = await arborPlan(sessionId, signal);
+      const compact = plan === null ? null : await readArborNodeGraph(plan, stored, sessionId, signal);
+      if (compact !== null) {
+        if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
+        return remember(sessionId, { key, graph: compact.graph, workspaceBranches: plan!.workspaceBranches, transcriptNodes: null, bytes: compact.textBytes * COMPACT_TEXT_FACTOR });
+      }
+    }
     const nodes = lineageNodes(store, sessionId, await transcriptNodes(sessionId, signal), links);
     // An import that landed while the pages were read changed the session under them: read it again.
     if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
@@ -192,8 +204,11 @@ export function createSessionGraphs(workspace: WorkspaceContext, options: Sessio
 
   /** Whether the graph is the stored one alone: no node of Arbor's and no linked session's joins it. */
   function isStoredOnly(sessionId: string): boolean {
-    if (store.getSessionSnapshots(sessionId).length > 0) return false;
-    return !store.lineageLinks().some((link) => link.laterId === sessionId || link.earlierId === sessionId);
+    return store.getSessionSnapshots(sessionId).length === 0 && !isLinked(sessionId);
+  }
+
+  function isLinked(sessionId: string): boolean {
+    return store.lineageLinks().some((link) => link.laterId === sessionId || link.earlierId === sessionId);
   }
 
   /**
@@ -204,8 +219,7 @@ export function createSessionGraphs(workspace: WorkspaceContext, options: Sessio
     const session = store.getSession(sessionId);
     const snapshots = store.getSessionSnapshots(sessionId);
     if (session === null || snapshots.length === 0 || options.pageRows !== undefined) return Promise.resolve(null);
-    const links = store.lineageLinks();
-    if (links.some((link) => link.laterId === sessionId || link.earlierId === sessionId)) return Promise.resolve(null);
+    if (isLinked(sessionId)) return Promise.resolve(null);
     const key = graphKey(sessionId, session, snapshots);
     const known = plans.get(sessionId);
     if (known?.key === key) return known.plan;
@@ -340,9 +354,10 @@ export function createSessionGraphs(workspace: WorkspaceContext, options: Sessio
       for (const record of snapshots) known[record.nodeId] = 'exact';
       // The nodes the graph just read, when nothing changed since (its key still holds), are not read again.
       const opened = cache.get(sessionId);
-      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes() : undefined;
+      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes?.() : undefined;
       // Opened in pages, the graph was never decoded here: its stored chunks are still cheaper than the rows.
-      if (nodes === undefined && isStoredOnly(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal, true);
+      // A session with Arbor's nodes and no linked one: its transcript nodes are the stored graph's too.
+      if (nodes === undefined && !isLinked(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal, true);
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
       for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
       return { known };

@@ -159,7 +159,8 @@ async function writeTranscript(projects: string, targetMb: number): Promise<stri
  */
 async function withArborNodes(dataDir: string): Promise<string> {
   const copy = `${dataDir}-arbor`;
-  if (existsSync(join(copy, 'done'))) return copy;
+  // The copy carries the store's own `done`: its own mark says Arbor's nodes are in.
+  if (existsSync(join(copy, 'arbor-nodes'))) return copy;
   await rm(copy, { recursive: true, force: true });
   await cp(dataDir, copy, { recursive: true });
   const store = openSessionStore(join(copy, 'arbor.sqlite'));
@@ -174,7 +175,7 @@ async function withArborNodes(dataDir: string): Promise<string> {
   } finally {
     store.close();
   }
-  await mkdir(join(copy, 'done'));
+  await mkdir(join(copy, 'arbor-nodes'));
   return copy;
 }
 

@@ -12,6 +12,7 @@ import { createSessionGraphs } from '../../../electron/service/session-graphs';
 import { readGraphPages } from '../../../renderer/src/client/session-graph-pages';
 import type { SessionGraph } from '../../../shared/model';
 import { GRAPH_PAGE_NODES, type SessionGraphPage } from '../../../shared/session-graph-chunks';
+import { isEncodedSessionGraph, rememberedEncodedGraph } from '../../../shared/session-graph-wire';
 import { inOrder, parsedNode, transcriptFile } from '../db/parsed-fixtures';
 import { useStoreWorkspace } from './store-workspace';
 
@@ -44,13 +45,17 @@ function snapshot(id: string, parentId: string | null, extra: Partial<SnapshotRe
   return { id, nodeId: `snapshot-${id}`, sessionId: 'S1', parentId, dir: '/w', treeOid: 'a'.repeat(40), commitOid: null, files: 2, createdAt: `2026-03-01T12:00:${id.length.toString().padStart(2, '0')}.000Z`, ...extra };
 }
 
-/** The graph built whole from the rows (the path every Arbor-node session took before), and the one the pages give. */
-async function wholeAndPaged(): Promise<{ whole: SessionGraph; paged: SessionGraph; first: SessionGraphPage }> {
+/**
+ * The graph built whole from the rows (the path every Arbor-node session took before), the one the pages give,
+ * and `sessions.graph`'s answer (assembled from the same pages, in compact form).
+ */
+async function wholeAndPaged(): Promise<{ whole: SessionGraph; paged: SessionGraph; compact: SessionGraph; first: SessionGraphPage }> {
   const whole = await createSessionGraphs(fixture.workspace, { pageRows: 8192 })['sessions.graph']({ sessionId: 'S1' });
   const graphs = createSessionGraphs(fixture.workspace);
   const first = await graphs['sessions.graphPage']({ sessionId: 'S1', page: 0 });
   const paged = (await readGraphPages((method, request) => graphs[method as 'sessions.graphPage'](request as never) as never, 'S1', undefined, 2))!;
-  return { whole, paged, first };
+  const compact = await createSessionGraphs(fixture.workspace)['sessions.graph']({ sessionId: 'S1' });
+  return { whole, paged, compact, first };
 }
 
 describe('a session with Arbor nodes in pages', () => {
@@ -70,11 +75,13 @@ describe('a session with Arbor nodes in pages', () => {
     store.recordSnapshot(snapshot('hook1', 't40-c', { kind: 'hook', toolUseId: 'tu-t41' }));
     store.recordSnapshot(snapshot('lost', 'not-in-the-session'));
 
-    const { whole, paged, first } = await wholeAndPaged();
+    const { whole, paged, compact, first } = await wholeAndPaged();
     expect(first.graph).toBeUndefined();
     expect(first.pages).toBe(4);
     expect(paged).toEqual(whole);
     expect(JSON.stringify(paged)).toBe(JSON.stringify(whole));
+    expect(isEncodedSessionGraph(rememberedEncodedGraph(compact))).toBe(true);
+    expect(JSON.stringify(compact)).toBe(JSON.stringify(whole));
     // What the whole graph says, so the comparison is of something: the fork's run hangs under the fork node,
     // the hook snapshot under its call's result, and Arbor's nodes add branch points.
     const byId = new Map(whole.nodes.map((node) => [node.id, node]));
