@@ -15,6 +15,19 @@ export async function listAllSessions(api: ArborApi, signal: AbortSignal): Promi
   }
 }
 
+/**
+ * The session's id, by full id or unique prefix, without reading its graph (the ledger and the export read it a
+ * page at a time, or once, themselves: resolving the id through `sessions.graph` held a 1 GB session's whole
+ * graph in the process first). Errors as loadSessionGraph's.
+ */
+export async function findSessionId(api: ArborApi, idOrPrefix: string, signal: AbortSignal): Promise<string> {
+  const matches = (await listAllSessions(api, signal)).filter((s) => s.id.startsWith(idOrPrefix));
+  if (matches.some((s) => s.id === idOrPrefix)) return idOrPrefix;
+  // A folder with only Arbor's snapshots is no listed session but has a graph: asked as before.
+  if (matches.length !== 1) return (await loadSessionGraph(api, idOrPrefix, signal)).session.id;
+  return matches[0]!.id;
+}
+
 /** The session's graph, by full id or unique prefix. NOT_FOUND when nothing matches, BAD_REQUEST when ambiguous. */
 export async function loadSessionGraph(api: ArborApi, idOrPrefix: string, signal: AbortSignal): Promise<SessionGraph> {
   try {

@@ -34,7 +34,7 @@ function callMethod(api: ArborApi, method: MethodName, request: unknown, signal:
  * and Electron IPC); the renderer's client decodes it, so callers still see a SessionGraph.
  */
 export function forTransport(method: unknown, result: unknown): unknown {
-  // A page that carries the whole graph (Arbor's nodes joined the stored ones) sends it the same way.
+  // A page that carries the whole graph (a linked session's nodes joined the stored ones) sends it the same way.
   if (method === 'sessions.graphPage' && typeof result === 'object' && result !== null && 'graph' in result) {
     const page = result as { graph?: unknown };
     return page.graph === undefined ? result : { ...page, graph: forTransport('sessions.graph', page.graph) };

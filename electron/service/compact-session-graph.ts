@@ -60,9 +60,9 @@ export async function readCompactSessionGraph(
  */
 export function lazyNodesGraph(encoded: EncodedSessionGraph): SessionGraph {
   let held: WeakRef<readonly NodeSummary[]> | null = null;
+  // Keys in the order a graph built whole has them (session, nodes, workspaceNodes): printed, it reads the same.
   const graph: SessionGraph = {
     session: encoded.session,
-    ...(encoded.workspaceNodes === undefined ? {} : { workspaceNodes: encoded.workspaceNodes }),
     get nodes(): readonly NodeSummary[] {
       let nodes = held?.deref();
       if (nodes === undefined) {
@@ -71,6 +71,7 @@ export function lazyNodesGraph(encoded: EncodedSessionGraph): SessionGraph {
       }
       return nodes;
     },
+    ...(encoded.workspaceNodes === undefined ? {} : { workspaceNodes: encoded.workspaceNodes }),
   };
   rememberEncodedGraph(graph, encoded);
   return graph;

@@ -112,7 +112,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   if (!readOnly && (store.pendingUsageRows() > 0 || store.pendingFacetRewriteRows() > 0)) indexer.kick();
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
-  const graphs = createSessionGraphs(workspace);
+  const { graphInPages, ...graphs } = createSessionGraphs(workspace);
   // In-thread imports (no worker) keep the file-history backups too; the worker makes its own.
   const fileHistory = createFileHistoryArchive(store, { claudeConfigDir: claudeConfig, objects: workspace.objects, now });
   // A deletion or gc waits for this process's imports, then holds the writer turn like every writer.
@@ -187,7 +187,7 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
     ...createStatsMethods(store, now),
     ...createExportMethods({ graph: graphs['sessions.graph'], detail: (nodeId) => detailOf(nodeId, { wholeLine: true }), events, homeDir: options.homeDir, version: options.version, now }),
     'archive.export': createArchiveExportMethod(workspace, options.version),
-    ...createLedgerMethods({ graph: graphs['sessions.graph'], store }),
+    ...createLedgerMethods({ graph: graphs['sessions.graph'], inPages: graphInPages, store }),
     'import.locations': async () => ({ locations: await locations() }),
     'import.run': async ({ paths, includeDeleted }, context) => {
       const targets = paths ?? (await locations()).filter((location) => location.exists).map((location) => location.path);

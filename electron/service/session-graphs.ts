@@ -16,6 +16,7 @@ import { buildSessionTree } from '../../shared/graph/session-tree';
 import type { NodeDetail, NodeSummary, SessionGraph, SessionSummary, WorkspaceStateKnown } from '../../shared/model';
 import { decodeSessionGraphChunk, type SessionGraphChunk, type SessionGraphPage } from '../../shared/session-graph-chunks';
 import type { WorkspaceNodeInfo, WorkspaceNodeKind } from '../../shared/operations';
+import { planArborNodePages, readArborNodeGraph, arborNodePage, type ArborNodePages } from './arbor-node-pages';
 import { readCompactSessionGraph } from './compact-session-graph';
 import { placeHookSnapshot } from './hook-snapshots';
 import { readSessionNodes } from './session-nodes-reader';
@@ -48,8 +49,11 @@ interface CachedGraph {
   readonly key: string;
   readonly graph: SessionGraph;
   readonly workspaceBranches: number;
-  /** The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from. */
-  readonly transcriptNodes: () => readonly NodeSummary[];
+  /**
+   * The session's transcript nodes with its lineage's, before Arbor's nodes join: what states reconstruct from;
+   * null when the graph does not hold them apart (states read them from the stored chunks).
+   */
+  readonly transcriptNodes: (() => readonly NodeSummary[]) | null;
   /** The estimate of what the entry holds (CACHED_GRAPH_BYTES). */
   readonly bytes: number;
 }
@@ -61,10 +65,25 @@ export interface SessionGraphsOptions {
   readonly cachedGraphBytes?: number;
 }
 
-export function createSessionGraphs(
-  workspace: WorkspaceContext,
-  options: SessionGraphsOptions = {},
-): Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.graphPage' | 'sessions.states'> {
+/**
+ * A session's graph read a page at a time in the process (the ledger): the session, Arbor's nodes' infos, and the
+ * nodes in graph order, one page decoded at a time. `nodes` may be iterated more than once; it throws
+ * GraphChangedError when the session changed between two pages (read it again).
+ */
+export interface GraphInPages {
+  readonly session: SessionSummary;
+  readonly workspaceNodes: readonly WorkspaceNodeInfo[];
+  nodes(signal?: AbortSignal): AsyncIterable<readonly NodeSummary[]>;
+}
+
+export class GraphChangedError extends Error {}
+
+export type SessionGraphMethods = Pick<ArborApi, 'sessions.list' | 'sessions.graph' | 'sessions.graphPage' | 'sessions.states'> & {
+  /** Not a method of the contract: what the service's own whole-graph readers use instead of `sessions.graph`. */
+  readonly graphInPages: (sessionId: string, signal?: AbortSignal) => Promise<GraphInPages>;
+};
+
+export function createSessionGraphs(workspace: WorkspaceContext, options: SessionGraphsOptions = {}): SessionGraphMethods {
   const { store } = workspace;
   const forks = createForkRecords(store.handles);
   const stored = createStoredGraphs(store.handles);
@@ -84,9 +103,12 @@ export function createSessionGraphs(
   /** `sessions.graph` calls being answered: `sessions.states` starts after them (it would compete for the cores). */
   const opening = new Set<Promise<unknown>>();
   const generation = new Map<string, number>();
+  /** The page plans of sessions holding Arbor's nodes (arbor-node-pages.ts), by graph key; one being made is shared. */
+  const plans = new Map<string, { readonly key: string; readonly plan: Promise<ArborNodePages | null> }>();
   workspace.events.on('sessions.changed', ({ sessionIds }) => {
     for (const id of sessionIds) {
       cache.delete(id);
+      plans.delete(id);
       generation.set(id, (generation.get(id) ?? 0) + 1);
     }
   });
@@ -128,6 +150,15 @@ export function createSessionGraphs(
         if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
         const { graph } = compact;
         return remember(sessionId, { key, graph, workspaceBranches: 0, transcriptNodes: () => graph.nodes, bytes: compact.textBytes * COMPACT_TEXT_FACTOR });
+      }
+    }
+    // Arbor's nodes joined to the stored graph: assembled from the same pages as `sessions.graphPage` sends, in compact form.
+    if (session !== null && snapshots.length > 0) {
+      const plan = await arborPlan(sessionId, signal);
+      const compact = plan === null ? null : await readArborNodeGraph(plan, stored, sessionId, signal);
+      if (compact !== null) {
+        if (graphKey(sessionId, store.getSession(sessionId), store.getSessionSnapshots(sessionId)) !== key) return graphOf(sessionId, signal);
+        return remember(sessionId, { key, graph: compact.graph, workspaceBranches: plan!.workspaceBranches, transcriptNodes: null, bytes: compact.textBytes * COMPACT_TEXT_FACTOR });
       }
     }
     const nodes = lineageNodes(store, sessionId, await transcriptNodes(sessionId, signal), links);
@@ -173,23 +204,58 @@ export function createSessionGraphs(
 
   /** Whether the graph is the stored one alone: no node of Arbor's and no linked session's joins it. */
   function isStoredOnly(sessionId: string): boolean {
-    if (store.getSessionSnapshots(sessionId).length > 0) return false;
-    return !store.lineageLinks().some((link) => link.laterId === sessionId || link.earlierId === sessionId);
+    return store.getSessionSnapshots(sessionId).length === 0 && !isLinked(sessionId);
+  }
+
+  function isLinked(sessionId: string): boolean {
+    return store.lineageLinks().some((link) => link.laterId === sessionId || link.earlierId === sessionId);
+  }
+
+  /**
+   * The page plan of a session holding Arbor's nodes and no linked session's; null when it has none of Arbor's,
+   * is linked, or cannot be planned (its graph is then built whole). One plan per version, made once.
+   */
+  function arborPlan(sessionId: string, signal?: AbortSignal): Promise<ArborNodePages | null> {
+    const session = store.getSession(sessionId);
+    const snapshots = store.getSessionSnapshots(sessionId);
+    if (session === null || snapshots.length === 0 || options.pageRows !== undefined) return Promise.resolve(null);
+    if (isLinked(sessionId)) return Promise.resolve(null);
+    const key = graphKey(sessionId, session, snapshots);
+    const known = plans.get(sessionId);
+    if (known?.key === key) return known.plan;
+    const plan = planArborNodePages({ store, stored, session, snapshots, forks: forks.list(), workspaceKind: workspaceNodeKind, key }, signal);
+    plans.set(sessionId, { key, plan });
+    // A plan cancelled or failed is not kept: the next ask makes it again.
+    plan.catch(() => {
+      if (plans.get(sessionId)?.plan === plan) plans.delete(sessionId);
+    });
+    return plan;
   }
 
   async function graphPage(sessionId: string, page: number, signal?: AbortSignal): Promise<SessionGraphPage> {
     const session = page === 0 ? store.getSession(sessionId) : null;
     const whole = async (): Promise<SessionGraphPage> => ({ version: 'whole', page: 0, pages: 1, chunk: '', graph: (await graphOf(sessionId, signal)).graph });
-    if (page === 0 && (session === null || !isStoredOnly(sessionId))) return whole();
-    // Asked ahead of page 0 (the renderer asks every page at once) for a graph that page 0 sends whole: its
-    // stored chunks are not that graph, and sending them would be megabytes read for nothing.
-    if (page > 0 && !isStoredOnly(sessionId)) return { version: 'whole', page, pages: 1, chunk: '' };
+    if (!isStoredOnly(sessionId)) {
+      const plan = await arborPlan(sessionId, signal);
+      if (plan !== null) return arborNodePage(plan, stored, sessionId, page);
+      if (page === 0) return whole();
+      // Asked ahead of page 0 (the renderer asks every page at once) for a graph that page 0 sends whole: its
+      // stored chunks are not that graph, and sending them would be megabytes read for nothing.
+      return { version: 'whole', page, pages: 1, chunk: '' };
+    }
+    if (page === 0 && session === null) return whole();
     const state = page === 0 ? await stored.ensure(sessionId, signal) : stored.state(sessionId);
     if (state === null) return whole();
     const segment = stored.segment(sessionId, page);
     // Past the end of what is stored now: the session changed under the pages; the version says so.
     if (segment === null) return { version: stored.state(sessionId).version, page, pages: state.segments, chunk: '' };
     return { version: segment.version, page, pages: segment.segments, chunk: segment.text, ...(session === null ? {} : { session }) };
+  }
+
+  /** The branch points Arbor's nodes add to the session: from its page plan when it has one, else its whole graph. */
+  async function workspaceBranchesOf(sessionId: string): Promise<number> {
+    const plan = await arborPlan(sessionId);
+    return plan !== null ? plan.workspaceBranches : (await graphOf(sessionId)).workspaceBranches;
   }
 
   function buildGraph(
@@ -208,7 +274,32 @@ export function createSessionGraphs(
     return { graph: { session: { ...summary, branchCount: summary.branchCount + workspaceBranches }, nodes: all, workspaceNodes }, workspaceBranches };
   }
 
+  async function graphInPages(sessionId: string, signal?: AbortSignal): Promise<GraphInPages> {
+    const first = await graphPage(sessionId, 0, signal);
+    if (first.graph !== undefined || first.session === undefined) {
+      const { graph } = await graphOf(sessionId, signal);
+      return { session: graph.session, workspaceNodes: graph.workspaceNodes ?? [], nodes: async function* () { yield graph.nodes; } };
+    }
+    const { session, version, pages } = first;
+    return {
+      session,
+      workspaceNodes: first.workspaceNodes ?? [],
+      async *nodes(readSignal) {
+        for (let k = 0; k < pages; k++) {
+          if (k > 0) {
+            await nextTurn();
+            throwIfAborted(readSignal);
+          }
+          const page = k === 0 ? first : await graphPage(sessionId, k, readSignal);
+          if (page.version !== version || page.chunk === '') throw new GraphChangedError(`The graph of ${sessionId} changed while it was read`);
+          yield decodeSessionGraphChunk(sessionId, JSON.parse(page.chunk) as SessionGraphChunk);
+        }
+      },
+    };
+  }
+
   return {
+    graphInPages,
     // The list counts branch points as the graph does: the store's (rewinds, edited prompts) plus Arbor's forks
     // and merges, worked out once per version of a session that has any.
     'sessions.list': async (request) => {
@@ -230,7 +321,7 @@ export function createSessionGraphs(
         forkCount ??= forks.list().length;
         const key = `${session.updatedAt}|${session.nodeCount}|${version}|${forkCount}`;
         let known = extraBranches.get(session.id);
-        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: (await graphOf(session.id)).workspaceBranches }));
+        if (known?.key !== key) extraBranches.set(session.id, (known = { key, count: await workspaceBranchesOf(session.id) }));
         sessions.push(known.count === 0 ? session : { ...session, branchCount: session.branchCount + known.count });
       }
       return { ...page, sessions };
@@ -263,9 +354,10 @@ export function createSessionGraphs(
       for (const record of snapshots) known[record.nodeId] = 'exact';
       // The nodes the graph just read, when nothing changed since (its key still holds), are not read again.
       const opened = cache.get(sessionId);
-      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes() : undefined;
+      let nodes = opened?.key === graphKey(sessionId, store.getSession(sessionId), snapshots) ? opened.transcriptNodes?.() : undefined;
       // Opened in pages, the graph was never decoded here: its stored chunks are still cheaper than the rows.
-      if (nodes === undefined && isStoredOnly(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal, true);
+      // A session with Arbor's nodes and no linked one: its transcript nodes are the stored graph's too.
+      if (nodes === undefined && !isLinked(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal, true);
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
       for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
       return { known };

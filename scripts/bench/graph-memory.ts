@@ -8,6 +8,9 @@
  * --states, asks `sessions.states`, then asks its whole graph in one `sessions.graph` answer (what a session
  * with Arbor's nodes, the export and the ledger read) twice, then waits. Each step is a phase of its own.
  * --pages-only: the whole-graph phases are left out.
+ * --arbor-nodes: the session holds nodes Arbor added (a fork, a manual snapshot and a merge, recorded into a copy
+ * of the store, DIR/data-MB-arbor): its pages are the stored chunks plus one of Arbor's nodes (arbor-node-pages.ts);
+ * before that, page 0 was the whole graph.
  * --same-process: the serving process imports the transcript itself first, then is opened (as bench:import's
  * open phase: what the import and its indexing left in the heap is there too).
  * Memory is measured from outside: this process samples the child's /proc/<pid>/status (VmRSS every 20 ms,
@@ -18,12 +21,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
+import { FIRST_PAGE } from '../../electron/db/session-queries';
+import { openSessionStore } from '../../electron/db/session-store';
 import { syntheticSessionLines } from '../../electron/demo/synthetic';
 import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
@@ -148,6 +153,32 @@ async function writeTranscript(projects: string, targetMb: number): Promise<stri
   return file;
 }
 
+/**
+ * A copy of the store with Arbor's nodes in its biggest session: a fork, a manual snapshot and a merge of the
+ * two, each beside a transcript step (a workspace branch point each), as made in the app.
+ */
+async function withArborNodes(dataDir: string): Promise<string> {
+  const copy = `${dataDir}-arbor`;
+  // The copy carries the store's own `done`: its own mark says Arbor's nodes are in.
+  if (existsSync(join(copy, 'arbor-nodes'))) return copy;
+  await rm(copy, { recursive: true, force: true });
+  await cp(dataDir, copy, { recursive: true });
+  const store = openSessionStore(join(copy, 'arbor.sqlite'));
+  try {
+    const session = store.listSessions({}).sessions.reduce((biggest, other) => (other.nodeCount > biggest.nodeCount ? other : biggest));
+    const nodes = store.getSessionNodesPage(session.id, FIRST_PAGE, 400).nodes;
+    const record = (id: string, parentId: string, extra: object = {}) =>
+      store.recordSnapshot({ id, nodeId: `snapshot-${id}`, sessionId: session.id, parentId, dir: '/home/dev/projects/big', treeOid: 'a'.repeat(40), commitOid: null, files: 3, createdAt: '2026-03-01T12:00:00.000Z', ...extra });
+    record('bench-fork', nodes[100]!.id, { kind: 'fork' });
+    record('bench-snapshot', nodes[200]!.id);
+    record('bench-merge', nodes[300]!.id, { kind: 'merge', secondParentId: 'snapshot-bench-fork' });
+  } finally {
+    store.close();
+  }
+  await mkdir(join(copy, 'arbor-nodes'));
+  return copy;
+}
+
 function run(args: readonly string[]): ChildProcess {
   return spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
@@ -171,12 +202,14 @@ async function parent(): Promise<void> {
       if (code !== 0) throw new Error(`import child failed (exit ${code})`);
       await mkdir(join(dataDir, 'done'));
     }
-    console.log(`graph memory: ${mb(inputBytes)} MB transcript, load ${load()}`);
+    const arborNodes = process.argv.includes('--arbor-nodes');
+    const served = arborNodes ? await withArborNodes(dataDir) : dataDir;
+    console.log(`graph memory: ${mb(inputBytes)} MB transcript${arborNodes ? ', with Arbor nodes' : ''}, load ${load()}`);
 
     // --same-process: the serving process imports the transcript itself first (into a store of its own).
     const fresh = process.argv.includes('--same-process') ? join(root, `fresh-${targetMb}-${process.pid}`) : null;
     if (fresh !== null) await mkdir(fresh, { recursive: true });
-    const server = run(fresh === null ? ['--open', dataDir] : ['--open', fresh, projects]);
+    const server = run(fresh === null ? ['--open', served] : ['--open', fresh, projects]);
     const url = await new Promise<string>((resolve, reject) => {
       // With --same-process the URL comes once the import and its indexing are done.
       let pending = '';
@@ -228,6 +261,11 @@ async function parent(): Promise<void> {
       const started = performance.now();
       const first = (await client.call('sessions.graphPage', { sessionId: session.id, page: 0 })) as SessionGraphPage;
       const firstMs = performance.now() - started;
+      // An Arbor-node session before arbor-node-pages.ts: page 0 was the whole graph.
+      if (first.graph !== undefined) {
+        const graph = isEncodedSessionGraph(first.graph) ? decodeSessionGraph(first.graph) : (first.graph as SessionGraph);
+        return `page 0 whole (${graph.nodes.length} nodes) in ${firstMs.toFixed(0)} ms`;
+      }
       let nodes = chunkOfPage(first).ids.length;
       const asked: Promise<unknown>[] = [];
       const take = (page: number): Promise<unknown> => {

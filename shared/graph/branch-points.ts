@@ -45,6 +45,32 @@ export interface BranchPoints {
  */
 const HEAD_KINDS: ReadonlySet<WorkspaceNodeKind> = new Set<WorkspaceNodeKind>(['fork', 'merge', 'snapshot']);
 
+/** Whether a node Arbor added of this kind starts a branch of its own (HEAD_KINDS). */
+export function isBranchHeadKind(kind: WorkspaceNodeKind): boolean {
+  return HEAD_KINDS.has(kind);
+}
+
+/** One child of a node, as classifyBranches reads it. */
+export interface ChildFacts {
+  readonly kind: NodeKind;
+  readonly timestamp: string | null;
+  /** A branch head (branchHeads). */
+  readonly head: boolean;
+}
+
+/**
+ * classifyBranches for one node from its children alone: the width of the workspace branch point it is, 0 when
+ * it is none (a fork or a retry, or no branch head under it). What a caller that never holds the whole tree
+ * counts (electron/service/arbor-node-pages.ts); the unit test holds it equal to classifyBranches.
+ */
+export function workspaceBranchWidth(children: readonly ChildFacts[]): number {
+  if (children.length < 2) return 0;
+  const added = children.reduce((sum, child) => sum + (child.head ? 1 : 0), 0);
+  const distinct = (accept: (kind: NodeKind) => boolean): number => new Set(children.filter((child) => !child.head && accept(child.kind)).map((child) => child.timestamp)).size;
+  if (added === 0 || distinct((kind) => kind === 'user') >= 2 || distinct(isAssistantLine) >= 2) return 0;
+  return added + (children.length > added ? 1 : 0);
+}
+
 /** Marks the branch heads among `workspaceNodes` (ids not in the session are ignored). O(workspace nodes). */
 export function branchHeads(session: SessionTree, workspaceNodes: readonly WorkspaceNodeInfo[] = []): Uint8Array {
   return headsOf(session.tree.size, workspaceNodes, (id) => session.indexById.get(id) ?? -1);

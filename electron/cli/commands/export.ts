@@ -7,7 +7,7 @@ import { ArborError } from '../../../shared/errors';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliCommand, type CliContext } from '../command';
 import { plural } from '../format';
-import { loadSessionGraph } from '../sessions';
+import { findSessionId } from '../sessions';
 
 export const exportCommand: CliCommand = {
   name: 'export',
@@ -72,7 +72,7 @@ export async function resolveTarget(context: CliContext, typed: string): Promise
   } catch (error) {
     if (!(error instanceof ArborError && error.code === 'NOT_FOUND')) throw error;
   }
-  return (await loadSessionGraph(service.api, typed, context.signal)).session.id;
+  return findSessionId(service.api, typed, context.signal);
 }
 
 async function readRedactions(path: string): Promise<string[]> {
