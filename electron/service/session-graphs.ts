@@ -267,7 +267,9 @@ export function createSessionGraphs(
       // Opened in pages, the graph was never decoded here: its stored chunks are still cheaper than the rows.
       if (nodes === undefined && isStoredOnly(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal, true);
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
-      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
+      (await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })).forEach((state, nodeId) => {
+        known[nodeId] = state;
+      });
       return { known };
     },
   };

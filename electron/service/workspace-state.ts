@@ -186,16 +186,17 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       return reconstructedState(stored.summary, reconstruction);
     },
     async knownOf(sessionId, signal, { pace, nodes } = {}) {
-      // A new map for each caller: added to, not copied (370k entries on a 1 GB session).
-      const known: Map<string, WorkspaceStateKnown> = (await reconstructionOf(sessionId, signal, pace, nodes)).knownByNode();
+      // A view over the reconstruction's marks, not a map of every node (370k entries on a 1 GB session).
+      const known = (await reconstructionOf(sessionId, signal, pace, nodes)).knownByNode();
       // As stateOf answers: a call the PostToolUse hook captured is exact at its call and its result. Hook
       // snapshots belong to the session holding their call (capture-snapshot.ts), so the session's list is enough.
+      const exact = new Map<string, 'exact'>();
       for (const record of store.getSessionSnapshots(sessionId)) {
         if (record.kind !== 'hook' || !record.toolUseId) continue;
         const call = store.findToolCall(record.toolUseId);
-        for (const id of [call?.callNodeId, call?.resultNodeId]) if (id != null && known.has(id)) known.set(id, 'exact');
+        for (const id of [call?.callNodeId, call?.resultNodeId]) if (id != null && known.has(id)) exact.set(id, 'exact');
       }
-      return known;
+      return known.with(exact);
     },
     forget(sessionIds) {
       for (const id of sessionIds) {

@@ -53,6 +53,7 @@ import { ContentStore, KeptEffect, UNKNOWN_ID, type ContentId } from './content-
 import { readCheckpoints } from './checkpoints';
 import { beforeIdOf, isUnknown, replayEdits, type Observation } from './edit-replay';
 import { UNKNOWN_CONTENT } from './file-edits';
+import { KnownByNode } from './known-by-node';
 import type { FileUnknownSince, Reconstruction, ReconstructOptions, StateKnown } from './reconstruction';
 import { readSessionEffects, type ReadRaw } from './session-effects';
 import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites, walkStateTree } from './state-tree';
@@ -349,12 +350,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       return { files, unknownFiles, known: knownOf(i), unknownSince, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
-    knownByNode() {
-      // Filled in a loop: a list of pairs first was one more array of every node.
-      const known = new Map<NodeId, StateKnown>();
-      for (let i = 0; i < n; i++) known.set(nodes[i]!.id, knownOf(i));
-      return known;
-    },
+    knownByNode: () => new KnownByNode(nodes, tree.index, knownOf),
     changedAt(nodeId) {
       return (changes[indexOf(nodeId)] ?? []).map(([p, before, after]) => ({ path: paths[p]!, before: store.contentOf(before), after: store.contentOf(after) }));
     },
