@@ -147,7 +147,7 @@ export function storeSessionGraphs(s: SessionGraphWrites, sessionIds: readonly S
   }
 }
 
-/** The read side the service uses: states and segments from the read connection, a first build on the writer. */
+/** The read side the service uses: states from the read connection, segments from the bulk one, a first build on the writer. */
 export interface StoredGraphs {
   state(sessionId: SessionId): StoredGraphState;
   /**
@@ -188,18 +188,18 @@ export function createStoredGraphs(handles: DatabaseHandles): StoredGraphs {
   const reads = prepareReads(handles.read);
   let writes: SessionGraphWrites | null = null;
   const whole = (state: StoredGraphState) => state.segments > 0 && isWhole(state);
-  // A page's segment is read through the writer's bounded page cache, not the reader's map: every mapped page
-  // read stays in the process's RSS, and the 62 pages of a 1M-node session are 126 MB of them.
-  const pageReads = handles.readOnly ? reads : prepareReads(handles.write);
-  const segment = (handles.readOnly ? handles.read : handles.write).transaction((sessionId: SessionId, index: number): StoredGraphSegment | null => {
+  // A page's segment and a session's every segment are read on the connection that maps nothing (database.ts, bulk):
+  // every mapped page read stays in the process's RSS, and the 62 pages of a 1M-node session are 126 MB of them.
+  const pageReads = handles.bulk === handles.read ? reads : prepareReads(handles.bulk);
+  const segment = handles.bulk.transaction((sessionId: SessionId, index: number): StoredGraphSegment | null => {
     const state = stateOf(pageReads.state.get(sessionId, sessionId));
     const row = pageReads.segmentAt.get(sessionId, index);
     return row === undefined ? null : { version: state.version, text: textOf(row), nodes: row.node_count, segments: state.segments };
   });
-  const texts = handles.read.transaction((sessionId: SessionId) => {
-    const state = stateOf(reads.state.get(sessionId, sessionId));
+  const texts = handles.bulk.transaction((sessionId: SessionId) => {
+    const state = stateOf(pageReads.state.get(sessionId, sessionId));
     if (!whole(state)) return null;
-    return { version: state.version, texts: reads.all.all(sessionId).map(textOf) };
+    return { version: state.version, texts: pageReads.all.all(sessionId).map(textOf) };
   });
   return {
     state: (sessionId) => stateOf(reads.state.get(sessionId, sessionId)),

@@ -211,9 +211,14 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const lineageQueries = prepareLineageQueries(db.read);
   const nodeQueries = prepareNodeQueries(db.read);
   const sessionRecordQueries = prepareSessionRecordQueries(db.read);
-  const sessionLineQueries = prepareSessionLineQueries(db.read);
-  const formatCountQueries = prepareFormatCountQueries(db.read);
-  const resultIdQueries = prepareResultIdQueries(db.read);
+  // Passes over a whole session (the reconstruction's lines, records and result ids, a session's nodes in pages,
+  // every line of it for an export or a count) read on the connection that maps nothing (database.ts, bulk): the
+  // pages a mapping touched stay in the RSS.
+  const sessionLineQueries = prepareSessionLineQueries(db.bulk);
+  const formatCountQueries = prepareFormatCountQueries(db.bulk);
+  const resultIdQueries = prepareResultIdQueries(db.bulk);
+  const pageQueries = db.bulk === db.read ? sessionQueries : prepareSessionQueries(db.bulk);
+  const recordQueries = db.bulk === db.read ? nodeQueries : prepareNodeQueries(db.bulk);
   // A snippet past the stored head of a text reads it again from the raw line, as the indexer did.
   const searchQueries = prepareSearchQueries(db.read, deriveSearchText);
   const snapshotWrites = prepareSnapshotWrites(db.write);
@@ -249,7 +254,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     listSessions: (request) => list(request),
     getSession: (sessionId) => getSession(sessionQueries, sessionId),
     getSessionNodes: (sessionId) => sessionNodes(sessionId),
-    getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(sessionQueries, sessionId, after, limit),
+    getSessionNodesPage: (sessionId, after, limit) => getSessionNodesPage(pageQueries, sessionId, after, limit),
     getNode: (nodeId) => getStoredNode(nodeQueries, sessionQueries, nodeId),
     getNodeLine: (nodeId) => resultIdQueries.nodeLine(nodeId),
     storedResultIds: (sessionIds) => resultIdQueries.resultIds(sessionIds),
@@ -257,7 +262,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     nodePath: (nodeId) => nodePath(lineageQueries, nodeId),
     getNodeIdsOfFile: (path) => sessionQueries.nodeIdsOfFile.all(path).map((row) => row.id),
     getToolCalls: (node) => getStoredToolCalls(nodeQueries, node.seq),
-    getRecords: (nodeId) => getAttachedRecords(nodeQueries, nodeId),
+    getRecords: (nodeId) => getAttachedRecords(recordQueries, nodeId),
     getSessionRecords: (sessionId, types) => getSessionRecords(sessionRecordQueries, sessionId, types),
     forEachSessionLine: (sessionId, onLine) => forEachSessionLine(sessionLineQueries, sessionId, onLine),
     formatCountParts: (sessionId) => formatCountParts(formatCountQueries, sessionId),

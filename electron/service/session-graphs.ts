@@ -359,7 +359,9 @@ export function createSessionGraphs(workspace: WorkspaceContext, options: Sessio
       // A session with Arbor's nodes and no linked one: its transcript nodes are the stored graph's too.
       if (nodes === undefined && !isLinked(sessionId) && stored.state(sessionId).segments > 0) nodes = await transcriptNodes(sessionId, context?.signal, true);
       // One reconstruction answers for every node (cached for the next calls); no node's file map is built.
-      for (const [nodeId, state] of await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })) known[nodeId] = state;
+      (await workspace.states.knownOf(sessionId, context?.signal, { pace: 'background', nodes })).forEach((state, nodeId) => {
+        known[nodeId] = state;
+      });
       return { known };
     },
   };

@@ -12,7 +12,6 @@ import { importerFor } from '../importers/registry';
 import { findSnapshotFile, listSnapshotFiles } from '../git/tree-read';
 import type { SnapshotStore } from '../git/object-store';
 import { createFileHistoryCopies, type FileHistoryCopies } from '../db/file-history-copies';
-import { releaseMappedPages } from '../db/mapped-pages';
 import { DEFAULT_BACKUP_LIMITS, openBackupReader, type BackupReader } from '../snapshots/file-history';
 import { FILE_HISTORY_RECORDS, reconstructSession, UNKNOWN_CONTENT, type FileContent, type FileHistorySource, type Reconstruction } from '../snapshots/reconstruct';
 import { ArborError, throwIfAborted } from '../../shared/errors';
@@ -153,15 +152,14 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       // A fork's state flows from its parent's prefix, a continuation's from the session it continues.
       const nodes = given ?? lineageNodes(store, sessionId, await currentNodes(sessionId, signal));
       const fileHistory = await fileHistorySource(store, options.claudeConfigDir, storedCopies(), snapshots);
-      const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0), unmapEvery(store));
+      // The lines and result ids are read on the store's connection that maps nothing (database.ts, bulk).
+      const read = slicedReader((id) => readRaw(store, id), signal, options.sliceMs, (sliceRan) => (paced.background ? sliceRan : 0));
       // The session's importer reads its format's file effects; the reconstruction reads only their neutral shape.
       const readEffects = importerFor(store.getSession(sessionId)?.source ?? 'claude-code')?.readEffects;
       const readRecords = (nodeId: string, types: ReadonlySet<string>) => store.getRecords(nodeId).flatMap((record) => (types.has(record.type) ? [record.raw.toString('utf8')] : []));
       // Kept by the import (migration 041): the result lines that answer no file edit are not read at all.
       const resultIds = store.storedResultIds([...new Set(nodes.map((node) => node.sessionId))]);
       const resultIdsOf = (nodeId: string) => resultIds.get(nodeId);
-      // Reading every result's ids mapped pages all over the store (110 MB of them on a 1 GB session).
-      releaseMappedPages(store.handles.read);
       return reconstructSession(nodes, read, { signal, readRecords, resultIdsOf, ...(fileHistory === undefined ? {} : { fileHistory }), ...(readEffects === undefined ? {} : { readEffects }) });
     })();
     cache.set(sessionId, built);
@@ -188,16 +186,17 @@ export function createWorkspaceStates(store: SessionStore, snapshots: () => Snap
       return reconstructedState(stored.summary, reconstruction);
     },
     async knownOf(sessionId, signal, { pace, nodes } = {}) {
-      // A new map for each caller: added to, not copied (370k entries on a 1 GB session).
-      const known: Map<string, WorkspaceStateKnown> = (await reconstructionOf(sessionId, signal, pace, nodes)).knownByNode();
+      // A view over the reconstruction's marks, not a map of every node (370k entries on a 1 GB session).
+      const known = (await reconstructionOf(sessionId, signal, pace, nodes)).knownByNode();
       // As stateOf answers: a call the PostToolUse hook captured is exact at its call and its result. Hook
       // snapshots belong to the session holding their call (capture-snapshot.ts), so the session's list is enough.
+      const exact = new Map<string, 'exact'>();
       for (const record of store.getSessionSnapshots(sessionId)) {
         if (record.kind !== 'hook' || !record.toolUseId) continue;
         const call = store.findToolCall(record.toolUseId);
-        for (const id of [call?.callNodeId, call?.resultNodeId]) if (id != null && known.has(id)) known.set(id, 'exact');
+        for (const id of [call?.callNodeId, call?.resultNodeId]) if (id != null && known.has(id)) exact.set(id, 'exact');
       }
-      return known;
+      return known.with(exact);
     },
     forget(sessionIds) {
       for (const id of sessionIds) {
@@ -260,22 +259,6 @@ function archivedBackups(copies: FileHistoryCopies, snapshots: () => SnapshotSto
 }
 
 /**
- * How often a reconstruction lets go of the store pages it mapped (mapped-pages.ts): on a 1 GB session they were
- * 390 MB of its RSS at the end, ~40 MB a second of reading.
- */
-const UNMAP_EVERY_MS = 100;
-
-function unmapEvery(store: SessionStore): () => void {
-  let last = performance.now();
-  return () => {
-    const now = performance.now();
-    if (now - last < UNMAP_EVERY_MS) return;
-    last = now;
-    releaseMappedPages(store.handles.read);
-  };
-}
-
-/**
  * `read`, answering synchronously until RECONSTRUCTION_SLICE_MS have passed, then once through the event loop
  * (the reconstruction awaits each read), so other requests run between slices and a cancel is seen there.
  */
@@ -285,8 +268,6 @@ export function slicedReader(
   sliceMs = RECONSTRUCTION_SLICE_MS,
   /** How long to rest after a slice that ran `sliceRan` ms (0: only the event loop's turn). */
   restAfter: (sliceRan: number) => number = () => 0,
-  /** Called at the end of each slice. */
-  betweenSlices: () => void = () => {},
 ): (nodeId: string) => string | null | Promise<string | null> {
   let sliceStart = performance.now();
   let sliceEnd = sliceStart + sliceMs;
@@ -294,7 +275,6 @@ export function slicedReader(
     const now = performance.now();
     if (now < sliceEnd) return read(nodeId);
     const rest = restAfter(now - sliceStart);
-    betweenSlices();
     return (rest > 0 ? sleep(rest) : nextTurn()).then(() => {
       throwIfAborted(signal);
       sliceStart = performance.now();

@@ -42,8 +42,8 @@
  * - Edits and backups that read other contents than the replay are reported as problems.
  * - Claude Code's file-history backups (checkpoints.ts), when given, are the file as it was at their node,
  *   before the node's own edits: anchors like recorded pre-states. Missing backups change nothing.
- * Two walks over the tree: the first replays contents and finds the intervals of outside doubt (found only at
- * their end), the second records per-node states. Memory: each node stores only the files whose state
+ * Two walks over the tree: the first (edit-replay.ts) replays contents and finds the intervals of outside doubt
+ * (found only at their end), the second records per-node states. Memory: each node stores only the files whose state
  * changed there (content ids, deduplicated by hash) and every CHECKPOINT_EVERY levels a full map, so stateAt
  * walks at most that many ancestors.
  */
@@ -51,10 +51,12 @@ import { throwIfAborted } from '../../../shared/errors';
 import type { NodeId, NodeSummary } from '../../../shared/model';
 import { ContentStore, KeptEffect, UNKNOWN_ID, type ContentId } from './content-store';
 import { readCheckpoints } from './checkpoints';
-import { UNKNOWN_CONTENT, applyFileEdit, type FileEdit } from './file-edits';
-import type { FileUnknownSince, Reconstruction, ReconstructionProblem, ReconstructionProblemKind, ReconstructOptions, StateKnown } from './reconstruction';
+import { beforeIdOf, isUnknown, replayEdits, type Observation } from './edit-replay';
+import { UNKNOWN_CONTENT } from './file-edits';
+import { KnownByNode } from './known-by-node';
+import type { FileUnknownSince, Reconstruction, ReconstructOptions, StateKnown } from './reconstruction';
 import { readSessionEffects, type ReadRaw } from './session-effects';
-import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites } from './state-tree';
+import { buildStateTree, carryHangingResults, findMidFileRoots, markSubagentWrites, walkStateTree } from './state-tree';
 
 export type {
   StateKnown, FileUnknownReason, FileUnknownSince, NodeFileState, FileChange, ReconstructionProblemKind, ReconstructionProblem,
@@ -62,20 +64,6 @@ export type {
 } from './reconstruction';
 
 const CHECKPOINT_EVERY = 128;
-
-/** A content that is not known because the edit at node `i` could not be replayed. */
-const unknownAt = (i: number): ContentId => `${UNKNOWN_ID}@${i}`;
-const isUnknown = (id: ContentId): boolean => id === UNKNOWN_ID || id.startsWith(`${UNKNOWN_ID}@`);
-
-/** What a node does to one file's state, found by the first walk and replayed by the second. */
-interface FileStep {
-  readonly p: number;
-  readonly id: ContentId;
-  /** The content comes from the transcript itself (a recorded pre-state, a Write's content, a backup), not from the replay. */
-  readonly anchors: boolean;
-  /** An edit (a backup observation is not a change of the file at its node). */
-  readonly edit: boolean;
-}
 
 /** One file's state on a path: its content, where it was last read, and since where it is in doubt. */
 type PathState = readonly [p: number, id: ContentId, anchor: number, outside: number];
@@ -92,8 +80,6 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   // Every content is kept once, by id, from the moment its effect is read (content-store.ts).
   const store = new ContentStore();
   const read = await readEffects(nodes, readRaw, signal, readRecords, resultIdsOf, (effect) => new KeptEffect(effect, store));
-  const beforeOf = (edit: FileEdit): ContentId => (edit instanceof KeptEffect ? edit.beforeId : store.idOf(edit.before));
-  const afterOf = (edit: FileEdit): ContentId => (edit instanceof KeptEffect ? edit.afterId : store.idOf(edit.after));
   const { effects } = read;
   const tree = buildStateTree(nodes, await findMidFileRoots(nodes, readRaw, signal));
   markSubagentWrites(nodes, tree, read);
@@ -115,7 +101,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
         baseline.push(UNKNOWN_ID);
         baselineNode.push(-1);
       }
-      const before = beforeOf(edit);
+      const before = beforeIdOf(store, edit);
       if (baseline[p] === UNKNOWN_ID && before !== UNKNOWN_ID) {
         baseline[p] = before;
         baselineNode[p] = i;
@@ -123,7 +109,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
     }
   });
 
-  const observations: ([number, ContentId, string | null][] | undefined)[] = [];
+  const observations: (Observation[] | undefined)[] = [];
   let observationCount = 0;
   if (fileHistory !== undefined && paths.length > 0) {
     const read = await readCheckpoints(nodes, readRaw, fileHistory, new Set(paths), signal);
@@ -138,130 +124,8 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const F = paths.length;
   const depth = tree.depth;
 
-  /** Iterative depth-first walk: 50k-deep chains must not touch the call stack. ~i marks a node's exit. */
-  const walk = (enter: (i: number) => void, leave: (i: number) => void) => {
-    const stack: number[] = [];
-    for (let r = tree.roots.length - 1; r >= 0; r--) stack.push(tree.roots[r]!);
-    let steps = 0;
-    while (stack.length > 0) {
-      const top = stack.pop()!;
-      if (top < 0) {
-        leave(~top);
-        continue;
-      }
-      if ((++steps & 4095) === 0) throwIfAborted(signal);
-      enter(top);
-      stack.push(~top);
-      for (let c = tree.childEnd[top]! - 1; c >= tree.childStart[top]!; c--) stack.push(tree.children[c]!);
-    }
-  };
-
-  // Walk 1: replay contents, report problems, and find where a file changed outside the transcript: an edit
-  // (or a backup) that read other contents than the replay doubts that file from just after the point where
-  // its state was last read on the path (or, from the baseline, where the path leaves the baseline's own
-  // edit) until it.
-  const steps: (FileStep[] | undefined)[] = new Array(n);
-  const doubts: (number[] | undefined)[] = new Array(n);
-  const problems: ReconstructionProblem[] = [];
-  const unrecordedSince = new Int32Array(n).fill(-1);
-  const nearestMayWrite = new Int32Array(n).fill(-1); // the node itself or its nearest ancestor that may have written
-  const path = new Int32Array(n);
-  const current = baseline.slice();
-  const anchor = new Int32Array(F).fill(-1);
-  const undo1: [number, ContentId, number][] = [];
-  const undoStart = new Int32Array(n);
-  let editCount = 0;
-
-  const doubtBefore = (p: number, i: number) => {
-    let startDepth: number;
-    if (anchor[p]! >= 0) {
-      startDepth = depth[anchor[p]!]!;
-    } else {
-      // The baseline's own edit read the file where the path leaves its path, unless a step that may have
-      // written lies between: then nothing on this path told the file's state before the re-anchor.
-      let a = baselineNode[p]!;
-      let written = false;
-      while (a >= 0 && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) {
-        a = tree.parent[a]!;
-        if (a >= 0 && effects[a]?.mayWrite != null && !(depth[a]! <= depth[i]! && path[depth[a]!] === a)) written = true;
-      }
-      startDepth = a < 0 || written ? -1 : depth[a]!;
-    }
-    if (startDepth + 1 >= depth[i]!) return;
-    const from = path[startDepth + 1]!;
-    (doubts[from] ??= []).push(p);
-  };
-
-  walk((i) => {
-    path[depth[i]!] = i;
-    undoStart[i] = undo1.length;
-    const parent = tree.parent[i]!;
-    const effect = effects[i];
-    unrecordedSince[i] = effect?.mayWrite != null ? i : parent >= 0 ? unrecordedSince[parent]! : -1;
-    nearestMayWrite[i] = effect?.mayWrite != null ? i : parent >= 0 ? nearestMayWrite[parent]! : -1;
-    const afterUnrecordedStep = unrecordedSince[i]! >= 0 && unrecordedSince[i] !== i;
-    const list: FileStep[] = [];
-    const set = (p: number, id: ContentId, anchors: boolean, edit: boolean) => {
-      undo1.push([p, current[p]!, anchor[p]!]);
-      current[p] = id;
-      if (anchors) anchor[p] = i;
-      list.push({ p, id, anchors, edit });
-    };
-    const observed = observations[i];
-    if (observed !== undefined) {
-      const seen = new Set<number>();
-      for (const [p, id, backupFileName] of observed) {
-        seen.add(p);
-        const derived = current[p]!;
-        if (derived !== id && !isUnknown(derived)) {
-          problems.push({ kind: 'backup-mismatch', nodeId: nodes[i]!.id, toolUseId: '', path: paths[p]!, backupFileName, afterUnrecordedStep });
-          doubtBefore(p, i);
-        }
-        set(p, id, true, false);
-      }
-      // Every touched file was read here: whatever an earlier shell command did, this state is known.
-      if (seen.size === F && effect?.mayWrite == null) unrecordedSince[i] = -1;
-    }
-    const edits = [...(effect?.carried ?? []), ...(effect?.edits ?? [])];
-    editCount += effect?.edits.length ?? 0;
-    for (const edit of edits) {
-      const p = pathIndex.get(edit.path)!;
-      // A move patches the state of the path it moves from (whose own effect, later in the list, deletes it).
-      const from = edit.from === undefined ? p : pathIndex.get(edit.from);
-      const derived = from === undefined ? UNKNOWN_ID : current[from]!;
-      const problem = (kind: ReconstructionProblemKind) =>
-        problems.push({ kind, nodeId: nodes[i]!.id, toolUseId: edit.toolUseId, path: edit.path, afterUnrecordedStep });
-      const before = beforeOf(edit);
-      const told = afterOf(edit);
-      let after = told;
-      if (before === UNKNOWN_ID) {
-        if (after === UNKNOWN_ID && !isUnknown(derived)) {
-          after = store.idOf(applyFileEdit(store.contentOf(derived) as string | null, edit.patch, edit.replacements, edit.contextPatch));
-          if (after === UNKNOWN_ID) problem('edit-does-not-apply');
-        } else if (after === UNKNOWN_ID) {
-          problem('before-unknown');
-        }
-      } else {
-        if (!isUnknown(derived) && derived !== before) {
-          problem('before-mismatch');
-          doubtBefore(p, i);
-        }
-        if (after === UNKNOWN_ID) problem('edit-does-not-apply');
-      }
-      // What the transcript itself tells (a recorded pre-state, a Write's content) anchors the file here.
-      const anchors = before !== UNKNOWN_ID || told !== UNKNOWN_ID;
-      const id = after !== UNKNOWN_ID ? after : !anchors && isUnknown(derived) ? derived : unknownAt(i);
-      set(p, id, anchors, true);
-    }
-    if (list.length > 0) steps[i] = list;
-  }, (i) => {
-    const start = undoStart[i]!;
-    while (undo1.length > start) {
-      const [p, id, at] = undo1.pop()!;
-      current[p] = id;
-      anchor[p] = at;
-    }
-  });
+  // Walk 1: replay contents, report problems, find where a file changed outside the transcript (edit-replay.ts).
+  const { steps, doubts, problems, nearestMayWrite, editCount } = replayEdits({ nodes, tree, effects, observations, pathIndex, paths, baseline, baselineNode, store, signal });
 
   // The baseline was read after the nearest may-write step above its edit, if any: it tells nothing of the file
   // before that step, so it holds only below it (baseline doubt).
@@ -289,8 +153,9 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const deltas: (PathState[] | undefined)[] = new Array(n);
   const changes: ([number, ContentId, ContentId][] | undefined)[] = new Array(n);
   const checkpoints = new Map<number, Checkpoint>();
-  current.splice(0, F, ...baseline);
-  anchor.fill(-1);
+  const current = baseline.slice();
+  const anchor = new Int32Array(F).fill(-1);
+  const undoStart = new Int32Array(n);
   const outside = new Int32Array(F).fill(-1);
   const undo2: [number, ContentId, number, number][] = [];
   const touchedAt = new Int32Array(F).fill(-1); // the node whose entry last saved the file
@@ -306,7 +171,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
   const onPath = new Uint8Array(n);
   let clock = 0;
 
-  walk((i) => {
+  walkStateTree(tree, signal, (i) => {
     const parent = tree.parent[i]!;
     saved[4 * i] = unknownCount;
     saved[4 * i + 1] = shellDoubted;
@@ -485,12 +350,7 @@ export async function reconstructSession(nodes: readonly NodeSummary[], readRaw:
       return { files, unknownFiles, known: knownOf(i), unknownSince, fileUnknownSince };
     },
     knownAt: (nodeId) => knownOf(indexOf(nodeId)),
-    knownByNode() {
-      // Filled in a loop: a list of pairs first was one more array of every node.
-      const known = new Map<NodeId, StateKnown>();
-      for (let i = 0; i < n; i++) known.set(nodes[i]!.id, knownOf(i));
-      return known;
-    },
+    knownByNode: () => new KnownByNode(nodes, tree.index, knownOf),
     changedAt(nodeId) {
       return (changes[indexOf(nodeId)] ?? []).map(([p, before, after]) => ({ path: paths[p]!, before: store.contentOf(before), after: store.contentOf(after) }));
     },

@@ -1,4 +1,5 @@
 /** What a reconstruction answers (reconstruct-session.ts builds it): per-node file states, their problems and figures. */
+import type { KnownByNode } from './known-by-node';
 import type { GhostSnapshotMiss, NodeId } from '../../../shared/model';
 import type { FileHistorySource } from './checkpoints';
 import type { FileContent, FileEdit } from './file-edits';
@@ -78,8 +79,8 @@ export interface Reconstruction {
   stateAt(nodeId: NodeId): NodeFileState;
   /** stateAt(nodeId).known without building the state: constant time, for every node of a graph at once. */
   knownAt(nodeId: NodeId): StateKnown;
-  /** knownAt for every node of the session, in transcript order: a new map for each call, the caller's to change. */
-  knownByNode(): Map<NodeId, StateKnown>;
+  /** knownAt for every node of the session, in transcript order: a view over the reconstruction's marks, not a copy. */
+  knownByNode(): KnownByNode<StateKnown>;
   /** The touched files whose state differs from the state parent's, with both states. */
   changedAt(nodeId: NodeId): FileChange[];
   /** The edits whose outcome is this node, as read from the transcript (hunks only where the replay reads them: no replacements, no after-state told). */

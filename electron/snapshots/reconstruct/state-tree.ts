@@ -126,6 +126,27 @@ export function buildStateTree(nodes: readonly NodeSummary[], midFileRoots: Read
 }
 
 /**
+ * Depth-first over the tree, roots in transcript order, children in theirs: `enter` on the way down, `leave` once
+ * the node's subtree is done. Iterative: 50k-deep chains must not touch the call stack (~i marks a node's exit).
+ */
+export function walkStateTree(tree: StateTree, signal: AbortSignal | undefined, enter: (i: number) => void, leave: (i: number) => void): void {
+  const stack: number[] = [];
+  for (let r = tree.roots.length - 1; r >= 0; r--) stack.push(tree.roots[r]!);
+  let steps = 0;
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (top < 0) {
+      leave(~top);
+      continue;
+    }
+    if ((++steps & 4095) === 0) throwIfAborted(signal);
+    enter(top);
+    stack.push(~top);
+    for (let c = tree.childEnd[top]! - 1; c >= tree.childStart[top]!; c--) stack.push(tree.children[c]!);
+  }
+}
+
+/**
  * A Task/Agent result inherits what its subagent run did: if any node of a run it spawned edited files or
  * may have written, or a spawned run is missing from the session, the result may have changed files this
  * path does not replay. Nested runs are settled first by repeating until nothing changes.
