@@ -12,6 +12,7 @@ import type { FileImportOptions } from '../db/import-writer';
 import type { SessionStore } from '../db/session-store';
 import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker } from '../importers/worker/parse-worker';
+import type { ParseJob } from '../importers/worker/worker-protocol';
 import type { FileHistoryArchive } from './file-history-archive';
 import { incompleteTailProblem } from './incomplete-tail';
 import { backfillLongLines, keepLongLines, longLineSighting, type LongLineSighting } from './long-line-archive';
@@ -131,7 +132,7 @@ export async function importSessions(
       throwIfAborted(signal);
       if (worker !== null && !workerHasRest && (worker.isReady() || item.file.size - item.startOffset >= WAIT_FOR_WORKER_BYTES)) {
         if (await worker.ready) {
-          worker.start(plan.slice(index));
+          worker.start(plan.slice(index).map((planned) => workerJob(store, planned)));
           workerHasRest = true;
         } else {
           worker = null;
@@ -152,7 +153,7 @@ export async function importSessions(
         const parse: ParseFile =
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
-            : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
+            : (sink) => reader.parse(item.file, sink, { ...resumeOf(store, item), signal, onBytes });
         result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
@@ -161,7 +162,7 @@ export async function importSessions(
         workerHasRest = false;
         longLines.length = 0;
         const parse: ParseFile = (sink) =>
-          reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
+          reader.parse(item.file, sink, { ...resumeOf(store, item), signal, onBytes });
         result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
       }
       if (result.sessionId !== null && options.fileHistory !== undefined) {
@@ -244,6 +245,22 @@ function planFiles(store: SessionStore, files: readonly TranscriptFile[], proble
   return plan;
 }
 
+/** Where an in-thread parse of `item` starts, with its kept state; the state's keys are looked up as its lines need them. */
+function resumeOf(store: SessionStore, item: PlannedFile): Pick<ParseOptions, 'startOffset' | 'startLine' | 'resumeState' | 'resumeKey'> {
+  const { startOffset, startLine, resumeState } = item;
+  if (resumeState === null) return { startOffset, startLine, resumeState };
+  return { startOffset, startLine, resumeState, resumeKey: (key) => store.parseStateKey(item.file.path, key) };
+}
+
+/**
+ * The worker's job for `item`: it cannot look keys up in the store, so every key kept with the state goes with
+ * it. That grows with the file, but only a read of at least WORKER_FROM_BYTES is given to the worker.
+ */
+function workerJob(store: SessionStore, item: PlannedFile): ParseJob {
+  if (item.resumeState === null) return item;
+  return { ...item, resumeKeys: store.parseStateKeys(item.file.path) };
+}
+
 type ParseFile = (sink: ParseSink) => Promise<ParseResult>;
 type FileOutcome = { sessionId: SessionId | null; nodesAdded: number };
 
@@ -280,7 +297,7 @@ async function importFile(
     const end = await parse(sink);
     const result = writer.finish(end);
     // After the file's rows: a state kept before them could be given to a read they do not match.
-    if (end.resumeState !== undefined) store.keepParseState(item.file.path, end.endOffset, end.resumeState);
+    if (end.resumeState !== undefined) store.keepParseState(item.file.path, end.endOffset, end.resumeState, end.resumeKeys);
     problems.addAll(result.problems ?? []);
     return result;
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
-import type { ParsedNode, ParsedRecord, TranscriptFile } from '../transcript';
+import type { ParsedNode, ParsedRecord, ResumeKeys, TranscriptFile } from '../transcript';
 
 /** One file to parse, from its resume point. */
 export interface ParseJob {
@@ -14,6 +14,8 @@ export interface ParseJob {
   readonly startLine: number;
   /** What the parser kept at `startOffset` (ParseOptions.resumeState). */
   readonly resumeState?: string | null;
+  /** Every key kept with that state (ParseOptions.resumeKey, looked up here from these). */
+  readonly resumeKeys?: readonly (readonly [key: string, value: string])[];
 }
 
 /** What a batch item is: a node, a record or a problem (numbers: a batch carries one per line). */
@@ -40,6 +42,6 @@ export type FromWorker =
       /** Bytes transferred with this batch (backpressure). */
       readonly bytes: number;
     }
-  | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null }
+  | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null; readonly resumeKeys?: ResumeKeys }
   /** The file could not be read (what the in-thread parse would have thrown); `code` when it was an ArborError. */
   | { readonly type: 'failed'; readonly job: number; readonly message: string; readonly code?: ErrorCode };
