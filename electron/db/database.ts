@@ -270,8 +270,11 @@ export function beginWriteGroup(db: WritableDB): void {
   db.prepare('BEGIN IMMEDIATE').run();
 }
 
-/** Commits the write group, if one is open (a failed statement may have rolled it back already), then folds a large WAL. */
-export function commitWriteGroup(db: WritableDB): void {
+/**
+ * Commits the write group, if one is open (a failed statement may have rolled it back already), then folds a large
+ * WAL unless `fold` is false (an append's: see import-sessions.ts FOLD_WAL_FROM_BYTES).
+ */
+export function commitWriteGroup(db: WritableDB, fold = true): void {
   if (!db.inTransaction) return;
   try {
     db.prepare('COMMIT').run();
@@ -279,7 +282,7 @@ export function commitWriteGroup(db: WritableDB): void {
     if (db.inTransaction) db.prepare('ROLLBACK').run();
     throw error;
   }
-  foldLargeWal(db);
+  if (fold) foldLargeWal(db);
 }
 
 /**

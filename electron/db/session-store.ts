@@ -94,8 +94,8 @@ export interface SessionStore {
    * several small files commit (and write the pages they share) once. Not inside another transaction.
    */
   beginWriteGroup(): void;
-  /** Commits the open write group (no-op when none is open). */
-  commitWriteGroup(): void;
+  /** Commits the open write group (no-op when none is open), then folds a large WAL unless `fold` is false. */
+  commitWriteGroup(fold?: boolean): void;
   /** Copies the WAL back into the store file (after a big import, so the next write does not). */
   foldWal(): void;
   /** Checkpoints left to the caller (foldLargeWal, foldWal) while on; SQLite's every 256 pages when off. */
@@ -254,7 +254,7 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
     beginWriteGroup: () => beginWriteGroup(db.write),
-    commitWriteGroup: () => commitWriteGroup(db.write),
+    commitWriteGroup: (fold) => commitWriteGroup(db.write, fold),
     foldWal: () => foldWal(db.write),
     deferCheckpoints: (on) => deferCheckpoints(db.write, on),
     foldLargeWal: () => void foldLargeWal(db.write),

@@ -86,7 +86,12 @@ export const COMPRESS_LATER_BELOW_BYTES = 1024 * 1024;
  * indexes are random, so a commit per file (of ~5 MB, 37 on the 200 MB bench) wrote 2.3x the input.
  */
 const GROUP_BYTES = 24 * 1024 * 1024;
-/** An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal). */
+/**
+ * An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal), and
+ * as its write groups commit once it is large. One reading less (an append) never folds: the indexer folds between
+ * its steps, and an append that arrived as the index merge began found 254 MB of WAL and folded it, 1.5 of its
+ * 1.7 s (issue 12).
+ */
 const FOLD_WAL_FROM_BYTES = 16 * 1024 * 1024;
 
 interface PlannedFile {
@@ -120,7 +125,7 @@ export async function importSessions(
   const touched = new Map<SessionId, { source: SourceFormat; files: number; nodes: number }>();
   /** Files whose long lines this import copied (or tried to): the backfill of older stores leaves them alone. */
   const triedLongLines = new Set<string>();
-  const linked = new LinkedSoFar(store, problems, options);
+  const linked = new LinkedSoFar(store, problems, options, planBytes >= FOLD_WAL_FROM_BYTES);
   store.setBulkMode(true);
   const compressLater = planBytes < COMPRESS_LATER_BELOW_BYTES ? store.compactionMark() : null;
   let cancelled: unknown = null;
@@ -374,6 +379,8 @@ class LinkedSoFar {
     private readonly store: SessionStore,
     private readonly problems: ProblemList,
     private readonly options: ImportOptions,
+    /** Whether a commit folds a large WAL (not an append's: FOLD_WAL_FROM_BYTES). */
+    private readonly folds: boolean,
   ) {}
 
   /** Before a small file: its batches join the open write group (one is opened when none is). */
@@ -389,7 +396,7 @@ class LinkedSoFar {
     this.grouped = false;
     this.groupBytes = 0;
     this.lastCommit = performance.now();
-    this.store.commitWriteGroup();
+    this.store.commitWriteGroup(this.folds);
   }
 
   /**
