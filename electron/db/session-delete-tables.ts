@@ -38,6 +38,7 @@ export const FORGET_TABLES: readonly ForgetTable[] = [
   // An oversize line's whole bytes (migration 034), kept by the file whose node or record holds its head.
   { table: 'long_line_chunks', deleteSql: 'DELETE FROM long_line_chunks WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'long_lines', deleteSql: 'DELETE FROM long_lines WHERE file_id IN (SELECT id FROM temp.forget_files)' },
+  { table: 'parse_state_keys', deleteSql: 'DELETE FROM parse_state_keys WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   { table: 'records', deleteSql: 'DELETE FROM records WHERE file_id IN (SELECT id FROM temp.forget_files)' },
   // Raw lines in blocks (migration 035): a block holds one session's node lines, or a file's records.
   {

@@ -3,7 +3,7 @@
  * connection; reads through a read-only connection that sees the last committed state.
  */
 import { deriveSearchText } from '../importers/search-text';
-import type { TranscriptFile } from '../importers/transcript';
+import type { ResumeKeys, TranscriptFile } from '../importers/transcript';
 import type { ImportProblem, NodeSummary, SearchFilters, SearchHit, SearchIndexProgress, SessionId, SessionSummary } from '../../shared/model';
 import { getSessionRecords, prepareSessionRecordQueries, type SessionRecord, type SessionRecordType } from './session-records';
 import { beginWriteGroup, commitWriteGroup, deferCheckpoints, foldLargeWal, foldWal, openDatabase, setBulkMode, storeErrorOf, type DatabaseHandles, type OpenDatabaseOptions } from './database';
@@ -12,7 +12,7 @@ import { pendingFacetRewriteRows, prepareFacetRewrite, rewriteFacetsChunk } from
 import { backfillUsageChunk, pendingUsageRows, prepareUsageBackfill } from './usage-backfill';
 import { compactLater, compactionMark, compactNextChunk, type CompactionMark, pendingCompactionRows, prepareCompactionStatements } from './raw-compaction';
 import { linkChangedSessions, prepareLinkStatements } from './session-linker';
-import { keepParseState, parseStateAt, prepareParseStateStatements } from './parse-states';
+import { keepParseState, parseStateAt, parseStateKey, parseStateKeys, prepareParseStateStatements } from './parse-states';
 import { prepareLineageStatements, reportMissingLineage } from './lineage-links';
 import {
   getAttachedRecords,
@@ -76,8 +76,15 @@ export interface SessionStore {
   lineageProblems(): ImportProblem[];
   /** What the file's parser kept when the last import stopped at `offset` (ParseOptions.resumeState); null: none. */
   parseStateAt(path: string, offset: number): string | null;
-  /** Keeps what the parser left at `offset` (ParseResult.resumeState) for the next import; null forgets it. */
-  keepParseState(path: string, offset: number, state: string | null): void;
+  /** One key of the file's kept state (ParseOptions.resumeKey); null: none kept under it. */
+  parseStateKey(path: string, key: string): string | null;
+  /** Every key of the file's kept state (for the parse worker, which cannot look them up one at a time). */
+  parseStateKeys(path: string): [string, string][];
+  /**
+   * Keeps what the parser left at `offset` (ParseResult.resumeState, and the keys it set: resumeKeys) for the
+   * next import; null forgets it, keys and all.
+   */
+  keepParseState(path: string, offset: number, state: string | null, keys?: ResumeKeys): void;
   /** The tool name of a stored call (to name a result whose call an earlier import read). */
   toolNameOf(toolUseId: string): string | null;
   /** Bulk mode trades durability of the batch in flight for speed; imports are idempotent to re-run. */
@@ -87,8 +94,8 @@ export interface SessionStore {
    * several small files commit (and write the pages they share) once. Not inside another transaction.
    */
   beginWriteGroup(): void;
-  /** Commits the open write group (no-op when none is open). */
-  commitWriteGroup(): void;
+  /** Commits the open write group (no-op when none is open), then folds a large WAL unless `fold` is false. */
+  commitWriteGroup(fold?: boolean): void;
   /** Copies the WAL back into the store file (after a big import, so the next write does not). */
   foldWal(): void;
   /** Checkpoints left to the caller (foldLargeWal, foldWal) while on; SQLite's every 256 pages when off. */
@@ -230,6 +237,9 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
   const parseStates = prepareParseStateStatements(db.write);
   const transcriptPaths = db.read.prepare<[], { path: string }>('SELECT path FROM files ORDER BY id');
   const linkAll = db.write.transaction(() => linkChangedSessions(linkStatements));
+  // One transaction (a savepoint inside a write group): a first read of a big rollout keeps ~1 key a node, and
+  // each written on its own was a commit, which wrote 2.5 GB of WAL on a 200 MB rollout.
+  const keepState = db.write.transaction((path: string, offset: number, state: string | null, keys?: ResumeKeys) => keepParseState(parseStates, path, offset, state, keys));
   const lineageStatements = prepareLineageStatements(db.write);
   const lineageProblems = db.write.transaction(() => reportMissingLineage(lineageStatements));
   // A read of several statements sees one committed state (a WAL read transaction), never part of a commit
@@ -243,11 +253,13 @@ export function openSessionStore(path: string, options: OpenDatabaseOptions = {}
     linkChangedSessions: () => linkAll(),
     lineageProblems: () => lineageProblems(),
     parseStateAt: (path, offset) => parseStateAt(parseStates, path, offset),
-    keepParseState: (path, offset, state) => keepParseState(parseStates, path, offset, state),
+    parseStateKey: (path, key) => parseStateKey(parseStates, path, key),
+    parseStateKeys: (path) => parseStateKeys(parseStates, path),
+    keepParseState: (path, offset, state, keys) => keepState(path, offset, state, keys),
     toolNameOf: (toolUseId) => toolName.get(toolUseId)?.name ?? null,
     setBulkMode: (on) => setBulkMode(db.write, on),
     beginWriteGroup: () => beginWriteGroup(db.write),
-    commitWriteGroup: () => commitWriteGroup(db.write),
+    commitWriteGroup: (fold) => commitWriteGroup(db.write, fold),
     foldWal: () => foldWal(db.write),
     deferCheckpoints: (on) => deferCheckpoints(db.write, on),
     foldLargeWal: () => void foldLargeWal(db.write),

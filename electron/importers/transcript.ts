@@ -145,6 +145,12 @@ export interface ParseOptions {
    * instead of reading the file from its start. Null or absent: none; the parser checks it still fits the file.
    */
   readonly resumeState?: string | null;
+  /**
+   * The keyed part of that state (`ParseResult.resumeKeys`), looked up one key at a time as the lines need it:
+   * a state that grows with the file (Codex: every call id seen) would otherwise be read and written whole on
+   * every append. Given with `resumeState` only; null: no value was kept under the key.
+   */
+  readonly resumeKey?: (key: string) => string | null;
   readonly signal?: AbortSignal;
   /** Called with bytes read so far in this file, at most every chunk. */
   readonly onBytes?: (bytesRead: number) => void;
@@ -161,6 +167,17 @@ export interface ParseResult {
    * resumes from the offset alone (Claude Code).
    */
   readonly resumeState?: string | null;
+  /**
+   * Keys whose values this read set (beside `resumeState`): kept with the file, given back through
+   * `ParseOptions.resumeKey`. `whole`: the read did not go on from kept keys (it read from the start), so these
+   * replace every key kept; else they are added to them.
+   */
+  readonly resumeKeys?: ResumeKeys;
+}
+
+export interface ResumeKeys {
+  readonly whole: boolean;
+  readonly entries: readonly (readonly [key: string, value: string])[];
 }
 
 /** Lines longer than this keep only their first RAW_LIMIT bytes in the store. */

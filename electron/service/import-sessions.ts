@@ -14,6 +14,7 @@ import type { BlockPacking } from '../db/blocks-ahead';
 import type { SessionStore } from '../db/session-store';
 import type { KnownFile, ParsedNode, ParseOptions, ParseResult, ParseSink, TranscriptFile } from '../importers/transcript';
 import { ParseWorkerFailedError, type ParseWorker, type WorkerSink } from '../importers/worker/parse-worker';
+import type { ParseJob } from '../importers/worker/worker-protocol';
 import type { FileHistoryArchive } from './file-history-archive';
 import { incompleteTailProblem } from './incomplete-tail';
 import { backfillLongLines, keepLongLines, longLineSighting, type LongLineSighting } from './long-line-archive';
@@ -87,7 +88,12 @@ export const COMPRESS_LATER_BELOW_BYTES = 1024 * 1024;
  * indexes are random, so a commit per file (of ~5 MB, 37 on the 200 MB bench) wrote 2.3x the input.
  */
 const GROUP_BYTES = 24 * 1024 * 1024;
-/** An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal). */
+/**
+ * An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal), and
+ * as its write groups commit once it is large. One reading less (an append) never folds: the indexer folds between
+ * its steps, and an append that arrived as the index merge began found 254 MB of WAL and folded it, 1.5 of its
+ * 1.7 s (issue 12).
+ */
 const FOLD_WAL_FROM_BYTES = 16 * 1024 * 1024;
 
 interface PlannedFile {
@@ -121,7 +127,7 @@ export async function importSessions(
   const touched = new Map<SessionId, { source: SourceFormat; files: number; nodes: number }>();
   /** Files whose long lines this import copied (or tried to): the backfill of older stores leaves them alone. */
   const triedLongLines = new Set<string>();
-  const linked = new LinkedSoFar(store, problems, options);
+  const linked = new LinkedSoFar(store, problems, options, planBytes >= FOLD_WAL_FROM_BYTES);
   store.setBulkMode(true);
   const compressLater = planBytes < COMPRESS_LATER_BELOW_BYTES ? store.compactionMark() : null;
   let cancelled: unknown = null;
@@ -135,7 +141,7 @@ export async function importSessions(
       if (worker !== null && !workerHasRest && (worker.isReady() || item.file.size - item.startOffset >= WAIT_FOR_WORKER_BYTES)) {
         if (await worker.ready) {
           // Each file with how its writer will batch it: the worker compresses the raw-line blocks ahead (db/blocks-ahead.ts).
-          worker.start(plan.slice(index).map((planned) => ({ ...planned, packing: compressLater === null ? blockPacking(planned, listBefore) : null })));
+          worker.start(plan.slice(index).map((planned) => ({ ...workerJob(store, planned), packing: compressLater === null ? blockPacking(planned, listBefore) : null })));
           workerHasRest = true;
         } else {
           worker = null;
@@ -156,7 +162,7 @@ export async function importSessions(
         const parse: ParseFile =
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
-            : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
+            : (sink) => reader.parse(item.file, sink, { ...resumeOf(store, item), signal, onBytes });
         result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
@@ -165,7 +171,7 @@ export async function importSessions(
         workerHasRest = false;
         longLines.length = 0;
         const parse: ParseFile = (sink) =>
-          reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
+          reader.parse(item.file, sink, { ...resumeOf(store, item), signal, onBytes });
         result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
       }
       if (result.sessionId !== null && options.fileHistory !== undefined) {
@@ -258,6 +264,22 @@ function blockPacking(item: PlannedFile, listBefore: number): BlockPacking {
   return { firstBatchLines: isBigFile(item, listBefore) ? FIRST_BATCH_LINES : BATCH_LINES };
 }
 
+/** Where an in-thread parse of `item` starts, with its kept state; the state's keys are looked up as its lines need them. */
+function resumeOf(store: SessionStore, item: PlannedFile): Pick<ParseOptions, 'startOffset' | 'startLine' | 'resumeState' | 'resumeKey'> {
+  const { startOffset, startLine, resumeState } = item;
+  if (resumeState === null) return { startOffset, startLine, resumeState };
+  return { startOffset, startLine, resumeState, resumeKey: (key) => store.parseStateKey(item.file.path, key) };
+}
+
+/**
+ * The worker's job for `item`: it cannot look keys up in the store, so every key kept with the state goes with
+ * it. That grows with the file, but only a read of at least WORKER_FROM_BYTES is given to the worker.
+ */
+function workerJob(store: SessionStore, item: PlannedFile): ParseJob {
+  if (item.resumeState === null) return item;
+  return { ...item, resumeKeys: store.parseStateKeys(item.file.path) };
+}
+
 type ParseFile = (sink: WorkerSink) => Promise<ParseResult>;
 type FileOutcome = { sessionId: SessionId | null; nodesAdded: number };
 
@@ -295,7 +317,7 @@ async function importFile(
     const end = await parse(sink);
     const result = writer.finish(end);
     // After the file's rows: a state kept before them could be given to a read they do not match.
-    if (end.resumeState !== undefined) store.keepParseState(item.file.path, end.endOffset, end.resumeState);
+    if (end.resumeState !== undefined) store.keepParseState(item.file.path, end.endOffset, end.resumeState, end.resumeKeys);
     problems.addAll(result.problems ?? []);
     return result;
   } catch (error) {
@@ -372,6 +394,8 @@ class LinkedSoFar {
     private readonly store: SessionStore,
     private readonly problems: ProblemList,
     private readonly options: ImportOptions,
+    /** Whether a commit folds a large WAL (not an append's: FOLD_WAL_FROM_BYTES). */
+    private readonly folds: boolean,
   ) {}
 
   /** Before a small file: its batches join the open write group (one is opened when none is). */
@@ -387,7 +411,7 @@ class LinkedSoFar {
     this.grouped = false;
     this.groupBytes = 0;
     this.lastCommit = performance.now();
-    this.store.commitWriteGroup();
+    this.store.commitWriteGroup(this.folds);
   }
 
   /**

@@ -6,6 +6,8 @@
  * time, and imports it in this thread (importSessions, as the write worker runs it), timed, beside the raw
  * read+parse of the same lines. `--profile` writes the CPU profile of the last round's import and prints the
  * functions with the most self and total time. The work folder is kept: later runs append to the same store.
+ * `--codex-mb N` instead of --transcript: a generated Codex rollout of N MB (codex-rollout-file.ts), each round
+ * appending 100 more lines of it (whole turns).
  */
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,10 +17,15 @@ import { openSessionStore } from '../../electron/db/session-store';
 import { importSessions } from '../../electron/service/import-sessions';
 import { transcriptReader } from '../../electron/service/transcript-reader';
 import { argValue } from './bench-args';
+import { codexTurns, writeCodexRollout } from './codex-rollout-file';
 import { freshLines } from './fresh-lines';
+import { RolloutBuilder } from '../../electron/demo/codex-rollout';
+
+const CODEX_ID = '019e0000-0000-7000-8000-00000000a9e1';
 
 const transcript = argValue('--transcript');
-if (transcript === undefined) throw new Error('--transcript FILE (with FILE.tail beside it) is needed');
+const codexMb = argValue('--codex-mb');
+if (transcript === undefined && codexMb === undefined) throw new Error('--transcript FILE (with FILE.tail beside it) or --codex-mb N is needed');
 const work = argValue('--work') ?? join(tmpdir(), 'arbor-append-profile');
 const rounds = Number(argValue('--rounds') ?? 3);
 const profileOut = argValue('--profile');
@@ -48,7 +55,7 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
     const seen = new Set<string>();
     for (let id: number | undefined = sample, first = true; id !== undefined; id = parent.get(id), first = false) {
       const frame = byId.get(id)!.callFrame;
-      const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/wt-append\//, '')}:${frame.lineNumber + 1}`;
+      const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/wt-[^/]*\//, '')}:${frame.lineNumber + 1}`;
       if (first) self.set(name, (self.get(name) ?? 0) + ms);
       if (!seen.has(name)) total.set(name, (total.get(name) ?? 0) + ms);
       seen.add(name);
@@ -64,12 +71,17 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
 async function main(): Promise<void> {
   const projects = join(work, 'projects');
   const folder = join(projects, '-home-dev-projects-big');
-  const copy = join(folder, 'session.jsonl');
+  const copy = join(folder, codexMb === undefined ? 'session.jsonl' : `rollout-2026-11-30T09-00-00-${CODEX_ID}.jsonl`);
   const storeFile = join(work, 'arbor.sqlite');
-  const tail = readFileSync(`${transcript}.tail`, 'utf8');
   mkdirSync(folder, { recursive: true });
   const fresh = !existsSync(storeFile);
-  if (fresh) copyFileSync(transcript!, copy);
+  // Codex: the builder of the rollout written (or, on a later run, one going on from a turn far past it: its lines are new).
+  let codex: RolloutBuilder | null = null;
+  let turn = 1_000_000 + Math.floor(Date.now() / 1000) * 10;
+  if (codexMb !== undefined) codex = fresh ? await writeCodexRollout(copy, { id: CODEX_ID, cwd: '/work/app' }, Number(codexMb) * 1024 * 1024) : new RolloutBuilder({ id: CODEX_ID, cwd: '/work/app' });
+  if (codex !== null && !fresh) codex.drain();
+  const tail = codex === null ? readFileSync(`${transcript}.tail`, 'utf8') : '';
+  if (fresh && codex === null) copyFileSync(transcript!, copy);
   const store = openSessionStore(storeFile);
   try {
     if (fresh) {
@@ -81,7 +93,13 @@ async function main(): Promise<void> {
     inspector.connect();
     for (let round = 1; round <= rounds; round++) {
       const wal = existsSync(`${storeFile}-wal`) ? statSync(`${storeFile}-wal`).size : 0;
-      const lines = freshLines(tail);
+      let lines: string;
+      if (codex === null) lines = freshLines(tail);
+      else {
+        const taken = codexTurns(codex, turn, 100);
+        turn += taken.length; // more turns than it took: the next round's are new
+        lines = taken.map((line) => `${line}\n`).join('');
+      }
       const rawMs = rawParseMs(lines);
       appendFileSync(copy, lines);
       const profiling = profileOut !== undefined && round === rounds;

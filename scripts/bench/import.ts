@@ -29,7 +29,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -37,7 +37,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { RolloutBuilder, type RolloutScope } from '../../electron/demo/codex-rollout';
 import { writeSyntheticCorpus } from '../../electron/demo/synthetic';
 import { startWebHost } from '../../electron/host/web-host';
 import { createArborService } from '../../electron/service/arbor-service';
@@ -49,6 +48,7 @@ import { argValue } from './bench-args';
 import { freshLines } from './fresh-lines';
 import { rawParse } from './raw-parse';
 import { APPENDED_LINES, writeSingleTranscript } from './synthetic-transcript';
+import { codexTurns, writeCodexRollout } from './codex-rollout-file';
 
 const MiB = 1024 * 1024;
 /** Appends made while the full-text indexing runs, this far apart. */
@@ -812,44 +812,6 @@ async function timed<T>(run: () => Promise<T>): Promise<{ seconds: number; cpu: 
   const start = performance.now();
   const value = await run();
   return { seconds: (performance.now() - start) / 1000, cpu: cpuSeconds(process.cpuUsage(cpu)), value };
-}
-
-/** One turn of a prompt, reasoning, a command, a patch and a reply. */
-function codexTurn(builder: RolloutBuilder, turn: number): void {
-  const body = `line ${turn} of the output `.repeat(20);
-  builder
-    .user(`Turn ${turn}: fix the failing test in module ${turn % 97}`)
-    .reasoning(`Look at module ${turn % 97} first; the weekday is read in local time.`)
-    .command(`npm test -- module-${turn % 97}`, { exitCode: turn % 5 === 0 ? 1 : 0, output: `${body}\n`.repeat(8) })
-    .patch(`src/module-${turn % 97}.ts`, `return d.getDay(); // ${turn}`, `return d.getUTCDay(); // ${turn}`, turn % 7 !== 0)
-    .agent(`Turn ${turn} done: the weekday is read in UTC in module ${turn % 97}.`)
-    .complete();
-}
-
-/** Whole turns from `from` on until at least `lines` lines are written. */
-function codexTurns(builder: RolloutBuilder, from: number, lines: number): string[] {
-  const taken: string[] = [];
-  for (let turn = from; taken.length < lines; turn++) {
-    codexTurn(builder, turn);
-    taken.push(...builder.drain());
-  }
-  return taken;
-}
-
-/** Turns until the file reaches `targetBytes`; the builder goes on from there (an append). */
-async function writeCodexRollout(file: string, scope: RolloutScope, targetBytes: number): Promise<RolloutBuilder> {
-  const out = createWriteStream(file);
-  const builder = new RolloutBuilder(scope);
-  let written = 0;
-  for (let turn = 0; written < targetBytes; turn++) {
-    codexTurn(builder, turn);
-    const text = builder.drain().map((line) => `${line}\n`).join('');
-    written += Buffer.byteLength(text);
-    if (!out.write(text)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return builder;
 }
 
 const entry = process.argv.includes('--child') ? child() : process.argv.includes('--codex-only') ? codexImportRate() : parent().then(() => (process.argv.includes('--skip-codex') ? undefined : codexImportRate()));

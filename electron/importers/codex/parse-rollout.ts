@@ -21,7 +21,7 @@ import { codexLineVerdict } from './format-doctor';
 type StepCalls = StepEntry['calls'];
 type StepResults = StepEntry['results'];
 import { isCompressedRollout, readRolloutLines } from './rollout-lines';
-import { loadResumeState, saveResumeState, type RolloutSnapshot } from './resume-state';
+import { loadResumeState, RolloutCalls, saveResumeState, type RolloutSnapshot } from './resume-state';
 
 export interface CodexParseOptions extends ParseOptions {
   readonly chunkSize?: number;
@@ -34,7 +34,9 @@ export interface CodexParseOptions extends ParseOptions {
 export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, options: CodexParseOptions): Promise<ParseResult> {
   if (options.lineage !== false) return parseWithLineage(file, sink, options, parseCodexRollout);
   const resumed = await loadResumeState(file.path, options.startOffset, options.resumeState);
-  const state = new RolloutState(file, sink, options.startOffset, resumed);
+  // The kept calls are looked up only when the state they go with fits this read.
+  const calls = new RolloutCalls(resumed === null ? null : (options.resumeKey ?? null));
+  const state = new RolloutState(file, sink, options.startOffset, calls, resumed);
   const end = await readRolloutLines(file.path, (line) => state.line(line), {
     ...options,
     resumeAt: resumed === null ? undefined : { offset: resumed.at, line: resumed.line },
@@ -47,8 +49,8 @@ export async function parseCodexRollout(file: TranscriptFile, sink: ParseSink, o
   });
   state.finish();
   // A compressed file is read whole every time (its offsets are in the decompressed text): nothing to keep.
-  const resumeState = isCompressedRollout(file.path) ? null : await saveResumeState(file.path, end, state.snapshot());
-  return { ...end, resumeState };
+  if (isCompressedRollout(file.path)) return { ...end, resumeState: null };
+  return { ...end, resumeState: await saveResumeState(file.path, end, state.snapshot()), resumeKeys: calls.keys() };
 }
 
 /** The thread id a rollout's nodes are named by when it has no session_meta id: its file name's uuid, or the name. */
@@ -68,9 +70,7 @@ class RolloutState {
   /** The last step, held one line so a following token_count can give it its usage. */
   private held: ParsedNode | null = null;
   private waiting: ParsedRecord[] = [];
-  private readonly callNames = new Map<string, string>();
-  /** Call ids seen so far, and the stored id of the open (unanswered) call of each: see `pairCalls`. */
-  private readonly callsSeen = new Map<string, number>();
+  /** The stored id of each open (unanswered) call, by its raw id: see `pairCalls`. */
   private readonly openCalls = new Map<string, string>();
   private readonly lastEcho = new Map<string, { source: 'event' | 'item'; text: string; sourceId: string }>();
   private seenMeta = false;
@@ -81,6 +81,8 @@ class RolloutState {
     private readonly sink: ParseSink,
     /** Lines before this offset were imported before: read for context, not emitted again. */
     private readonly emitFrom: number,
+    /** Call ids seen so far (with those an earlier read kept): their uses and names. */
+    private readonly calls: RolloutCalls,
     /** What reading the lines before `emitFrom` told, kept by the last import: they are not read again. */
     resumed: RolloutSnapshot | null = null,
   ) {
@@ -100,7 +102,6 @@ class RolloutState {
       previous: this.previous,
       seenMeta: this.seenMeta,
       forked: this.forked,
-      calls: [...this.callsSeen].map(([id, uses]) => [id, uses, this.callNames.get(id) ?? null] as const),
       openCalls: [...this.openCalls],
       echoes: [...this.lastEcho].map(([role, echo]) => [role, echo.source, echo.text, echo.sourceId] as const),
     };
@@ -115,10 +116,6 @@ class RolloutState {
     this.previous = saved.previous;
     this.seenMeta = saved.seenMeta;
     this.forked = saved.forked;
-    for (const [id, uses, name] of saved.calls) {
-      this.callsSeen.set(id, uses);
-      if (name !== null) this.callNames.set(id, name);
-    }
     for (const [id, stored] of saved.openCalls) this.openCalls.set(id, stored);
     for (const [role, source, text, sourceId] of saved.echoes) this.lastEcho.set(role, { source, text, sourceId });
   }
@@ -168,7 +165,7 @@ class RolloutState {
       return;
     }
     const { calls, results } = this.pairCalls(entry);
-    for (const call of entry.calls) this.callNames.set(call.id, call.name);
+    for (const call of entry.calls) this.calls.setName(call.id, call.name);
     const node: ParsedNode = {
       sourceId,
       parentSourceId: this.previous,
@@ -234,8 +231,7 @@ class RolloutState {
   private pairCalls(entry: { readonly calls: StepCalls; readonly results: StepResults }): { calls: StepCalls; results: StepResults } {
     if (entry.calls.length === 0 && entry.results.length === 0) return entry;
     const calls = entry.calls.map((call) => {
-      const uses = (this.callsSeen.get(call.id) ?? 0) + 1;
-      this.callsSeen.set(call.id, uses);
+      const uses = this.calls.use(call.id);
       const id = uses === 1 ? call.id : `${call.id}${CALL_USE}${uses}`;
       this.openCalls.set(call.id, id);
       return id === call.id ? call : { ...call, id };
@@ -251,7 +247,7 @@ class RolloutState {
   private labelOf(entry: StepEntry): string {
     const result = entry.results[0];
     if (result === undefined || entry.calls.length > 0) return entry.label;
-    return toolResultLabel(this.callNames.get(result.toolUseId) ?? null, result.text, result.isError, 0);
+    return toolResultLabel(this.calls.name(result.toolUseId), result.text, result.isError, 0);
   }
 
   /** The second copy of a message (same role and text, from the other stream) right after the first. */

@@ -4,10 +4,13 @@
  * call, a repeated call id is numbered by its uses), and re-reading a 100 MB rollout from its start to emit a
  * few new lines made every append cost the whole file. Stored with the file as JSON, beside the offset it was
  * taken at, and only trusted while the file's first bytes and the bytes just before that offset are unchanged:
- * a rewritten file is read from its start again.
+ * a rewritten file is read from its start again. The calls seen, which grow with the rollout, are kept by key
+ * apart from it (RolloutCalls, ParseResult.resumeKeys): an append looks up the few its lines name and writes
+ * back the ones it changed, where reading, rebuilding and writing all of them was most of an append's cost.
  */
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import type { ResumeKeys } from '../transcript';
 
 /** The parser's state after the last line it read (parse-rollout.ts `RolloutState`). */
 export interface RolloutSnapshot {
@@ -19,8 +22,6 @@ export interface RolloutSnapshot {
   readonly previous: string | null;
   readonly seenMeta: boolean;
   readonly forked: boolean;
-  /** Every call id seen: its uses so far and its tool's name. */
-  readonly calls: readonly (readonly [id: string, uses: number, name: string | null])[];
   /** Raw call id → the stored id of its open (unanswered) use. */
   readonly openCalls: readonly (readonly [id: string, stored: string])[];
   /** Role → the last message's stream, text and node, to fold its echo from the other stream. */
@@ -36,7 +37,8 @@ interface StoredState extends RolloutSnapshot {
   readonly before: string;
 }
 
-const VERSION = 1;
+/** 2: the calls seen are kept by key (RolloutCalls); a version-1 state held them inline and is read from the start. */
+const VERSION = 2;
 /** Bytes of the file's start, and before the resume point, that must be as they were. */
 const CHECK_BYTES = 4096;
 
@@ -77,5 +79,66 @@ async function fingerprint(path: string, at: number): Promise<{ head: string; be
     return { head: await read(0, span), before: await read(at - span, span) };
   } finally {
     await handle.close();
+  }
+}
+
+/** A call id seen: how many times (a repeated id is numbered by its use) and its tool's name. */
+interface SeenCall {
+  uses: number;
+  name: string | null;
+}
+
+const CALL_KEY = 'call:';
+
+/**
+ * Every call id the rollout used so far: those of this read, and those an earlier read kept by key, looked up
+ * when a line names them (null lookup: nothing was kept, a read from the start).
+ */
+export class RolloutCalls {
+  private readonly seen = new Map<string, SeenCall>();
+  private readonly changed = new Set<string>();
+
+  constructor(private readonly lookup: ((key: string) => string | null) | null) {}
+
+  /** Counts a use of `id`; returns which use it is (1: its first). */
+  use(id: string): number {
+    const call = this.get(id) ?? { uses: 0, name: null };
+    call.uses += 1;
+    this.seen.set(id, call);
+    this.changed.add(id);
+    return call.uses;
+  }
+
+  /** After `use`: the tool the call named. */
+  setName(id: string, name: string): void {
+    const call = this.get(id);
+    if (call === undefined || call.name === name) return;
+    call.name = name;
+    this.changed.add(id);
+  }
+
+  name(id: string): string | null {
+    return this.get(id)?.name ?? null;
+  }
+
+  /** What to keep for the next read: the calls this read used, replacing every kept one when it read from the start. */
+  keys(): ResumeKeys {
+    const entries: (readonly [string, string])[] = [];
+    for (const id of this.changed) {
+      const call = this.seen.get(id)!;
+      entries.push([`${CALL_KEY}${id}`, JSON.stringify([call.uses, call.name])]);
+    }
+    return { whole: this.lookup === null, entries };
+  }
+
+  private get(id: string): SeenCall | undefined {
+    const known = this.seen.get(id);
+    if (known !== undefined || this.lookup === null) return known;
+    const kept = this.lookup(`${CALL_KEY}${id}`);
+    if (kept === null) return undefined;
+    const [uses, name] = JSON.parse(kept) as [number, string | null];
+    const call = { uses, name };
+    this.seen.set(id, call);
+    return call;
   }
 }

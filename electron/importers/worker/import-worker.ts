@@ -58,7 +58,14 @@ async function parseAll(jobs: readonly ParseJob[]): Promise<void> {
       const end = await parseFile(job, batch);
       batch.end();
       await batch.send();
-      post({ type: 'end', job: index, endOffset: end.endOffset, endLine: end.endLine, ...(end.resumeState !== undefined ? { resumeState: end.resumeState } : {}) });
+      post({
+        type: 'end',
+        job: index,
+        endOffset: end.endOffset,
+        endLine: end.endLine,
+        ...(end.resumeState !== undefined ? { resumeState: end.resumeState } : {}),
+        ...(end.resumeKeys !== undefined ? { resumeKeys: end.resumeKeys } : {}),
+      });
     } catch (error) {
       await batch.send();
       post({ type: 'failed', job: index, message: error instanceof Error ? error.message : String(error), ...(error instanceof ArborError ? { code: error.code } : {}) });
@@ -71,11 +78,17 @@ function parseFile(job: ParseJob, batch: Batch): Promise<ParseResult> {
     startOffset: job.startOffset,
     startLine: job.startLine,
     resumeState: job.resumeState,
+    ...(job.resumeKeys === undefined ? {} : { resumeKey: keyLookup(job.resumeKeys) }),
     onBytes: (bytes: number) => batch.progress(bytes),
     // Every line parsed so far is complete and its buffer is never written again: send them.
     beforeRead: () => batch.send(),
   };
   return parseTranscript(job.file, batch, options);
+}
+
+function keyLookup(entries: readonly (readonly [string, string])[]): (key: string) => string | null {
+  const values = new Map(entries);
+  return (key) => values.get(key) ?? null;
 }
 
 /** One file's lines since the last send, in order. */

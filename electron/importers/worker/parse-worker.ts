@@ -146,7 +146,12 @@ export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker 
           }
         } else if (message.type === 'end') {
           consumer = null;
-          current.resolve({ endOffset: message.endOffset, endLine: message.endLine, ...(message.resumeState !== undefined ? { resumeState: message.resumeState } : {}) });
+          current.resolve({
+            endOffset: message.endOffset,
+            endLine: message.endLine,
+            ...(message.resumeState !== undefined ? { resumeState: message.resumeState } : {}),
+            ...(message.resumeKeys !== undefined ? { resumeKeys: message.resumeKeys } : {}),
+          });
         } else if (message.type === 'failed') {
           consumer = null;
           current.reject(message.code === undefined ? new Error(message.message) : new ArborError(message.code, message.message));

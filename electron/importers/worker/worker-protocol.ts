@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from '../../../shared/errors';
 import type { ImportProblem } from '../../../shared/model';
-import type { ParsedNode, ParsedRecord, TranscriptFile } from '../transcript';
+import type { ParsedNode, ParsedRecord, ResumeKeys, TranscriptFile } from '../transcript';
 import type { BlockAhead, BlockPacking } from '../../db/blocks-ahead';
 
 /** One file to parse, from its resume point. */
@@ -17,6 +17,8 @@ export interface ParseJob {
   readonly resumeState?: string | null;
   /** How the writer batches the file, so the worker compresses its raw-line blocks ahead (absent: it does not). */
   readonly packing?: BlockPacking | null;
+  /** Every key kept with that state (ParseOptions.resumeKey, looked up here from these). */
+  readonly resumeKeys?: readonly (readonly [key: string, value: string])[];
 }
 
 /** What a batch item is: a node, a record or a problem (numbers: a batch carries one per line). */
@@ -45,6 +47,6 @@ export type FromWorker =
       /** Bytes transferred with this batch, lines and compressed blocks (backpressure). */
       readonly bytes: number;
     }
-  | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null }
+  | { readonly type: 'end'; readonly job: number; readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null; readonly resumeKeys?: ResumeKeys }
   /** The file could not be read (what the in-thread parse would have thrown); `code` when it was an ArborError. */
   | { readonly type: 'failed'; readonly job: number; readonly message: string; readonly code?: ErrorCode };

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { foldLargeWal, openDatabase, setBulkMode, type DatabaseHandles } from '../../../../electron/db/database';
+import { foldLargeWal, foldWal, openDatabase, setBulkMode, type DatabaseHandles } from '../../../../electron/db/database';
 
 let dir: string;
 let path: string;
@@ -61,4 +61,51 @@ it('without folding, bulk mode lets the WAL grow (what the fold is for)', () => 
   setBulkMode(db.write, true);
   for (let batch = 0; batch < 12; batch++) writeBatch();
   expect(walBytes()).toBeGreaterThan(12 * MiB);
+});
+
+it('a fold cuts a WAL past journal_size_limit itself, so the next commit (an append\'s) does not cut it back (issue 12)', () => {
+  setBulkMode(db.write, true);
+  for (let batch = 0; batch < 12; batch++) writeBatch();
+  expect(walBytes()).toBeGreaterThan(12 * MiB);
+  // Past the 64 MB kept (the bytes after the last frame are never read): as a big import or the index merge leaves it.
+  truncateSync(`${path}-wal`, 80 * MiB);
+  foldWal(db.write);
+  // Left at its size by a PASSIVE fold, the file was cut back to journal_size_limit by the next write transaction.
+  expect(walBytes()).toBe(0);
+  setBulkMode(db.write, false);
+  writeBatch();
+  expect(walBytes()).toBeLessThan(2 * MiB);
+  expect(db.read.prepare('SELECT count(*) AS rows FROM blobs').get()).toEqual({ rows: 13 * 16 });
+});
+
+it('a fold leaves a WAL within journal_size_limit at its size, for the next commits to write over', () => {
+  setBulkMode(db.write, true);
+  for (let batch = 0; batch < 4; batch++) writeBatch();
+  const before = walBytes();
+  foldWal(db.write);
+  expect(walBytes()).toBe(before);
+  writeBatch();
+  // Written from the start of the kept file again: it did not grow.
+  expect(walBytes()).toBe(before);
+});
+
+it('a fold does not wait for a reader on an older snapshot: it copies what it can and leaves the file to a later fold', () => {
+  setBulkMode(db.write, true);
+  writeBatch();
+  db.read.prepare('BEGIN').run();
+  try {
+    expect(db.read.prepare('SELECT count(*) AS rows FROM blobs').get()).toEqual({ rows: 16 });
+    writeBatch();
+    const timeout = db.write.pragma('busy_timeout', { simple: true });
+    truncateSync(`${path}-wal`, 80 * MiB);
+    expect(foldLargeWal(db.write, 0)).toBe(true);
+    expect(walBytes()).toBeGreaterThan(0);
+    expect(db.write.pragma('busy_timeout', { simple: true })).toBe(timeout);
+    // The reader's snapshot is whole.
+    expect(db.read.prepare('SELECT count(*) AS rows FROM blobs').get()).toEqual({ rows: 16 });
+  } finally {
+    db.read.prepare('COMMIT').run();
+  }
+  foldWal(db.write);
+  expect(walBytes()).toBe(0);
 });

@@ -28,18 +28,31 @@ interface Reading extends ParseResult {
   readonly records: number;
   /** Bytes the parser read (onBytes: counted from where it started reading). */
   readonly bytesRead: number;
+  /** The keys kept after this reading, as the store keeps them (resumeKeys replacing or added to the last ones). */
+  readonly kept: ReadonlyMap<string, string>;
 }
 
-async function read(path: string, from: { readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null } | null = null): Promise<Reading> {
+type ReadFrom = { readonly endOffset: number; readonly endLine: number; readonly resumeState?: string | null; readonly kept?: ReadonlyMap<string, string> };
+
+async function read(path: string, from: ReadFrom | null = null): Promise<Reading> {
   const nodes: ParsedNode[] = [];
   let records = 0;
   let bytesRead = 0;
+  const before = from?.kept ?? new Map<string, string>();
   const end = await parseCodexRollout(
     await codexFile(path),
     { node: (node) => nodes.push(node), record: () => records++, problem: () => {} },
-    { startOffset: from?.endOffset ?? 0, startLine: from?.endLine ?? 1, resumeState: from?.resumeState ?? null, onBytes: (bytes) => (bytesRead = bytes) },
+    {
+      startOffset: from?.endOffset ?? 0,
+      startLine: from?.endLine ?? 1,
+      resumeState: from?.resumeState ?? null,
+      resumeKey: (key) => before.get(key) ?? null,
+      onBytes: (bytes) => (bytesRead = bytes),
+    },
   );
-  return { ...end, nodes, records, bytesRead };
+  const kept = new Map(end.resumeKeys?.whole === false ? before : []);
+  for (const [key, value] of end.resumeKeys?.entries ?? []) kept.set(key, value);
+  return { ...end, nodes, records, bytesRead, kept };
 }
 
 /** What the store keeps of a node, raw bytes aside. */
@@ -124,8 +137,55 @@ it('a state kept at another offset is not used (an import stopped between its ro
   const later = await read(path, early);
   await appendFile(path, `${lines.slice(10).join('\n')}\n`);
   // The rows reached `later`, the state stayed at `early`: read from the start, emitting from `later` on.
-  const mismatched = await read(path, { endOffset: later.endOffset, endLine: later.endLine, resumeState: early.resumeState });
+  const mismatched = await read(path, { endOffset: later.endOffset, endLine: later.endLine, resumeState: early.resumeState, kept: later.kept });
   const resumed = await read(path, later);
   expect(mismatched.bytesRead).toBeGreaterThan(resumed.bytesRead);
   expect(rows(mismatched.nodes)).toEqual(rows(resumed.nodes));
+});
+
+/** The kept keys, counting the parser's lookups of them. */
+class CountedLookups extends Map<string, string> {
+  lookups = 0;
+  override get(key: string): string | undefined {
+    this.lookups++;
+    return super.get(key);
+  }
+}
+
+/** A rollout of `turns` turns (each a command and a patch, two calls), read, then three more turns appended and read on. */
+async function appendedTo(name: string, turns: number): Promise<{ first: Reading; second: Reading; lookups: number; whole: Reading }> {
+  const builder = new RolloutBuilder(scope);
+  const turn = (at: number) =>
+    builder.user(`Turn ${at}`).command(`npm test -- ${at}`, { exitCode: at % 2, output: `output ${at}\n` }).patch(`src/m${at % 5}.ts`, `a${at}`, `b${at}`, true).agent(`Done ${at}`).complete();
+  for (let at = 0; at < turns; at++) turn(at);
+  const before = builder.drain();
+  for (let at = turns; at < turns + 3; at++) turn(at);
+  const after = builder.drain();
+  const path = join(dir, `${name}.jsonl`);
+  await writeFile(path, `${before.join('\n')}\n`);
+  const first = await read(path);
+  await appendFile(path, `${after.join('\n')}\n`);
+  const kept = new CountedLookups(first.kept);
+  const second = await read(path, { ...first, kept });
+  const wholePath = join(dir, `${name}-whole.jsonl`);
+  await writeFile(wholePath, `${[...before, ...after].join('\n')}\n`);
+  return { first, second, lookups: kept.lookups, whole: await read(wholePath) };
+}
+
+it('an append keeps, looks up and writes back state for its own calls only, however many calls the rollout made before', async () => {
+  const small = await appendedTo('small', 10);
+  const big = await appendedTo('big', 400);
+  expect(big.first.kept.size).toBeGreaterThan(small.first.kept.size * 20);
+  // The state itself does not hold the calls: the same size (ids and offsets aside) for 20 calls and for 800.
+  expect(big.first.resumeState!.length).toBeLessThan(small.first.resumeState!.length + 100);
+  // What the append writes back: its own six calls, added to what was kept.
+  expect(small.second.resumeKeys).toEqual({ whole: false, entries: expect.any(Array) });
+  expect(big.second.resumeKeys!.entries.length).toBe(small.second.resumeKeys!.entries.length);
+  expect(big.second.resumeKeys!.entries.length).toBe(6);
+  // What it looks up: the calls its lines name, once each (none is an earlier call's id here).
+  expect(big.lookups).toBe(small.lookups);
+  expect(big.lookups).toBeLessThanOrEqual(6);
+  // And what it reads is still what a reading of the whole rollout gives.
+  expect(rows([...big.first.nodes, ...big.second.nodes])).toEqual(rows(big.whole.nodes));
+  expect(big.second.kept.size).toBe(big.whole.kept.size);
 });
