@@ -67,8 +67,15 @@ export const WRITE_WORKER_TURN_MS = 100;
  * garbage between scavenges. One 239 MB transcript peaked at 519–538 MB RSS without it and 456–498 MB with it
  * (budget 500 MB; same load, same CPU time and bytes written; 454–461 MB with 32 MiB in flight, import-worker.ts). No change of the previous session raised the
  * peak: its starting code (8d1703b) measured 525 MB at that load too.
+ *
+ * Their old generation is capped too. Under Node's default limit (4 GB on this machine) V8 lets an old generation grow
+ * to up to 4× what survived its last full collection before collecting again; under 512 MB that factor is ~1.4×. The
+ * write worker keeps ~25 MB (heap snapshot at the peak of a 239 MB import) and its heap stood at 95–107 MB, the parse
+ * worker's at 55–64 MB; capped, 60–69 and 30–35 MB, and the import peak of a 955 MB transcript went from 500 to 394 MB
+ * RSS (outside sampler). Neither thread keeps more than a batch and its recent ids; the worst single parse, a 64 MiB
+ * line (line-reader.ts's cut) of 8M tiny objects, takes ~324 MB of heap and still fits.
  */
-export const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
+export const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 } as const;
 
 export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
   const turnBudgetMs = options.turnBudgetMs ?? 0;
