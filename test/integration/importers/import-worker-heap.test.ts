@@ -10,7 +10,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { expect, it } from 'vitest';
-import { WORKER_HEAP_LIMITS } from '../../../electron/importers/worker/parse-worker';
+import { WORKER_HEAP_LIMITS, WRITE_WORKER_HEAP_LIMITS } from '../../../electron/importers/worker/parse-worker';
 
 const CHURN = `
 const v8 = require('node:v8');
@@ -30,14 +30,27 @@ parentPort.postMessage({ largest, limit: v8.getHeapStatistics().heap_size_limit,
 
 const MiB = 1024 * 1024;
 
-it("an import worker's heap stays near what it keeps: its old generation is capped, not Node's 4 GB default", async () => {
-  const worker = new Worker(CHURN, { eval: true, resourceLimits: WORKER_HEAP_LIMITS });
+async function churnIn(limits: typeof WORKER_HEAP_LIMITS | typeof WRITE_WORKER_HEAP_LIMITS): Promise<{ largest: number; limit: number; kept: number }> {
+  const worker = new Worker(CHURN, { eval: true, resourceLimits: limits });
   const [report] = (await once(worker, 'message')) as [{ largest: number; limit: number; kept: number }];
   await worker.terminate();
   expect(report.kept).toBe(220_000);
+  return report;
+}
+
+it("the parse worker's heap stays near what it keeps: its old generation is capped, not Node's 4 GB default", async () => {
+  const report = await churnIn(WORKER_HEAP_LIMITS);
   // The cap itself, and room under it for one 64 MiB line of tiny objects, the worst a parse meets (~324 MB of heap).
   expect(report.limit).toBeLessThanOrEqual(600 * MiB);
   expect(report.limit).toBeGreaterThanOrEqual(400 * MiB);
   // Without the cap this heap reached 254–279 MB; with it 114–122 MB (load 17 on 2 cores).
   expect(report.largest).toBeLessThan(180 * MiB);
+}, 60_000);
+
+it("the write worker's heap is capped too, higher (fewer full collections on the thread that sets the import's pace)", async () => {
+  const report = await churnIn(WRITE_WORKER_HEAP_LIMITS);
+  expect(report.limit).toBeLessThanOrEqual(1100 * MiB);
+  expect(report.limit).toBeGreaterThan(600 * MiB);
+  // Uncapped 254–279 MB; at 1024 MB 122–130 MB.
+  expect(report.largest).toBeLessThan(200 * MiB);
 }, 60_000);
