@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ArborError, CancelledError, type ArborErrorData } from '../../shared/errors';
 import type { ImportProgress, SessionId } from '../../shared/model';
-import { profilingArgv, WORKER_HEAP_LIMITS } from '../importers/worker/parse-worker';
+import { profilingArgv, WRITE_WORKER_HEAP_LIMITS } from '../importers/worker/parse-worker';
 import type { FullTextIndexer } from './full-text-indexer';
 import type { ImportOutcome } from './import-sessions';
 import type { FromWriteWorker, ToWriteWorker, WriteWorkerData } from './import-write-protocol';
@@ -97,7 +97,7 @@ export function startImportWorkerHost(storeFile: string, options: ImportWorkerHo
       ...(options.claudeConfigDir === undefined ? {} : { claudeConfigDir: options.claudeConfigDir }),
       ...(options.indexChunkRows === undefined ? {} : { indexChunkRows: options.indexChunkRows }),
     };
-    const started = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
+    const started = new Worker(entry.filename, { execArgv: [...entry.execArgv, ...profilingArgv()], workerData: data, resourceLimits: WRITE_WORKER_HEAP_LIMITS });
     const stopped = (why: string): void => {
       if (worker !== started) return;
       worker = null;

@@ -73,8 +73,23 @@ export const WRITE_WORKER_TURN_MS = 100;
  * garbage between scavenges. One 239 MB transcript peaked at 519–538 MB RSS without it and 456–498 MB with it
  * (budget 500 MB; same load, same CPU time and bytes written; 454–461 MB with 32 MiB in flight, import-worker.ts). No change of the previous session raised the
  * peak: its starting code (8d1703b) measured 525 MB at that load too.
+ *
+ * Their old generation is capped too. Under Node's default limit (4 GB on this machine) V8 lets an old generation grow
+ * to up to 4× what survived its last full collection before collecting again; under 512 MB that factor is ~1.4×. The
+ * write worker keeps ~25 MB (heap snapshot at the peak of a 239 MB import) and its heap stood at 95–107 MB, the parse
+ * worker's at 55–64 MB; capped at 512 MB, 60–69 and 30–35 MB, and the import peak of a 955 MB transcript went from 500
+ * to 394 MB RSS (outside sampler; the write worker has its own, higher cap below). Neither thread keeps more than a batch and its recent ids; the worst single parse, a 64 MiB
+ * line (line-reader.ts's cut) of 8M tiny objects, takes ~324 MB of heap and still fits.
  */
-export const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
+export const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 512 } as const;
+
+/**
+ * The write worker's: its old generation turns over a batch's nodes and statements' strings on every batch, so at
+ * 512 MB it ran 72 full collections on a 239 MB import (14 uncapped; 1.1 s more of its thread, the one that sets the
+ * pace: 31.0 -> 37.9 cpu-ms/MB). At 1024 MB (growing factor ~1.6x) 51 collections and 35.3 cpu-ms/MB, with the same
+ * peak (378 MB at 239 MB, 400 MB at 955 MB); at 2048 MB 14 collections, no CPU cost, but 444 / 483 MB.
+ */
+export const WRITE_WORKER_HEAP_LIMITS = { ...WORKER_HEAP_LIMITS, maxOldGenerationSizeMb: 1024 } as const;
 
 export function startParseWorker(options: ParseWorkerOptions = {}): ParseWorker {
   const turnBudgetMs = options.turnBudgetMs ?? 0;
