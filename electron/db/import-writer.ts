@@ -178,8 +178,11 @@ export function readFileState(statements: ImportStatements, path: string): Store
 }
 
 export interface FileImportOptions {
-  /** Called after each batch is committed (between transactions: the store may be written, e.g. linked). */
-  readonly onBatchStored?: () => void;
+  /**
+   * Called after each batch is committed (between transactions: the store may be written, e.g. linked), with
+   * the batch's size (its lines' characters, as BATCH_BYTES counts them).
+   */
+  readonly onBatchStored?: (batchBytes: number) => void;
   /** False: raw lines are stored as read, one a row, compressed later in the background (a small append; raw-line.ts). */
   readonly compressRaw?: boolean;
   /**
@@ -211,7 +214,7 @@ class FileImportWriter implements FileImport {
   /** The session id this (main) file is, by its name or most of its lines (lineage-links.ts); null: not worked out. */
   private identity: string | null = null;
   private batchLines: number;
-  private readonly onBatchStored: (() => void) | null;
+  private readonly onBatchStored: ((batchBytes: number) => void) | null;
   private readonly flushBatch: () => void;
   private readonly finishInOne: (end: { readonly endOffset: number; readonly endLine: number }) => void;
   /** The file's row, inserted by the first transaction that writes: its own commit rewrote the files' pages once more. */
@@ -295,11 +298,12 @@ class FileImportWriter implements FileImport {
 
   private batchStored(): void {
     foldLargeWal(this.db);
+    const bytes = this.batchBytes;
     this.nodes = [];
     this.records = [];
     this.batchBytes = 0;
     this.batchLines = BATCH_LINES;
-    this.onBatchStored?.();
+    this.onBatchStored?.(bytes);
   }
 
   private writeBatch(): void {

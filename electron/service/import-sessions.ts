@@ -85,6 +85,15 @@ export const COMPRESS_LATER_BELOW_BYTES = 1024 * 1024;
  * indexes are random, so a commit per file (of ~5 MB, 37 on the 200 MB bench) wrote 2.3x the input.
  */
 const GROUP_BYTES = 24 * 1024 * 1024;
+/**
+ * A big file's batches after its first are stored in write groups too, each committed once it holds this share
+ * of what the file stored before it (and at least BIG_GROUP_BYTES): every commit writes each page of the
+ * random-keyed indexes (node id, tool-call id, tool-result id, reply key) again, and those grow with the file, so
+ * a commit per batch (~25 at 1 GB) wrote them 0.75x the input, growing with the square of the file (issue 12).
+ * Commits growing with the file write them a bounded number of times over, whatever its size.
+ */
+const BIG_GROUP_SHARE = 0.5;
+const BIG_GROUP_BYTES = 64 * 1024 * 1024;
 /** An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal). */
 const FOLD_WAL_FROM_BYTES = 16 * 1024 * 1024;
 
@@ -139,7 +148,7 @@ export async function importSessions(
       }
       const big = item.file.size - item.startOffset >= (options.listBeforeBytes ?? LIST_BEFORE_BYTES);
       // Sessions stored before a big file are listed before it starts, not after it (it may take minutes);
-      // its batches commit on their own, so its session is listed while it imports.
+      // its first batch commits on its own, so its session is listed while it imports (the rest in growing groups).
       if (big) linked.beforeBigFile();
       else linked.group();
       progress.beginFile(item.file.path);
@@ -396,16 +405,30 @@ class LinkedSoFar {
 
   /**
    * For a big file: what to call after each of its batches is stored. The first links at once (a session
-   * that takes minutes to import is listed, and can be opened, within a second of the import reaching it);
-   * the rest at most every `sessionsChangedEveryMs`, as between files.
+   * that takes minutes to import is listed, and can be opened, within a second of the import reaching it); the
+   * later ones join a write group, committed (and linked, when someone listens) once it holds BIG_GROUP_SHARE of
+   * what the file stored before it.
    */
-  batchStored(): () => void {
+  batchStored(): (batchBytes: number) => void {
     let first = true;
-    return () => {
-      if (!this.options.onSessionsChanged) return;
-      this.pending = true;
-      if (first || performance.now() - this.lastLink >= (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) this.link();
-      first = false;
+    let fileBytes = 0;
+    return (batchBytes) => {
+      fileBytes += batchBytes;
+      if (first) {
+        first = false;
+        if (this.options.onSessionsChanged) {
+          this.pending = true;
+          this.link();
+        }
+        this.group();
+        return;
+      }
+      this.groupBytes += batchBytes;
+      if (this.options.onSessionsChanged) this.pending = true;
+      if (this.groupBytes < Math.max(BIG_GROUP_BYTES, (fileBytes - this.groupBytes) * BIG_GROUP_SHARE)) return;
+      if (this.pending) this.link();
+      else this.commit();
+      this.group();
     };
   }
 
