@@ -191,11 +191,13 @@ export function createStoredGraphs(handles: DatabaseHandles): StoredGraphs {
   // A page's segment is read through the writer's bounded page cache, not the reader's map: every mapped page
   // read stays in the process's RSS, and the 62 pages of a 1M-node session are 126 MB of them.
   const pageReads = handles.readOnly ? reads : prepareReads(handles.write);
+  // Deferred: the writer connection's transactions begin IMMEDIATE (database.ts), and a page read that took the
+  // write lock waited for the import's open write transaction (another connection's: the write worker's).
   const segment = (handles.readOnly ? handles.read : handles.write).transaction((sessionId: SessionId, index: number): StoredGraphSegment | null => {
     const state = stateOf(pageReads.state.get(sessionId, sessionId));
     const row = pageReads.segmentAt.get(sessionId, index);
     return row === undefined ? null : { version: state.version, text: textOf(row), nodes: row.node_count, segments: state.segments };
-  });
+  }).deferred;
   const texts = handles.read.transaction((sessionId: SessionId) => {
     const state = stateOf(reads.state.get(sessionId, sessionId));
     if (!whole(state)) return null;
