@@ -191,6 +191,29 @@ export interface FileImportOptions {
    * small first batch was a commit of its own that wrote every page of the random-keyed indexes again (issue 12).
    */
   readonly smallFirstBatch?: boolean;
+  /**
+   * True: a batch written inside an open write group (a big file's, import-sessions.ts) is no savepoint of its own.
+   * A savepoint's journal keeps, in memory (temp_store), the old copy of every page the batch touches that the
+   * group already held: every page of the random-keyed indexes, ~60 MB at 2.5 GB. A batch that fails then rolls
+   * the whole group back: its batches are read again by the next import, as after a crash.
+   */
+  readonly unsavedInGroup?: boolean;
+}
+
+/** A transaction of its own outside a write group; inside one, no savepoint: a failure rolls the group back (FileImportOptions.unsavedInGroup). */
+function unsavedInGroup(db: WritableDB) {
+  return <A extends unknown[]>(work: (...args: A) => void) => {
+    const alone = db.transaction(work);
+    return (...args: A): void => {
+      if (!db.inTransaction) return alone(...args);
+      try {
+        work(...args);
+      } catch (error) {
+        if (db.inTransaction) db.prepare('ROLLBACK').run();
+        throw error;
+      }
+    };
+  };
 }
 
 export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile, options: FileImportOptions = {}): FileImport {
@@ -237,9 +260,10 @@ class FileImportWriter implements FileImport {
     this.formatCounted = fileId === null || statements.formatCounted.get(fileId)?.format_counted === 1;
     this.onBatchStored = options.onBatchStored ?? null;
     this.batchLines = (options.smallFirstBatch ?? true) ? FIRST_BATCH_LINES : BATCH_LINES;
-    this.flushBatch = this.undoingFileId(db.transaction(() => this.writeBatch()));
+    const transaction = options.unsavedInGroup === true ? unsavedInGroup(db) : db.transaction.bind(db);
+    this.flushBatch = this.undoingFileId(transaction(() => this.writeBatch()));
     // The last batch and the file's resume point commit together: each commit writes the pages it touched again.
-    this.finishInOne = this.undoingFileId(db.transaction((end: { readonly endOffset: number; readonly endLine: number }) => {
+    this.finishInOne = this.undoingFileId(transaction((end: { readonly endOffset: number; readonly endLine: number }) => {
       if (this.nodes.length > 0 || this.records.length > 0) this.writeBatch();
       this.statements.finishFile.run(this.file.size, this.file.mtimeMs, end.endOffset, end.endLine, this.firstCwd, this.fileId);
     }));

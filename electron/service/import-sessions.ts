@@ -162,7 +162,7 @@ export async function importSessions(
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big, unsavedInGroup: big }, tally, options.fileHistory, longLines);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -171,7 +171,7 @@ export async function importSessions(
         longLines.length = 0;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { startOffset: item.startOffset, startLine: item.startLine, resumeState: item.resumeState, signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big, unsavedInGroup: big }, tally, options.fileHistory, longLines);
       }
       if (result.sessionId !== null && options.fileHistory !== undefined) {
         await keepFileHistory(options.fileHistory, item.file, problems, signal, (path) => progress.backup(path));

@@ -297,3 +297,17 @@ it('a crash while a big file\'s batches are stored together keeps its first batc
     recovered.close();
   }
 });
+
+it('a batch that fails inside a big file\'s write group rolls the group back (no half batch is kept), and the next import stores the file whole', async () => {
+  writeBigSession(24_500);
+  // The store failing on one line of the third batch (a full disk, say).
+  store.handles.write.exec("CREATE TEMP TRIGGER failing BEFORE INSERT ON main.nodes WHEN NEW.id = 'b12000' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+  await expect(importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'j', listBeforeBytes: 1024 })).rejects.toThrow('disk full');
+  expect(store.handles.write.inTransaction).toBe(false);
+  // The first batch committed alone; the group after it (the second batch and the third's first lines) is gone.
+  expect(store.getSession('S9')?.nodeCount).toBe(500);
+  store.handles.write.exec('DROP TRIGGER failing');
+  await importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'k', listBeforeBytes: 1024 });
+  expect(store.getSession('S9')?.nodeCount).toBe(24_500);
+  expect(store.getSessionNodes('S9').slice(11_999, 12_002).map((node) => node.parentId)).toEqual(['b11998', 'b11999', 'b12000']);
+});
