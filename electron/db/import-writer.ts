@@ -169,8 +169,11 @@ export function readFileState(statements: ImportStatements, path: string): Store
 }
 
 export interface FileImportOptions {
-  /** Called after each batch is committed (between transactions: the store may be written, e.g. linked). */
-  readonly onBatchStored?: () => void;
+  /**
+   * Called after each batch is committed (between transactions: the store may be written, e.g. linked), with
+   * the batch's size (its lines' characters, as BATCH_BYTES counts them).
+   */
+  readonly onBatchStored?: (batchBytes: number) => void;
   /** False: raw lines are stored as read, one a row, compressed later in the background (a small append; raw-line.ts). */
   readonly compressRaw?: boolean;
   /**
@@ -179,6 +182,29 @@ export interface FileImportOptions {
    * small first batch was a commit of its own that wrote every page of the random-keyed indexes again (issue 12).
    */
   readonly smallFirstBatch?: boolean;
+  /**
+   * True: a batch written inside an open write group (a big file's, import-sessions.ts) is no savepoint of its own.
+   * A savepoint's journal keeps, in memory (temp_store), the old copy of every page the batch touches that the
+   * group already held: every page of the random-keyed indexes, ~60 MB at 2.5 GB. A batch that fails then rolls
+   * the whole group back: its batches are read again by the next import, as after a crash.
+   */
+  readonly unsavedInGroup?: boolean;
+}
+
+/** A transaction of its own outside a write group; inside one, no savepoint: a failure rolls the group back (FileImportOptions.unsavedInGroup). */
+function unsavedInGroup(db: WritableDB) {
+  return <A extends unknown[]>(work: (...args: A) => void) => {
+    const alone = db.transaction(work);
+    return (...args: A): void => {
+      if (!db.inTransaction) return alone(...args);
+      try {
+        work(...args);
+      } catch (error) {
+        if (db.inTransaction) db.prepare('ROLLBACK').run();
+        throw error;
+      }
+    };
+  };
 }
 
 export function beginFileImport(db: WritableDB, statements: ImportStatements, file: TranscriptFile, options: FileImportOptions = {}): FileImport {
@@ -202,7 +228,7 @@ class FileImportWriter implements FileImport {
   /** The session id this (main) file is, by its name or most of its lines (lineage-links.ts); null: not worked out. */
   private identity: string | null = null;
   private batchLines: number;
-  private readonly onBatchStored: (() => void) | null;
+  private readonly onBatchStored: ((batchBytes: number) => void) | null;
   private readonly flushBatch: () => void;
   private readonly finishInOne: (end: { readonly endOffset: number; readonly endLine: number }) => void;
   /** The file's row, inserted by the first transaction that writes: its own commit rewrote the files' pages once more. */
@@ -228,9 +254,10 @@ class FileImportWriter implements FileImport {
     this.formatCounted = fileId === null || statements.formatCounted.get(fileId)?.format_counted === 1;
     this.onBatchStored = options.onBatchStored ?? null;
     this.batchLines = (options.smallFirstBatch ?? true) ? FIRST_BATCH_LINES : BATCH_LINES;
-    this.flushBatch = this.undoingFileId(db.transaction(() => this.writeBatch()));
+    const transaction = options.unsavedInGroup === true ? unsavedInGroup(db) : db.transaction.bind(db);
+    this.flushBatch = this.undoingFileId(transaction(() => this.writeBatch()));
     // The last batch and the file's resume point commit together: each commit writes the pages it touched again.
-    this.finishInOne = this.undoingFileId(db.transaction((end: { readonly endOffset: number; readonly endLine: number }) => {
+    this.finishInOne = this.undoingFileId(transaction((end: { readonly endOffset: number; readonly endLine: number }) => {
       if (this.nodes.length > 0 || this.records.length > 0) this.writeBatch();
       this.statements.finishFile.run(this.file.size, this.file.mtimeMs, end.endOffset, end.endLine, this.firstCwd, this.fileId);
     }));
@@ -296,11 +323,12 @@ class FileImportWriter implements FileImport {
   private batchStored(): void {
     foldLargeWal(this.db);
     this.ahead.dropThrough(this.lastOffset);
+    const bytes = this.batchBytes;
     this.nodes = [];
     this.records = [];
     this.batchBytes = 0;
     this.batchLines = BATCH_LINES;
-    this.onBatchStored?.();
+    this.onBatchStored?.(bytes);
   }
 
   private writeBatch(): void {

@@ -62,8 +62,8 @@ export function toFtsQuery(input: string | readonly SearchTerm[]): string | null
   return terms.map((term) => quote(term.text) + (term.prefix ? '*' : '')).join(' ');
 }
 
-/** Prefix lengths the index keeps (migration 010): a longer prefix makes FTS5 merge every term it starts. */
-const INDEXED_PREFIX = 3;
+/** The longest prefix the index keeps (migration 043; 3 from 010): a longer one makes FTS5 merge every term it starts. */
+const INDEXED_PREFIX = 2;
 
 /**
  * For a last word of more letters than the prefix index holds, still being typed: the same terms with that

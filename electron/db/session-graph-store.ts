@@ -195,7 +195,7 @@ export function createStoredGraphs(handles: DatabaseHandles): StoredGraphs {
     const state = stateOf(pageReads.state.get(sessionId, sessionId));
     const row = pageReads.segmentAt.get(sessionId, index);
     return row === undefined ? null : { version: state.version, text: textOf(row), nodes: row.node_count, segments: state.segments };
-  });
+  }).deferred;
   const texts = handles.bulk.transaction((sessionId: SessionId) => {
     const state = stateOf(pageReads.state.get(sessionId, sessionId));
     if (!whole(state)) return null;

@@ -89,6 +89,15 @@ export const COMPRESS_LATER_BELOW_BYTES = 1024 * 1024;
  */
 const GROUP_BYTES = 24 * 1024 * 1024;
 /**
+ * A big file's batches after its first are stored in write groups too, each committed once it holds this share
+ * of what the file stored before it (and at least BIG_GROUP_BYTES): every commit writes each page of the
+ * random-keyed indexes (node id, tool-call id, tool-result id, reply key) again, and those grow with the file, so
+ * a commit per batch (~25 at 1 GB) wrote them 0.75x the input, growing with the square of the file (issue 12).
+ * Commits growing with the file write them a bounded number of times over, whatever its size.
+ */
+const BIG_GROUP_SHARE = 0.5;
+const BIG_GROUP_BYTES = 64 * 1024 * 1024;
+/**
  * An import reading at least this much folds the WAL back into the store as it ends (SessionStore.foldWal), and
  * as its write groups commit once it is large. One reading less (an append) never folds: the indexer folds between
  * its steps, and an append that arrived as the index merge began found 254 MB of WAL and folded it, 1.5 of its
@@ -149,7 +158,7 @@ export async function importSessions(
       }
       const big = isBigFile(item, listBefore);
       // Sessions stored before a big file are listed before it starts, not after it (it may take minutes);
-      // its batches commit on their own, so its session is listed while it imports.
+      // its first batch commits on its own, so its session is listed while it imports (the rest in growing groups).
       if (big) linked.beforeBigFile();
       else linked.group();
       progress.beginFile(item.file.path);
@@ -163,7 +172,7 @@ export async function importSessions(
           worker !== null && workerHasRest
             ? (sink) => (worker as ParseWorker).next(sink, onBytes, signal)
             : (sink) => reader.parse(item.file, sink, { ...resumeOf(store, item), signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big, unsavedInGroup: big }, tally, options.fileHistory, longLines);
       } catch (error) {
         if (!(error instanceof ParseWorkerFailedError)) throw error;
         // Lines it already delivered are stored again harmlessly (nodes dedupe by id, records by offset).
@@ -172,7 +181,7 @@ export async function importSessions(
         longLines.length = 0;
         const parse: ParseFile = (sink) =>
           reader.parse(item.file, sink, { ...resumeOf(store, item), signal, onBytes });
-        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big }, tally, options.fileHistory, longLines);
+        result = await importFile(store, reader, item, parse, problems, signal, { onBatchStored, compressRaw: compressLater === null, smallFirstBatch: big, unsavedInGroup: big }, tally, options.fileHistory, longLines);
       }
       if (result.sessionId !== null && options.fileHistory !== undefined) {
         await keepFileHistory(options.fileHistory, item.file, problems, signal, (path) => progress.backup(path));
@@ -389,6 +398,8 @@ class LinkedSoFar {
   private grouped = false;
   private groupBytes = 0;
   private lastCommit = -Infinity;
+  /** Sessions linked inside the open write group, announced once it commits. */
+  private readonly inGroup = new Set<SessionId>();
 
   constructor(
     private readonly store: SessionStore,
@@ -407,11 +418,17 @@ class LinkedSoFar {
 
   /** Commits the write group, if one is open: its rows become visible to the other connections. */
   commit(): void {
-    if (!this.grouped) return;
-    this.grouped = false;
-    this.groupBytes = 0;
-    this.lastCommit = performance.now();
-    this.store.commitWriteGroup(this.folds);
+    if (this.grouped) {
+      this.grouped = false;
+      this.groupBytes = 0;
+      this.lastCommit = performance.now();
+      this.store.commitWriteGroup(this.folds);
+    }
+    // Sessions linked inside the group are readable on every connection now.
+    if (this.inGroup.size === 0) return;
+    const linked = [...this.inGroup];
+    this.inGroup.clear();
+    this.announce(linked);
   }
 
   /**
@@ -435,17 +452,44 @@ class LinkedSoFar {
 
   /**
    * For a big file: what to call after each of its batches is stored. The first links at once (a session
-   * that takes minutes to import is listed, and can be opened, within a second of the import reaching it);
-   * the rest at most every `sessionsChangedEveryMs`, as between files.
+   * that takes minutes to import is listed, and can be opened, within a second of the import reaching it); the
+   * later ones join a write group, committed (and linked, when someone listens) once it holds BIG_GROUP_SHARE of
+   * what the file stored before it.
    */
-  batchStored(): () => void {
+  batchStored(): (batchBytes: number) => void {
     let first = true;
-    return () => {
-      if (!this.options.onSessionsChanged) return;
-      this.pending = true;
-      if (first || performance.now() - this.lastLink >= (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) this.link();
-      first = false;
+    let fileBytes = 0;
+    return (batchBytes) => {
+      fileBytes += batchBytes;
+      if (first) {
+        first = false;
+        if (this.options.onSessionsChanged) {
+          this.pending = true;
+          this.link();
+        }
+        this.group();
+        return;
+      }
+      this.groupBytes += batchBytes;
+      if (this.options.onSessionsChanged) this.pending = true;
+      if (this.groupBytes < Math.max(BIG_GROUP_BYTES, (fileBytes - this.groupBytes) * BIG_GROUP_SHARE)) {
+        // Linked as often as before, inside the group (announced at its commit): a link run over a whole group's
+        // nodes held them all in memory at once (+70 MB of the import's peak at 1 GB).
+        if (this.pending && performance.now() - this.lastLink >= (this.options.sessionsChangedEveryMs ?? SESSIONS_CHANGED_MS)) this.linkInGroup();
+        return;
+      }
+      if (this.pending) this.link();
+      else this.commit();
+      this.group();
     };
+  }
+
+  /** Links what is stored so far inside the open write group; the sessions are announced when it commits. */
+  private linkInGroup(): void {
+    this.lastLink = performance.now();
+    const link = this.store.linkChangedSessions();
+    this.addProblems(link.problems);
+    for (const id of link.sessionIds) this.inGroup.add(id);
   }
 
   private link(): void {
@@ -453,9 +497,9 @@ class LinkedSoFar {
     this.pending = false;
     // In the write group, then committed with it: the sessions announced are readable on every connection.
     const link = this.store.linkChangedSessions();
-    this.commit();
+    for (const id of link.sessionIds) this.inGroup.add(id);
     this.addProblems(link.problems);
-    this.announce(link.sessionIds);
+    this.commit();
   }
 
   announce(sessionIds: readonly SessionId[]): void {

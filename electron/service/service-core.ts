@@ -108,8 +108,9 @@ export async function createServiceWith(options: ArborServiceOptions, parts: Ser
   if (!readOnly) await recoverOperations(workspace);
   // A store from before tokens were counted (migration 023) counts its stored lines in the background now,
   // not at the next import: the Statistics view says "counting…" until then. Rows indexed before migration 039
-  // get their kind×project token the same way (searches match as before until then).
-  if (!readOnly && (store.pendingUsageRows() > 0 || store.pendingFacetRewriteRows() > 0)) indexer.kick();
+  // get their kind×project token the same way (searches match as before until then), and rows not yet indexed
+  // (a run stopped mid-way, or an index a migration builds again, 043) are indexed now, not at the next import.
+  if (!readOnly && (store.pendingUsageRows() > 0 || store.pendingFacetRewriteRows() > 0 || store.pendingIndexRows() > 0)) indexer.kick();
   // A session that received nodes needs its reconstruction rebuilt.
   events.on('sessions.changed', ({ sessionIds }) => workspace.states.forget(sessionIds));
   const { graphInPages, ...graphs } = createSessionGraphs(workspace);

@@ -36,6 +36,7 @@ import { migration039KindProjectFacets } from './039-kind-project-facets';
 import { migration040ParseStates } from './040-parse-states';
 import { migration041ResultIds } from './041-result-ids';
 import { migration042NarrowGraphIndex } from './042-narrow-graph-index';
+import { migration043TwoLetterPrefixes } from './043-two-letter-prefixes';
 import { migration045ParseStateKeys } from './045-parse-state-keys';
 
 export interface Migration {
@@ -49,7 +50,7 @@ export interface Migration {
   isApplied?(db: WritableDB): boolean;
 }
 
-export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration038FormatCounts, migration039KindProjectFacets, migration040ParseStates, migration041ResultIds, migration042NarrowGraphIndex, migration045ParseStateKeys];
+export const MIGRATIONS: readonly Migration[] = [migration001Sessions, migration002SearchTextFromRaw, migration003GraphIndex, migration004Snapshots, migration005SnapshotLinks, migration006Operations, migration007Forks, migration008OperationFolders, migration010SearchOrder, migration011LinkState, migration013CompactStore, migration014SessionLineage, migration015SessionRecords, migration017SessionListColumns, migration020NodeRenames, migration022SessionGraphs, migration023TokenUsage, migration024Forget, migration025SearchMerge, migration026GraphDropsByWriter, migration027FileHistoryCopies, migration030MergeRecords, migration033UsageDeletedByList, migration034LongLines, migration035RawBlocks, migration037SearchChunkMemory, migration038FormatCounts, migration039KindProjectFacets, migration040ParseStates, migration041ResultIds, migration042NarrowGraphIndex, migration043TwoLetterPrefixes, migration045ParseStateKeys];
 
 export function currentVersion(db: WritableDB): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStoredGraphs, prepareSessionGraphWrites, storeSessionGraph, type StoredGraphs } from '../../../electron/db/session-graph-store';
 import { openSessionStore, type SessionStore } from '../../../electron/db/session-store';
@@ -178,5 +179,24 @@ describe('the stored graph of a session', () => {
     importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder(chain('n', 1, 't9-a'), 41));
     expect(graphs.segment('S1', 0)!.version).not.toBe(first.version);
     expect(graphs.segment('S1', 0)!.text).toBe(first.text);
+  });
+
+  it('regression: a page read took the write lock (BEGIN IMMEDIATE on the writer connection) and waited for an import\'s open write transaction; it reads beside it', async () => {
+    importFile(transcriptFile('/t/a.jsonl', { sessionHint: 'S1' }), inOrder(chain('t', 10, null)));
+    await graphs.ensure('S1');
+    const expected = graphs.segment('S1', 0)!;
+    // Another connection (the write worker's, importing) holds a write transaction open.
+    const importer = new Database(join(dir, 'arbor.sqlite'));
+    importer.prepare('BEGIN IMMEDIATE').run();
+    importer.prepare("INSERT INTO meta (key, value) VALUES ('held', 1)").run();
+    const timeout = store.handles.write.pragma('busy_timeout', { simple: true }) as number;
+    store.handles.write.pragma('busy_timeout = 100');
+    try {
+      expect(graphs.segment('S1', 0)).toEqual(expected);
+    } finally {
+      store.handles.write.pragma(`busy_timeout = ${timeout}`);
+      importer.prepare('ROLLBACK').run();
+      importer.close();
+    }
   });
 });

@@ -243,3 +243,71 @@ it('a crash while small files are stored together loses only the files not yet c
     recovered.close();
   }
 });
+
+/** One session of `count` chained prompts, b0…, in S9.jsonl: a big file's batches are 8000 lines (after its first 500). */
+function writeBigSession(count: number): string[] {
+  const ids = Array.from({ length: count }, (_, line) => `b${line}`);
+  writeTranscript(
+    join(root, 'p', 'S9.jsonl'),
+    ids.map((id, line) => prompt(id, line === 0 ? null : `b${line - 1}`, `prompt ${line}`, 'S9')),
+  );
+  return ids;
+}
+
+it('regression: each batch of a big file was a commit of its own, each writing every page of the ids\' indexes again (0.75x a 1 GB input); its batches after the first commit together', async () => {
+  writeBigSession(24_500); // a first batch and three more
+  const file = join(root, 'arbor.sqlite');
+  const before = walCommits(file);
+  await importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'j', listBeforeBytes: 1024 });
+  // The first batch alone (the session is listed at once), the other three together, then the end's link (6 before).
+  expect(walCommits(file) - before).toBeLessThanOrEqual(4);
+  expect(store.getSession('S9')?.nodeCount).toBe(24_500);
+  expect(store.getSessionNodes('S9').slice(-2).map((node) => node.parentId)).toEqual(['b24497', 'b24498']);
+});
+
+it('a crash while a big file\'s batches are stored together keeps its first batch, and the next import stores the rest', async () => {
+  writeBigSession(24_500);
+  const crashed = join(root, 'crashed');
+  mkdirSync(crashed);
+  let nodes = 0;
+  const reader: TranscriptReader = {
+    discover: transcriptReader.discover,
+    parse: (file, sink, options) =>
+      transcriptReader.parse(
+        file,
+        {
+          ...sink,
+          node(node) {
+            // What the disk holds while the fourth batch is read: the state a killed process leaves.
+            if (++nodes === 20_000) for (const suffix of ['', '-wal']) copyFileSync(join(root, `arbor.sqlite${suffix}`), join(crashed, `arbor.sqlite${suffix}`));
+            sink.node(node);
+          },
+        },
+        options,
+      ),
+  };
+  await importSessions(store, reader, [join(root, 'p')], { jobId: 'j', listBeforeBytes: 1024, onSessionsChanged: () => undefined });
+  const recovered = openSessionStore(join(crashed, 'arbor.sqlite'));
+  try {
+    expect(recovered.getSession('S9')?.nodeCount).toBe(500);
+    await importSessions(recovered, transcriptReader, [join(root, 'p')], { jobId: 'k' });
+    expect(recovered.getSession('S9')?.nodeCount).toBe(24_500);
+    expect(recovered.getSessionNodes('S9').slice(499, 502).map((node) => node.parentId)).toEqual(['b498', 'b499', 'b500']);
+  } finally {
+    recovered.close();
+  }
+});
+
+it('a batch that fails inside a big file\'s write group rolls the group back (no half batch is kept), and the next import stores the file whole', async () => {
+  writeBigSession(24_500);
+  // The store failing on one line of the third batch (a full disk, say).
+  store.handles.write.exec("CREATE TEMP TRIGGER failing BEFORE INSERT ON main.nodes WHEN NEW.id = 'b12000' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+  await expect(importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'j', listBeforeBytes: 1024 })).rejects.toThrow('disk full');
+  expect(store.handles.write.inTransaction).toBe(false);
+  // The first batch committed alone; the group after it (the second batch and the third's first lines) is gone.
+  expect(store.getSession('S9')?.nodeCount).toBe(500);
+  store.handles.write.exec('DROP TRIGGER failing');
+  await importSessions(store, transcriptReader, [join(root, 'p')], { jobId: 'k', listBeforeBytes: 1024 });
+  expect(store.getSession('S9')?.nodeCount).toBe(24_500);
+  expect(store.getSessionNodes('S9').slice(11_999, 12_002).map((node) => node.parentId)).toEqual(['b11998', 'b11999', 'b12000']);
+});

@@ -201,13 +201,13 @@ describe('search totals', () => {
     const texts = Array.from({ length: SEARCH_CANDIDATES + 40 }, (_, i) => `cursor moved ${i}`);
     session('s', '2025-01-01T00:00:00Z', texts, (i) => ({ kind: i % 2 === 0 ? 'user' : 'assistant' }));
     indexAll();
-    const filtered = store.searchPage('cur', { limit: 50, offset: 0, cap: 1000, filters: { kinds: ['user', 'assistant'] } });
+    const filtered = store.searchPage('cu', { limit: 50, offset: 0, cap: 1000, filters: { kinds: ['user', 'assistant'] } });
     expect(filtered.hits).toHaveLength(50);
     expect(filtered).toMatchObject({ total: SEARCH_CANDIDATES, capped: true });
     // Fewer matches than candidates: still exact, from the candidates themselves.
-    expect(store.searchPage('cur', { limit: 50, offset: 0, cap: 1000, filters: { kinds: ['user'] } })).toMatchObject({ total: texts.length / 2, capped: false });
+    expect(store.searchPage('cu', { limit: 50, offset: 0, cap: 1000, filters: { kinds: ['user'] } })).toMatchObject({ total: texts.length / 2, capped: false });
     // A date range narrows the rowids, not the doclist walk: still counted.
-    expect(store.searchPage('cur', { limit: 1, offset: 0, cap: 1000, filters: { from: '2024-12-31' } })).toMatchObject({ total: texts.length, capped: false });
+    expect(store.searchPage('cu', { limit: 1, offset: 0, cap: 1000, filters: { from: '2024-12-31' } })).toMatchObject({ total: texts.length, capped: false });
   });
 });
 
