@@ -3,18 +3,15 @@
  * previous schema: its rows stay as they were, no file has a state, and the next append of a rollout reads that
  * rollout from its start once, as before, then keeps a state for the one after.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { WritableDB } from '../../../electron/db/database';
-import { migrate, MIGRATIONS } from '../../../electron/db/migrations';
+import { MIGRATIONS } from '../../../electron/db/migrations';
 import { openSessionStore } from '../../../electron/db/session-store';
-import { RolloutBuilder } from '../../../electron/demo/codex-rollout';
-import { importSessions, type TranscriptReader } from '../../../electron/service/import-sessions';
-import { transcriptReader } from '../../../electron/service/transcript-reader';
+import { importSessions } from '../../../electron/service/import-sessions';
 import { copyRows, sharedColumns } from './previous-schema';
+import { countingReader, previousRolloutStore, turns } from './previous-rollout-store';
 
 let root: string;
 beforeEach(() => {
@@ -25,43 +22,16 @@ afterEach(() => {
 });
 
 const ID = '019e0000-0000-7000-8000-0000000000c4';
-const TABLES = ['sessions', 'session_aliases', 'files', 'nodes', 'edges', 'tool_calls', 'tool_results', 'records', 'link_waiting', 'prompt_times', 'node_usage'];
-
-function turns(builder: RolloutBuilder, from: number, count: number): string {
-  for (let turn = from; turn < from + count; turn++) {
-    builder.user(`Turn ${turn}`).command(`npm test -- ${turn}`, { exitCode: 0, output: `ok ${turn}\n` }).agent(`Done ${turn}`).complete();
-  }
-  return builder.drain().map((line) => `${line}\n`).join('');
-}
-
 it('migration 040 adds the parser state to a store made by the previous schema; the next append reads the rollout whole once, then keeps one', async () => {
-  const folder = join(root, 'sessions');
-  mkdirSync(folder, { recursive: true });
-  const file = join(folder, `rollout-2026-11-30T09-00-00-${ID}.jsonl`);
-  const builder = new RolloutBuilder({ id: ID, cwd: '/work/app' });
-  writeFileSync(file, turns(builder, 0, 10));
-  const currentPath = join(root, 'current.sqlite');
-  const current = openSessionStore(currentPath);
-  try {
-    await importSessions(current, transcriptReader, [folder], { jobId: 'first' });
-  } finally {
-    current.close();
-  }
-
-  const oldPath = join(root, 'old.sqlite');
-  const old = new Database(oldPath) as WritableDB;
-  migrate(old, MIGRATIONS.filter((migration) => migration.version < 40));
+  const { folder, file, builder, currentPath, old, oldPath, tables } = await previousRolloutStore(root, ID, 40);
   expect((old.prepare("SELECT name FROM pragma_table_info('files') WHERE name LIKE 'parse_state%'").all() as unknown[]).length).toBe(0);
-  copyRows(old, currentPath, sharedColumns(old, currentPath, TABLES));
+  copyRows(old, currentPath, sharedColumns(old, currentPath, tables));
   const nodesBefore = old.prepare('SELECT id, parent_id, label FROM nodes ORDER BY seq').all();
   old.close();
 
   const migrated = openSessionStore(oldPath);
   const reads: number[] = [];
-  const counting: TranscriptReader = {
-    ...transcriptReader,
-    parse: (transcript, sink, options) => transcriptReader.parse(transcript, sink, { ...options, onBytes: (bytes) => reads.push(bytes) }),
-  };
+  const counting = countingReader(reads);
   try {
     const db = migrated.handles.read;
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);

@@ -4,18 +4,15 @@
  * inline (version 1): its rows stay as they were, no key is kept, the next append reads that rollout from its
  * start once (a version-1 state is not given to the new parser), and the one after reads only what it appends.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { WritableDB } from '../../../electron/db/database';
-import { migrate, MIGRATIONS } from '../../../electron/db/migrations';
+import { MIGRATIONS } from '../../../electron/db/migrations';
 import { openSessionStore } from '../../../electron/db/session-store';
-import { RolloutBuilder } from '../../../electron/demo/codex-rollout';
-import { importSessions, type TranscriptReader } from '../../../electron/service/import-sessions';
-import { transcriptReader } from '../../../electron/service/transcript-reader';
+import { importSessions } from '../../../electron/service/import-sessions';
 import { copyRows, sharedColumns } from './previous-schema';
+import { countingReader, previousRolloutStore, turns } from './previous-rollout-store';
 
 let root: string;
 beforeEach(() => {
@@ -26,34 +23,10 @@ afterEach(() => {
 });
 
 const ID = '019e0000-0000-7000-8000-0000000000c5';
-const TABLES = ['sessions', 'session_aliases', 'files', 'nodes', 'edges', 'tool_calls', 'tool_results', 'records', 'link_waiting', 'prompt_times', 'node_usage'];
-
-function turns(builder: RolloutBuilder, from: number, count: number): string {
-  for (let turn = from; turn < from + count; turn++) {
-    builder.user(`Turn ${turn}`).command(`npm test -- ${turn}`, { exitCode: 0, output: `ok ${turn}\n` }).agent(`Done ${turn}`).complete();
-  }
-  return builder.drain().map((line) => `${line}\n`).join('');
-}
-
 it('migration 045 keeps calls by key on a store made by the previous schema; a version-1 state is read from the start once, then appends read only theirs', async () => {
-  const folder = join(root, 'sessions');
-  mkdirSync(folder, { recursive: true });
-  const file = join(folder, `rollout-2026-11-30T09-00-00-${ID}.jsonl`);
-  const builder = new RolloutBuilder({ id: ID, cwd: '/work/app' });
-  writeFileSync(file, turns(builder, 0, 10));
-  const currentPath = join(root, 'current.sqlite');
-  const current = openSessionStore(currentPath);
-  try {
-    await importSessions(current, transcriptReader, [folder], { jobId: 'first' });
-  } finally {
-    current.close();
-  }
-
-  const oldPath = join(root, 'old.sqlite');
-  const old = new Database(oldPath) as WritableDB;
-  migrate(old, MIGRATIONS.filter((migration) => migration.version < 45));
+  const { folder, file, builder, currentPath, old, oldPath, tables } = await previousRolloutStore(root, ID, 45);
   expect(old.prepare("SELECT 1 FROM sqlite_master WHERE name = 'parse_state_keys'").get()).toBeUndefined();
-  copyRows(old, currentPath, sharedColumns(old, currentPath, TABLES), () => {
+  copyRows(old, currentPath, sharedColumns(old, currentPath, tables), () => {
     // The state as the previous version kept it: version 1, every call seen inline.
     const kept = old.prepare<[], { key: string; value: string }>('SELECT key, value FROM source.parse_state_keys').all();
     const row = old.prepare<[], { parse_state: string }>('SELECT parse_state FROM main.files').get()!;
@@ -66,10 +39,7 @@ it('migration 045 keeps calls by key on a store made by the previous schema; a v
 
   const migrated = openSessionStore(oldPath);
   const reads: number[] = [];
-  const counting: TranscriptReader = {
-    ...transcriptReader,
-    parse: (transcript, sink, options) => transcriptReader.parse(transcript, sink, { ...options, onBytes: (bytes) => reads.push(bytes) }),
-  };
+  const counting = countingReader(reads);
   try {
     const db = migrated.handles.read;
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);

@@ -1,4 +1,5 @@
 /** Hand-built parser output for store tests: only what a test cares about is spelled out. */
+import type { SessionStore } from '../../../electron/db/session-store';
 import type { ParsedNode, ParsedRecord, TranscriptFile } from '../../../electron/importers/transcript';
 
 export function parsedNode(sourceId: string, parentSourceId: string | null, extra: Partial<ParsedNode> = {}): ParsedNode {
@@ -43,4 +44,12 @@ export function transcriptFile(path: string, extra: Partial<TranscriptFile> = {}
 /** Numbers lines and offsets in order, as a parser would. */
 export function inOrder<T extends { line: number; offset: number }>(items: readonly T[], startLine = 1): T[] {
   return items.map((item, index) => ({ ...item, line: startLine + index, offset: (startLine + index) * 1000 }));
+}
+
+/** Stores `nodes` as one transcript file's lines (numbered in order) and links its session. */
+export function storeParsedFile(store: SessionStore, path: string, nodes: readonly ParsedNode[], sessionHint: string): void {
+  const writer = store.beginFile(transcriptFile(path, { sessionHint }));
+  for (const node of inOrder(nodes)) writer.node(node);
+  writer.finish({ endOffset: 100 + nodes.length, endLine: nodes.length + 1 });
+  store.linkChangedSessions();
 }

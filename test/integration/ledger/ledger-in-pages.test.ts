@@ -10,7 +10,7 @@ import type { ParsedNode } from '../../../electron/importers/transcript';
 import { createLedgerMethods } from '../../../electron/service/ledger-methods';
 import { createSessionGraphs } from '../../../electron/service/session-graphs';
 import { GRAPH_PAGE_NODES } from '../../../shared/session-graph-chunks';
-import { inOrder, parsedNode, transcriptFile } from '../db/parsed-fixtures';
+import { parsedNode, storeParsedFile } from '../db/parsed-fixtures';
 import { useStoreWorkspace } from '../service/store-workspace';
 
 const fixture = useStoreWorkspace('arbor-ledger-pages-');
@@ -36,12 +36,7 @@ function turns(prefix: string, count: number, parent: string | null, from = 0): 
   return nodes;
 }
 
-function importFile(path: string, nodes: readonly ParsedNode[]): void {
-  const writer = fixture.store.beginFile(transcriptFile(path, { sessionHint: 'S1' }));
-  for (const node of inOrder(nodes)) writer.node(node);
-  writer.finish({ endOffset: 100 + nodes.length, endLine: nodes.length + 1 });
-  fixture.store.linkChangedSessions();
-}
+const importFile = (path: string, nodes: readonly ParsedNode[]): void => storeParsedFile(fixture.store, path, nodes, 'S1');
 
 describe('the ledger of a session in pages', () => {
   it('never reads the whole graph and equals the ledger over it (a rewind, a continued fork, Arbor nodes)', async () => {

@@ -13,7 +13,7 @@ import { readGraphPages } from '../../../renderer/src/client/session-graph-pages
 import type { SessionGraph } from '../../../shared/model';
 import { GRAPH_PAGE_NODES, type SessionGraphPage } from '../../../shared/session-graph-chunks';
 import { isEncodedSessionGraph, rememberedEncodedGraph } from '../../../shared/session-graph-wire';
-import { inOrder, parsedNode, transcriptFile } from '../db/parsed-fixtures';
+import { parsedNode, storeParsedFile } from '../db/parsed-fixtures';
 import { useStoreWorkspace } from './store-workspace';
 
 const fixture = useStoreWorkspace('arbor-node-pages-');
@@ -34,12 +34,7 @@ function turns(prefix: string, count: number, parent: string | null, from = 0): 
   return nodes;
 }
 
-function importFile(path: string, nodes: readonly ParsedNode[]): void {
-  const writer = fixture.store.beginFile(transcriptFile(path, { sessionHint: 'S1' }));
-  for (const node of inOrder(nodes)) writer.node(node);
-  writer.finish({ endOffset: 100 + nodes.length, endLine: nodes.length + 1 });
-  fixture.store.linkChangedSessions();
-}
+const importFile = (path: string, nodes: readonly ParsedNode[]): void => storeParsedFile(fixture.store, path, nodes, 'S1');
 
 function snapshot(id: string, parentId: string | null, extra: Partial<SnapshotRecord> = {}): SnapshotRecord {
   return { id, nodeId: `snapshot-${id}`, sessionId: 'S1', parentId, dir: '/w', treeOid: 'a'.repeat(40), commitOid: null, files: 2, createdAt: `2026-03-01T12:00:${id.length.toString().padStart(2, '0')}.000Z`, ...extra };
