@@ -222,11 +222,31 @@ export function formatUsd(usd: number): string {
   return `$${Math.round(usd).toLocaleString('en-US')}`;
 }
 
-/** "12.3k", "4.5M": a token count at a glance. */
+const TOKEN_UNITS = [
+  { size: 1e12, suffix: 'T' },
+  { size: 1e9, suffix: 'B' },
+  { size: 1e6, suffix: 'M' },
+  { size: 1e3, suffix: 'k' },
+] as const;
+
+/**
+ * "12.3k", "4.5M", "235B": a token count at a glance, in at most four digits. A long session's cache reads pass a
+ * billion (a 100k-node session read "234871.7M tokens"); the unit is chosen after rounding, so 999,999 reads "1.00M",
+ * not "1000k".
+ */
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);
-  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
-  return `${(count / 1_000_000).toFixed(count < 10_000_000 ? 2 : 1)}M`;
+  for (const [index, unit] of TOKEN_UNITS.entries()) {
+    const value = count / unit.size;
+    if (value < 1 && index < TOKEN_UNITS.length - 1) continue;
+    const digits = unit.suffix === 'k' ? (value < 10 ? 1 : 0) : value < 10 ? 2 : value < 100 ? 1 : 0;
+    const text = value.toFixed(digits);
+    const larger = TOKEN_UNITS[index - 1];
+    // Rounded up to the next unit (999.96k): say it in that unit.
+    if (larger !== undefined && Number(text) >= 1000) return `${(count / larger.size).toFixed(2)}${larger.suffix}`;
+    return `${text}${unit.suffix}`;
+  }
+  return String(count);
 }
 
 /** The words a figure's cost carries: "$1.20 priced (prices of 2026-03-21)", "subscription", "model unknown". */

@@ -55,6 +55,19 @@ describe('pricing', () => {
     expect(formatUsd(12.345)).toBe('$12.35');
     expect(formatTokens(1234)).toBe('1.2k');
     expect(formatTokens(45_600)).toBe('46k');
+    expect(formatTokens(862_000)).toBe('862k');
+    expect(formatTokens(4_500_000)).toBe('4.50M');
+    expect(formatTokens(45_600_000)).toBe('45.6M');
+    expect(formatTokens(456_000_000)).toBe('456M');
+  });
+
+  it('formatTokens: a count of a billion or more reads in B and T, never "234871.7M"; a count rounded up takes the next unit', () => {
+    expect(formatTokens(234_871_700_000)).toBe('235B');
+    expect(formatTokens(1_234_000_000)).toBe('1.23B');
+    expect(formatTokens(3_100_000_000_000)).toBe('3.10T');
+    expect(formatTokens(999_999)).toBe('1.00M');
+    expect(formatTokens(999_999_999)).toBe('1.00B');
+    for (let count = 1000; count < 1e15; count = Math.floor(count * 1.37)) expect(formatTokens(count).replace(/[^0-9]/g, '').length).toBeLessThanOrEqual(4);
     expect(isValidPattern('claude-*')).toBe(true);
     expect(isValidPattern('a*b')).toBe(false);
     expect(isValidPattern('a b')).toBe(false);
